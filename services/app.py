@@ -1,0 +1,218 @@
+"""The FastAPI app factory. Routes only translate HTTP to calls on the Scorer."""
+
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.metadata import PackageNotFoundError, version
+from typing import Annotated, Any
+
+import orjson
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import ORJSONResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from services.mathcheck.checker import MathChecker
+from services.mathcheck.pool import SymbolicPool
+from services.metrics import Metrics
+from services.middleware import BodyLimitMiddleware, MetricsMiddleware
+from services.protocol import (
+    BackendStatus,
+    GradeRequest,
+    GradeResponse,
+    HealthResponse,
+    MathScoreRequest,
+    ReadyResponse,
+    RewardOptions,
+    ScoreRequest,
+    ScoreResponse,
+)
+from services.scoring import Scorer
+from services.settings import Settings
+
+try:
+    VERSION = version("reward-verifier")
+except PackageNotFoundError:  # running from a source tree that was not installed
+    VERSION = "0.0.0"
+
+
+class _Envelope(BaseModel):
+    """The batch envelope, checked strictly; the items are validated one by one later."""
+
+    model_config = ConfigDict(extra="forbid")
+    items: list[Any]
+    options: RewardOptions = Field(default_factory=RewardOptions)
+
+
+def _body_schema(model: type[BaseModel]) -> dict[str, Any]:
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {"schema": {"$ref": f"#/components/schemas/{model.__name__}"}}
+            },
+        }
+    }
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    metrics = Metrics()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        pool = SymbolicPool(settings.math_workers, settings.math_timeout_s, settings.math_memory_mb)
+        await pool.warm()
+        checker = MathChecker(
+            pool, settings.cache_size, on_cache=metrics.cache_lookup, on_method=metrics.math_decided
+        )
+        app.state.scorer = Scorer(settings, checker, metrics)
+        try:
+            yield
+        finally:
+            checker.close()
+
+    app = FastAPI(
+        title="reward-verifier",
+        version=VERSION,
+        description="Batched reward verification for RL training: math answers, "
+        "sandboxed code and an LLM verifier.",
+        lifespan=lifespan,
+        default_response_class=ORJSONResponse,
+    )
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(MetricsMiddleware, metrics=metrics)
+
+    bearer = HTTPBearer(auto_error=False)
+
+    def require_key(
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+    ) -> None:
+        if settings.api_key is None:
+            return
+        expected = settings.api_key.get_secret_value()
+        if credentials is None or not secrets.compare_digest(
+            credentials.credentials.encode(), expected.encode()
+        ):
+            raise HTTPException(
+                status_code=401,
+                detail="missing or invalid API key",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
+
+    def scorer(request: Request) -> Scorer:
+        result: Scorer = request.app.state.scorer
+        return result
+
+    async def envelope(request: Request) -> _Envelope:
+        try:
+            data = orjson.loads(await request.body())
+        except orjson.JSONDecodeError as exc:
+            raise RequestValidationError(
+                [{"loc": ("body",), "msg": f"body is not valid JSON: {exc}", "type": "json"}]
+            ) from exc
+        try:
+            parsed = _Envelope.model_validate(data)
+        except ValidationError as exc:
+            raise RequestValidationError(
+                [{**e, "loc": ("body", *e["loc"])} for e in exc.errors(include_url=False)]
+            ) from exc
+        if len(parsed.items) > settings.max_batch_items:
+            raise RequestValidationError(
+                [
+                    {
+                        "loc": ("body", "items"),
+                        "msg": f"batch has {len(parsed.items)} items; "
+                        f"at most {settings.max_batch_items} are allowed",
+                        "type": "too_long",
+                    }
+                ]
+            )
+        return parsed
+
+    Authorized = Depends(require_key)
+
+    @app.post(
+        "/score",
+        response_model=ScoreResponse,
+        dependencies=[Authorized],
+        openapi_extra=_body_schema(ScoreRequest),
+        summary="Score a batch of math, code and rubric items",
+    )
+    async def score(
+        body: Annotated[_Envelope, Depends(envelope)],
+        scorer: Annotated[Scorer, Depends(scorer)],
+    ) -> ScoreResponse:
+        return await scorer.score_batch(body.items, body.options)
+
+    @app.post(
+        "/score/math",
+        response_model=ScoreResponse,
+        dependencies=[Authorized],
+        openapi_extra=_body_schema(MathScoreRequest),
+        summary="Score a batch of math items ('task' may be omitted)",
+    )
+    async def score_math(
+        body: Annotated[_Envelope, Depends(envelope)],
+        scorer: Annotated[Scorer, Depends(scorer)],
+    ) -> ScoreResponse:
+        return await scorer.score_batch(body.items, body.options, math_only=True)
+
+    @app.post(
+        "/grade",
+        response_model=GradeResponse,
+        dependencies=[Authorized],
+        summary="Grade one answer against a reference",
+    )
+    async def grade(
+        request: GradeRequest, scorer: Annotated[Scorer, Depends(scorer)]
+    ) -> GradeResponse:
+        return await scorer.grade(request)
+
+    @app.get("/health", response_model=HealthResponse, summary="Liveness")
+    async def health() -> HealthResponse:
+        return HealthResponse(version=VERSION)
+
+    @app.get("/ready", response_model=ReadyResponse, summary="Which backends work")
+    async def ready(request: Request) -> ORJSONResponse:
+        backends = {
+            "math": BackendStatus(
+                ok=hasattr(request.app.state, "scorer"),
+                detail=f"{settings.math_workers} symbolic workers",
+            ),
+            "llm_verifier": BackendStatus(
+                ok=False,
+                detail="not configured (set VERIFIER_LLM_URL)"
+                if settings.llm_url is None
+                else "configured but not supported by this build",
+            ),
+        }
+        body = ReadyResponse(ready=backends["math"].ok, backends=backends)
+        return ORJSONResponse(body.model_dump(), status_code=200 if body.ready else 503)
+
+    @app.get("/metrics", summary="Prometheus metrics", response_class=Response)
+    async def prometheus() -> Response:
+        return Response(metrics.render(), media_type="text/plain; version=0.0.4")
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(
+                title=app.title, version=app.version, description=app.description, routes=app.routes
+            )
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
+            for model in (ScoreRequest, MathScoreRequest):
+                model_schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+                components.update(model_schema.pop("$defs", {}))
+                components[model.__name__] = model_schema
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    return app
+
+
+def create_app_from_env() -> FastAPI:
+    """Factory for ``uvicorn --factory`` and multi-worker serving."""
+    return create_app(Settings())

@@ -1,0 +1,193 @@
+"""Find the final answer in a model completion.
+
+Order of precedence (first that yields an answer wins):
+1. ``<answer>…</answer>`` (the last one); a ``\\boxed{}`` inside it wins over its raw text,
+2. the last ``\\boxed{}`` / ``\\fbox{}`` anywhere,
+3. GSM8K's ``#### x``,
+4. "the (final) answer is x",
+5. the whole completion, when it is short and looks like a bare answer (the ``/grade`` case).
+
+Every scan is linear in the completion's length: completions can be megabytes long and
+regexes with nested quantifiers would let one hostile completion stall a worker.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class ExtractionMethod(StrEnum):
+    ANSWER_TAG = "answer_tag"
+    BOXED = "boxed"
+    GSM8K = "gsm8k"
+    ANSWER_IS = "answer_is"
+    BARE = "bare"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class Extraction:
+    answer: str | None
+    method: ExtractionMethod
+
+
+# Longest completion that may be taken as a bare answer ("42", "\frac{3}{4}").
+BARE_ANSWER_MAX_CHARS = 80
+# Longest answer we accept from any marker; longer ones are not answers but runaway text.
+MAX_ANSWER_CHARS = 2000
+
+# How many malformed boxes to skip, from the end, before giving up.
+_MAX_BOX_CANDIDATES = 16
+
+_BOX_COMMANDS = ("\\boxed", "\\fbox")
+_GSM8K = re.compile(r"####[ \t]*([^\n]+)")
+_ANSWER_IS = re.compile(
+    r"(?:final\s+answer|answer)\s*(?:is|:|=)\s*:?\s*([^\n]{1,400})", re.IGNORECASE
+)
+_TRAILING_JUNK = " \t\n.。;,!"
+
+
+def _matching_brace(text: str, open_index: int) -> int | None:
+    """Index of the brace closing the one at ``open_index`` (skipping ``\\{`` escapes).
+
+    The scan stops after ``MAX_ANSWER_CHARS``: a longer box is not an answer, and the bound
+    keeps a completion full of unclosed boxes linear.
+    """
+    depth = 0
+    i = open_index
+    n = min(len(text), open_index + MAX_ANSWER_CHARS + 2)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
+def extract_boxed_answer(text: str) -> str | None:
+    """Content of the last ``\\boxed{…}`` or ``\\fbox{…}`` (nested braces allowed).
+
+    ``\\boxed 5`` (a single token without braces) is accepted too. An unclosed box gives
+    None rather than the rest of the text.
+    """
+    starts = [(text.rfind(cmd), cmd) for cmd in _BOX_COMMANDS]
+    for _ in range(_MAX_BOX_CANDIDATES):
+        index, cmd = max(starts)
+        if index < 0:
+            return None
+        after = index + len(cmd)
+        rest = text[after:]
+        stripped = rest.lstrip()
+        if stripped.startswith("{"):
+            open_index = after + (len(rest) - len(stripped))
+            close = _matching_brace(text, open_index)
+            if close is not None:
+                return text[open_index + 1 : close].strip()
+        elif rest[:1] in (" ", "\t") and stripped:
+            token = stripped.split(maxsplit=1)[0].rstrip("$.")
+            if token:
+                return token
+        # Not a usable box: look for an earlier one of the same command.
+        starts = [(text.rfind(c, 0, index) if c == cmd else i, c) for i, c in starts]
+    return None
+
+
+def _clean(answer: str) -> str | None:
+    answer = answer.strip().strip(_TRAILING_JUNK).strip()
+    if len(answer) >= 2 and answer[0] == "$" and answer[-1] == "$":
+        answer = answer.strip("$").strip()
+    answer = answer.rstrip(_TRAILING_JUNK).strip()
+    if not answer or len(answer) > MAX_ANSWER_CHARS:
+        return None
+    return answer
+
+
+def extract_answer_tag(text: str) -> str | None:
+    """Content of the last complete ``<answer>…</answer>`` pair (case-insensitive)."""
+    lowered = text.lower()
+    close = lowered.rfind("</answer>")
+    if close < 0:
+        return None
+    open_ = lowered.rfind("<answer>", 0, close)
+    if open_ < 0:
+        return None
+    return text[open_ + len("<answer>") : close]
+
+
+def _from_answer_is(text: str) -> str | None:
+    last = None
+    for last in _ANSWER_IS.finditer(text):  # noqa: B007  (we want the last match)
+        pass
+    if last is None:
+        return None
+    candidate = last.group(1)
+    boxed = extract_boxed_answer(candidate)
+    if boxed is not None:
+        return boxed
+    # "The answer is $x=3$." -> x=3 ; "The answer is 7. Next we..." -> 7
+    if candidate.lstrip().startswith("$"):
+        inner = candidate.lstrip()[1:]
+        end = inner.find("$")
+        if end > 0:
+            return inner[:end]
+    sentence_end = re.search(r"\.(\s|$)", candidate)
+    if sentence_end is not None:
+        candidate = candidate[: sentence_end.start()]
+    return candidate
+
+
+def _looks_like_bare_answer(text: str) -> bool:
+    if len(text) > BARE_ANSWER_MAX_CHARS or "\n" in text:
+        return False
+    # Prose is not an answer; a short formula, a number or a single word is.
+    words = text.split()
+    if len(words) == 1:
+        return True
+    mathy = any(ch.isdigit() or ch in "\\=^{}()[]+-*/" for ch in text)
+    return mathy and len(words) <= 6
+
+
+def extract_answer(completion: str, *, allow_bare: bool = True) -> Extraction:
+    """The final answer of ``completion`` and how it was found."""
+    inner = extract_answer_tag(completion)
+    if inner is not None:
+        boxed = extract_boxed_answer(inner)
+        answer = _clean(boxed if boxed is not None else inner)
+        if answer is not None:
+            return Extraction(answer, ExtractionMethod.ANSWER_TAG)
+
+    boxed = extract_boxed_answer(completion)
+    if boxed is not None:
+        answer = _clean(boxed)
+        if answer is not None:
+            return Extraction(answer, ExtractionMethod.BOXED)
+
+    gsm = None
+    for gsm in _GSM8K.finditer(completion):  # noqa: B007  (we want the last match)
+        pass
+    if gsm is not None:
+        answer = _clean(gsm.group(1))
+        if answer is not None:
+            return Extraction(answer, ExtractionMethod.GSM8K)
+
+    said = _from_answer_is(completion)
+    if said is not None:
+        answer = _clean(said)
+        if answer is not None:
+            return Extraction(answer, ExtractionMethod.ANSWER_IS)
+
+    stripped = completion.strip()
+    if allow_bare and stripped and _looks_like_bare_answer(stripped):
+        answer = _clean(stripped)
+        if answer is not None:
+            return Extraction(answer, ExtractionMethod.BARE)
+    return Extraction(None, ExtractionMethod.NONE)

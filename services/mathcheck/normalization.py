@@ -1,0 +1,198 @@
+"""Canonical forms of answer strings, and exact parsing of plain numbers.
+
+Normalisation removes what never changes an answer's meaning (math delimiters, spacing
+macros, ``\\left``/``\\right``, ``\\text{}`` wrappers, units, degree signs, currency, a
+leading ``x =``); number parsing turns every plain numeric notation into an exact
+``Fraction`` so the common case never needs sympy.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+# Exponents beyond this are left to the guarded symbolic path: building 10**10**6 exactly
+# would itself be the denial of service.
+MAX_DECIMAL_EXPONENT = 400
+
+_WRAPPERS = re.compile(r"\\(?:text|textbf|textit|mathrm|mathbf|mbox|operatorname)\s*\{([^{}]*)\}")
+_SPACING = re.compile(r"\\[,;:! ]|\\q?quad\b|~")
+_DELIMS = ("\\(", "\\)", "\\[", "\\]", "$")
+_DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree\b|\\circ\b")
+_UNIT_WORDS = (
+    "square units|sq units|units?|cm\\^?\\{?[23]?\\}?|mm|km|m\\^?\\{?[23]?\\}?|meters?|metres?|"
+    "kilometers?|centimeters?|millimeters?|inch(?:es)?|in|feet|foot|ft|yards?|yd|miles?|mi|"
+    "kg|g|mg|grams?|kilograms?|pounds?|lbs?|oz|ounces?|liters?|litres?|l|ml|gallons?|"
+    "seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|"
+    "mph|km/h|m/s|degrees?|dollars?|cents?|usd|euros?|people|persons?|students?|apples?|"
+    "times|ways|pages|books|cookies|marbles|points|percent"
+)
+_TRAILING_UNIT = re.compile(rf"^(.*?\d)\s+(?:{_UNIT_WORDS})$", re.IGNORECASE)
+_LEADING_VARIABLE = re.compile(r"^\s*[a-zA-Z](?:_\{?\w+\}?)?\s*=\s*(?=[^=])")
+_CHOICE = re.compile(r"^\(?([A-Ea-e])\)?$")
+_WORDS = re.compile(r"^[A-Za-z][A-Za-z \-']*$")
+
+
+def _strip_outer_delimiters(text: str) -> str:
+    changed = True
+    while changed:
+        changed = False
+        for delim in _DELIMS:
+            if text.startswith(delim):
+                text = text[len(delim) :].strip()
+                changed = True
+            if text.endswith(delim) and not text.endswith("\\" + delim):
+                text = text[: -len(delim)].strip()
+                changed = True
+    return text
+
+
+def normalize_answer(answer: str) -> str:
+    """A canonical string for ``answer``; equal strings mean equal answers."""
+    text = answer.strip()
+    text = _strip_outer_delimiters(text)
+    text = text.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
+    text = text.replace("\\left", "").replace("\\right", "").replace("\\displaystyle", "")
+    text = _SPACING.sub(" ", text)
+    for _ in range(3):  # \text{\textbf{x}} unwraps in two passes
+        text = _WRAPPERS.sub(r"\1", text)
+    text = _DEGREES.sub("", text)
+    text = text.replace("\\%", "%").replace("\\$", "").replace("$", "")
+    text = text.replace("{,}", ",")
+    text = _LEADING_VARIABLE.sub("", text, count=1)
+    text = " ".join(text.split()).rstrip(".").strip()
+    unit = _TRAILING_UNIT.match(text)
+    if unit is not None:
+        text = unit.group(1).strip()
+    text = text.rstrip(".").strip()
+    choice = _CHOICE.match(text)
+    if choice is not None:
+        return choice.group(1).upper()
+    if _WORDS.match(text):
+        return text.lower()
+    return text.replace(" ", "")
+
+
+@dataclass(frozen=True)
+class ParsedNumber:
+    value: Fraction
+    # Digits after the decimal point when written as a decimal (the precision the writer
+    # committed to); None when the notation is exact (integer, fraction, scientific).
+    decimal_places: int | None = None
+    percent: bool = False
+
+
+_SIGN = r"[+-]?"
+_PLAIN = r"(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?"
+_DECIMAL = re.compile(rf"^({_SIGN})({_PLAIN})$")
+_E_NOTATION = re.compile(rf"^({_SIGN})(\d+(?:\.\d+)?)[eE]([+-]?\d+)$")
+_TIMES_TEN = re.compile(
+    rf"^({_SIGN})(?:(\d+(?:\.\d+)?)\s*(?:\\times|\\cdot|\*|x)\s*)?10\s*\^\s*\{{?\s*([+-]?\d+)\s*\}}?$"
+)
+_FRACTION = re.compile(
+    rf"^({_SIGN})\s*(?:(\d+)\s*(?:\s|(?=\\frac)))?"
+    rf"(?:\\frac\s*\{{\s*({_SIGN}\d+(?:\.\d+)?)\s*\}}\s*\{{\s*({_SIGN}\d+(?:\.\d+)?)\s*\}}"
+    rf"|\\frac\s*(\d)\s*(\d)"
+    rf"|({_SIGN}\d+(?:\.\d+)?)\s*/\s*({_SIGN}\d+(?:\.\d+)?))$"
+)
+
+
+def _decimal(sign: str, digits: str) -> ParsedNumber | None:
+    if not digits or digits == ".":
+        return None
+    digits = digits.replace(",", "")
+    places = len(digits.split(".", 1)[1]) if "." in digits else None
+    value = Fraction(digits)
+    return ParsedNumber(-value if sign == "-" else value, places)
+
+
+def parse_number(text: str) -> ParsedNumber | None:
+    """Exact value of a plain number written in any common notation, else None.
+
+    Handles thousands separators, decimals, fractions (``a/b``, ``\\frac{a}{b}``), mixed
+    numbers (``2\\frac{1}{2}``, ``2 1/2``), scientific notation (``1.5e3``,
+    ``1.5\\times10^{3}``) and percentages. Input is expected to be normalised already.
+    """
+    text = text.strip()
+    percent = text.endswith("%")
+    if percent:
+        text = text[:-1].strip()
+    number = _parse_unsigned_forms(text)
+    if number is None:
+        return None
+    if percent:
+        return ParsedNumber(number.value, number.decimal_places, percent=True)
+    return number
+
+
+def _parse_unsigned_forms(text: str) -> ParsedNumber | None:
+    match = _DECIMAL.match(text)
+    if match is not None:
+        return _decimal(match.group(1), match.group(2))
+
+    match = _E_NOTATION.match(text) or _TIMES_TEN.match(text)
+    if match is not None:
+        sign, mantissa, exponent = match.group(1), match.group(2) or "1", int(match.group(3))
+        if abs(exponent) > MAX_DECIMAL_EXPONENT:
+            return None
+        value = Fraction(mantissa) * Fraction(10) ** exponent
+        return ParsedNumber(-value if sign == "-" else value)
+
+    match = _FRACTION.match(text)
+    if match is not None:
+        sign, whole = match.group(1), match.group(2)
+        num = match.group(3) or match.group(5) or match.group(7)
+        den = match.group(4) or match.group(6) or match.group(8)
+        denominator = Fraction(den)
+        if denominator == 0:
+            return None
+        value = Fraction(num) / denominator
+        if whole is not None:
+            if value < 0:
+                return None  # "2 -1/2" is not a mixed number
+            value += int(whole)
+        return ParsedNumber(-value if sign == "-" else value)
+    return None
+
+
+def numbers_match(reference: ParsedNumber, answer: ParsedNumber) -> bool:
+    """Exact equality, or agreement to the precision a decimal was written with.
+
+    A percentage matches its value with or without the percent sign (``50%`` ~ ``50``) and
+    as a proportion (``50%`` ~ ``0.5``). A decimal matches an exact value only when it
+    rounds to it and is relatively close (``0.3333`` ~ ``1/3`` but not ``0.33`` ~ ``1/3``,
+    and never two distinct tiny numbers that both round to zero).
+    """
+    ref_values = _percent_readings(reference)
+    ans_values = _percent_readings(answer)
+    for ref_value in ref_values:
+        for ans_value in ans_values:
+            if ref_value == ans_value:
+                return True
+            if _rounds_to(ref_value, ans_value, answer.decimal_places) or _rounds_to(
+                ans_value, ref_value, reference.decimal_places
+            ):
+                return True
+    return False
+
+
+def _percent_readings(number: ParsedNumber) -> tuple[Fraction, ...]:
+    if number.percent:
+        return (number.value, number.value / 100)
+    return (number.value,)
+
+
+# A decimal must agree with the exact value to about this relative precision.
+_DECIMAL_RELATIVE_TOLERANCE = Fraction(1, 1000)
+
+
+def _rounds_to(exact: Fraction, decimal: Fraction, places: int | None) -> bool:
+    if places is None or places == 0:
+        return False
+    scale = 10**places
+    rounded = Fraction(round(exact * scale), scale)
+    if rounded != decimal:
+        return False
+    magnitude = max(abs(exact), abs(decimal))
+    return abs(exact - decimal) <= _DECIMAL_RELATIVE_TOLERANCE * magnitude

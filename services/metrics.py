@@ -1,0 +1,50 @@
+"""Prometheus metrics, in a registry of the app's own so several apps can coexist."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter(
+            "verifier_requests",
+            "HTTP requests by route and status code.",
+            ["route", "code"],
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "verifier_request_seconds",
+            "HTTP request latency by route.",
+            ["route"],
+            buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120),
+            registry=self.registry,
+        )
+        self.items = Counter(
+            "verifier_items",
+            "Scored items by task and status.",
+            ["task", "status"],
+            registry=self.registry,
+        )
+        self.math_cache = Counter(
+            "verifier_math_cache",
+            "Math verdict cache look-ups by result (hit or miss).",
+            ["result"],
+            registry=self.registry,
+        )
+        self.math_method = Counter(
+            "verifier_math_method",
+            "Math verdicts by the method that decided them.",
+            ["method"],
+            registry=self.registry,
+        )
+
+    def cache_lookup(self, hit: bool) -> None:
+        self.math_cache.labels(result="hit" if hit else "miss").inc()
+
+    def math_decided(self, method: str) -> None:
+        self.math_method.labels(method=method).inc()
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

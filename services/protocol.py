@@ -1,0 +1,173 @@
+"""Every request and response model of the HTTP API: this module is the contract."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Task(StrEnum):
+    MATH = "math"
+    CODE = "code"
+    RUBRIC = "rubric"
+
+
+class Mode(StrEnum):
+    RULE = "rule"
+    ADDON = "addon"
+    MIXED = "mixed"
+    VERIFIER_ONLY = "verifier_only"
+
+
+class Status(StrEnum):
+    OK = "ok"
+    TIMEOUT = "timeout"
+    ERROR = "error"
+    UNAVAILABLE = "unavailable"
+
+
+class Judge(StrEnum):
+    RULE = "rule"
+    VERIFIER = "verifier"
+    NONE = "none"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RewardOptions(_Strict):
+    """Per-request scoring options; every field has a default."""
+
+    mode: Mode | None = Field(None, description="Judge mode; the server default when omitted.")
+    verifier_weight: float = Field(
+        1.0, ge=0.0, le=1.0, description="Weight w of the LLM verifier in addon/mixed modes."
+    )
+    correct: float = Field(1.0, description="Reward for a correct answer.")
+    wrong: float = Field(-1.0, description="Reward for a wrong answer.")
+    no_answer: float = Field(-0.5, description="Reward when no final answer can be extracted.")
+    answer_weight: float = Field(1.0, description="Weight of the answer component.")
+    format_weight: float = Field(
+        0.0, description="Weight of tag compliance (<think>/<reasoning> then <answer>), in [0,1]."
+    )
+    thinking_weight: float = Field(
+        0.0, description="Weight of the short-thinking penalty (component is 0 or -1)."
+    )
+    min_thinking_words: int = Field(
+        20, ge=0, description="Thinking sections with fewer words are penalised."
+    )
+    base_weight: float = Field(1.0, description="Code: weight of the fraction of tests passed.")
+    perfect_bonus: float = Field(1.0, description="Code: bonus when every test passes.")
+    perfect_weight: float = Field(1.0, description="Code: weight of the perfect bonus.")
+    empty_code_reward: float = Field(
+        -0.5, description="Code: reward when the completion contains no code."
+    )
+
+
+class _ItemBase(_Strict):
+    id: str | int | None = Field(None, description="Echoed back in the result.")
+    prompt: str = Field("", description="The question the model answered.")
+    completion: str = Field(description="The model's output.")
+
+
+class MathItem(_ItemBase):
+    task: Literal[Task.MATH] = Task.MATH
+    reference: str = Field(description="Ground-truth final answer.", max_length=100_000)
+
+
+class TestSpec(_Strict):
+    code: str | None = Field(None, description="Test code appended after the solution.")
+    stdin: str | None = Field(None, description="Standard input for the program.")
+    expected: str | None = Field(None, description="Expected standard output (stripped).")
+
+
+class CodeItem(_ItemBase):
+    task: Literal[Task.CODE]
+    language: Literal["q", "python"]
+    tests: list[TestSpec] = Field(min_length=1)
+    max_tests: int | None = Field(None, ge=1, description="Run the first N tests (default 5).")
+    timeout_s: float | None = Field(None, gt=0, le=60, description="Per-test timeout (default 1).")
+
+
+class RubricItem(_ItemBase):
+    task: Literal[Task.RUBRIC]
+    reference: float = Field(ge=0.0, le=1.0, description="Target score in [0, 1].")
+
+
+ScoreItem = Annotated[MathItem | CodeItem | RubricItem, Field(discriminator="task")]
+
+
+class ScoreRequest(_Strict):
+    """A batch: every item is scored independently; results come back in order."""
+
+    items: list[ScoreItem]
+    options: RewardOptions = Field(default_factory=RewardOptions)
+
+
+class MathScoreRequest(_Strict):
+    items: list[MathItem]
+    options: RewardOptions = Field(default_factory=RewardOptions)
+
+
+class ScoreResult(BaseModel):
+    index: int = Field(description="Position of the item in the request.")
+    id: str | int | None = None
+    task: Task | None = None
+    reward: float | None = Field(
+        description="The reward; null only when the item could not be judged at all "
+        "(malformed item, backend unavailable)."
+    )
+    status: Status
+    judge: Judge = Field(description="Which judge decided the answer component.")
+    components: dict[str, float] = Field(default_factory=dict)
+    extracted: str | None = Field(None, description="The answer or code actually judged.")
+    detail: str = Field("", description="Human-readable reason.")
+
+
+class BatchSummary(BaseModel):
+    items: int
+    by_status: dict[str, int]
+    mean_reward: float | None
+    elapsed_s: float
+
+
+class ScoreResponse(BaseModel):
+    results: list[ScoreResult]
+    summary: BatchSummary
+
+
+class GradeRequest(_Strict):
+    question: str = ""
+    answer: str = Field(description="The answer to grade: a bare answer or a full solution.")
+    reference: str = Field(description="Ground-truth answer.", max_length=100_000)
+    mode: Mode | None = None
+
+
+class GradeResponse(BaseModel):
+    correct: bool | None = Field(description="null when no verdict could be reached.")
+    status: Status
+    method: Judge
+    extracted_answer: str | None
+    extracted_reference: str | None
+    explanation: str
+
+
+class HealthResponse(BaseModel):
+    status: Literal["ok"] = "ok"
+    version: str
+
+
+class BackendStatus(BaseModel):
+    ok: bool
+    detail: str
+
+
+class ReadyResponse(BaseModel):
+    ready: bool
+    backends: dict[str, BackendStatus]
+
+
+class ErrorResponse(BaseModel):
+    detail: str | list[dict[str, object]]

@@ -1,0 +1,263 @@
+"""Score batches: validate each item on its own, judge it, and turn verdicts into rewards.
+
+Items are scored concurrently. Nothing an item contains can fail the batch: a malformed
+item, a pathological answer or an unavailable backend yields that item's result with an
+explicit status and a reason, and every other item is scored as usual.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import Counter
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from services.mathcheck.checker import MathChecker, MathVerdict, Outcome
+from services.mathcheck.extraction import extract_answer
+from services.metrics import Metrics
+from services.protocol import (
+    BatchSummary,
+    CodeItem,
+    GradeRequest,
+    GradeResponse,
+    Judge,
+    MathItem,
+    Mode,
+    RewardOptions,
+    RubricItem,
+    ScoreItem,
+    ScoreResponse,
+    ScoreResult,
+    Status,
+    Task,
+)
+from services.rewards.format_reward import score_format
+from services.rewards.math_reward import FormatWeights, RewardScale, combine
+from services.settings import Settings
+
+log = logging.getLogger(__name__)
+
+_ANY_ITEM: TypeAdapter[MathItem | CodeItem | RubricItem] = TypeAdapter(ScoreItem)
+_MATH_ITEM: TypeAdapter[MathItem] = TypeAdapter(MathItem)
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """'field: reason; field: reason' — the first few problems of an invalid item."""
+    parts = []
+    for problem in error.errors()[:5]:
+        where = ".".join(str(part) for part in problem["loc"]) or "item"
+        parts.append(f"{where}: {problem['msg']}")
+    return "; ".join(parts)
+
+
+class Scorer:
+    def __init__(self, settings: Settings, checker: MathChecker, metrics: Metrics) -> None:
+        self._settings = settings
+        self._checker = checker
+        self._metrics = metrics
+
+    async def score_batch(
+        self, raw_items: list[Any], options: RewardOptions, *, math_only: bool = False
+    ) -> ScoreResponse:
+        started = time.perf_counter()
+        deadline = asyncio.get_running_loop().time() + self._settings.batch_timeout_s
+        # Each request may keep twice as many symbolic comparisons in flight as there are
+        # workers: enough to keep them busy, few enough that requests interleave fairly.
+        gate = asyncio.Semaphore(2 * self._checker.workers)
+        adapter = _MATH_ITEM if math_only else _ANY_ITEM
+        results = await asyncio.gather(
+            *(
+                self._score_raw(index, raw, adapter, options, gate, deadline)
+                for index, raw in enumerate(raw_items)
+            )
+        )
+        for result in results:
+            task = result.task.value if result.task is not None else "invalid"
+            self._metrics.items.labels(task=task, status=result.status.value).inc()
+        rewards = [r.reward for r in results if r.reward is not None]
+        summary = BatchSummary(
+            items=len(results),
+            by_status=dict(Counter(r.status.value for r in results)),
+            mean_reward=sum(rewards) / len(rewards) if rewards else None,
+            elapsed_s=round(time.perf_counter() - started, 6),
+        )
+        return ScoreResponse(results=results, summary=summary)
+
+    async def _score_raw(
+        self,
+        index: int,
+        raw: Any,
+        adapter: TypeAdapter[Any],
+        options: RewardOptions,
+        gate: asyncio.Semaphore,
+        deadline: float,
+    ) -> ScoreResult:
+        item_id = raw.get("id") if isinstance(raw, dict) else None
+        if not isinstance(item_id, str | int) or isinstance(item_id, bool):
+            item_id = None
+        try:
+            item = adapter.validate_python(raw)
+        except ValidationError as exc:
+            return ScoreResult(
+                index=index,
+                id=item_id,
+                reward=None,
+                status=Status.ERROR,
+                judge=Judge.NONE,
+                detail=f"invalid item: {describe_validation_error(exc)}",
+            )
+        try:
+            async with asyncio.timeout_at(deadline):
+                return await self._score_item(index, item, options, gate)
+        except TimeoutError:
+            return ScoreResult(
+                index=index,
+                id=item.id,
+                task=item.task,
+                reward=None,
+                status=Status.TIMEOUT,
+                judge=Judge.NONE,
+                detail=f"batch time budget of {self._settings.batch_timeout_s:g}s exhausted "
+                "before this item was judged",
+            )
+        except Exception as exc:  # a bug in one judge must not lose the other results
+            log.exception("scoring item %d failed", index)
+            return ScoreResult(
+                index=index,
+                id=item.id,
+                task=item.task,
+                reward=None,
+                status=Status.ERROR,
+                judge=Judge.NONE,
+                detail=f"internal error while scoring: {type(exc).__name__}",
+            )
+
+    async def _score_item(
+        self,
+        index: int,
+        item: MathItem | CodeItem | RubricItem,
+        options: RewardOptions,
+        gate: asyncio.Semaphore,
+    ) -> ScoreResult:
+        if isinstance(item, MathItem):
+            return await self.score_math(index, item, options, gate)
+        if isinstance(item, CodeItem):
+            detail = "code execution is not available on this server"
+        else:
+            detail = "rubric grading needs the LLM verifier, which is not configured"
+        return ScoreResult(
+            index=index,
+            id=item.id,
+            task=item.task,
+            reward=None,
+            status=Status.UNAVAILABLE,
+            judge=Judge.NONE,
+            detail=detail,
+        )
+
+    async def score_math(
+        self,
+        index: int,
+        item: MathItem,
+        options: RewardOptions,
+        gate: asyncio.Semaphore | None = None,
+    ) -> ScoreResult:
+        scale = RewardScale(options.correct, options.wrong, options.no_answer)
+        weights = FormatWeights(
+            options.answer_weight, options.format_weight, options.thinking_weight
+        )
+        fmt = score_format(item.completion, options.min_thinking_words)
+        components = {
+            "format": fmt.format,
+            "thinking": fmt.thinking,
+            "thinking_words": float(fmt.thinking_words),
+        }
+        extraction = extract_answer(item.completion)
+        status = Status.OK
+        if extraction.answer is None:
+            answer_value = scale.no_answer
+            components.update(answer=answer_value, correct=0.0, no_answer=1.0)
+            detail = "no final answer found"
+        else:
+            verdict = await self._checker.check(
+                _reference_answer(item.reference), extraction.answer, gate
+            )
+            status, answer_value, detail = _math_outcome(verdict, scale)
+            components.update(answer=answer_value, correct=float(verdict.equal), no_answer=0.0)
+            detail = f"{detail} (answer from {extraction.method.value})"
+        status, detail = self._apply_mode(options, status, detail)
+        return ScoreResult(
+            index=index,
+            id=item.id,
+            task=Task.MATH,
+            reward=combine(answer_value, fmt, weights),
+            status=status,
+            judge=Judge.RULE,
+            components=components,
+            extracted=extraction.answer,
+            detail=detail,
+        )
+
+    def _apply_mode(
+        self, options: RewardOptions, status: Status, detail: str
+    ) -> tuple[Status, str]:
+        mode = options.mode or self._settings.mode
+        if mode is Mode.RULE or status is not Status.OK:
+            return status, detail
+        # No LLM verifier client is wired into this build: say so rather than pretend.
+        return (
+            Status.UNAVAILABLE,
+            f"{detail}; mode '{mode.value}' needs the LLM verifier, "
+            "which is not configured: rule verdict used",
+        )
+
+    async def grade(self, request: GradeRequest) -> GradeResponse:
+        extraction = extract_answer(request.answer)
+        reference = _reference_answer(request.reference)
+        if extraction.answer is None:
+            return GradeResponse(
+                correct=False,
+                status=Status.OK,
+                method=Judge.RULE,
+                extracted_answer=None,
+                extracted_reference=reference,
+                explanation="no final answer found in the answer",
+            )
+        verdict = await self._checker.check(reference, extraction.answer)
+        correct: bool | None = verdict.equal
+        status = Status.OK
+        if verdict.outcome is Outcome.TIMEOUT:
+            correct, status = None, Status.TIMEOUT
+        elif verdict.outcome is Outcome.ERROR:
+            correct, status = None, Status.ERROR
+        status, explanation = self._apply_mode(
+            RewardOptions(mode=request.mode), status, verdict.detail
+        )
+        return GradeResponse(
+            correct=correct,
+            status=status,
+            method=Judge.RULE,
+            extracted_answer=extraction.answer,
+            extracted_reference=reference,
+            explanation=explanation,
+        )
+
+
+def _reference_answer(reference: str) -> str:
+    """The reference's final answer: datasets store '#### 42', '\\boxed{5}' or just '5'."""
+    extracted = extract_answer(reference).answer
+    return extracted if extracted is not None else reference.strip()
+
+
+def _math_outcome(verdict: MathVerdict, scale: RewardScale) -> tuple[Status, float, str]:
+    if verdict.outcome is Outcome.EQUAL:
+        return Status.OK, scale.correct, f"correct ({verdict.detail})"
+    if verdict.outcome is Outcome.DIFFERENT:
+        return Status.OK, scale.wrong, f"wrong ({verdict.detail})"
+    # The answer itself made the checker give up: it earns the wrong-answer reward, and the
+    # status says the verdict was not a normal one.
+    status = Status.TIMEOUT if verdict.outcome is Outcome.TIMEOUT else Status.ERROR
+    return status, scale.wrong, f"not judged: {verdict.detail}"

@@ -1,0 +1,643 @@
+"""Hand-labelled equivalence corpus for the math answer checker.
+
+Every label here is the true *mathematical* verdict on whether ``answer`` (a model's
+already-extracted final answer) denotes the same object as ``reference`` (the
+ground truth as a dataset would store it).  The corpus is written from mathematics,
+not from any checker implementation, so that it can catch the implementation's
+mistakes.  Where a label depends on a grading convention, ``note`` says which one
+was chosen.
+
+Conventions used throughout (repeated in the notes where they matter):
+
+* Decorations that do not change the value are ignored: ``\\text{...}``, ``\\left``/
+  ``\\right``, ``$``, thin spaces, a leading ``+``, a trailing unit or currency sign,
+  a degree sign, and ``x =`` / ``y =`` on the left of a final answer.
+* A percent reference (``50\\%``) matches the same number without the sign (``50``)
+  and also its exact value as a fraction of one (``0.5``).
+* Exact references get no numeric tolerance: a rounded decimal (``0.33``, ``3.14``)
+  never equals an irrational or non-terminating exact value, and two distinct exact
+  numbers are never equal however close they are (``10^{18}+1`` vs ``10^{18}``).
+* Unreduced fractions equal their reduced form (value, not presentation, is judged).
+* ``2\\frac{1}{2}`` and ``2 1/2`` are mixed numbers (= 5/2), not products.
+* Ordered tuples compare position by position; sets ignore order and repetition;
+  a bare comma-separated list of solutions is treated as a set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class EquivCase:
+    reference: str
+    answer: str
+    equivalent: bool
+    kind: str
+    note: str = ""
+
+
+_Row = tuple[str, str, bool, str]
+
+# ---------------------------------------------------------------------------
+# integer
+# ---------------------------------------------------------------------------
+_INTEGER: list[_Row] = [
+    ("1,000,000", "1000000", True, "commas between 3-digit groups are thousands separators"),
+    ("1000000", "1,000,000", True, "commas between 3-digit groups are thousands separators"),
+    ("2024", "2,024", True, "thousands separator"),
+    ("1234", "1{,}234", True, "LaTeX-braced thousands separator"),
+    ("1000", r"1\,000", True, "LaTeX thin-space thousands separator"),
+    ("5", "+5", True, "leading plus sign"),
+    ("-0", "0", True, "negative zero is zero"),
+    ("0", "-0", True, "negative zero is zero"),
+    ("42", "42.0", True, "integer-valued decimal equals the integer"),
+    ("-12", "\u221212", True, "Unicode minus sign U+2212 is a minus sign"),
+    ("17", r"\mathbf{17}", True, "bold formatting carries no meaning"),
+    ("-7", "-7", True, ""),
+    ("42", "43", False, "off by one"),
+    ("-5", "5", False, "sign error"),
+    ("1,000,000", "100000", False, "missing a zero"),
+    ("0", "-1", False, ""),
+    ("12", "21", False, "digits swapped"),
+    ("100", "1000", False, ""),
+    ("1234", "1,243", False, "digits swapped behind a thousands separator"),
+    ("1024", "1023", False, "off by one"),
+    ("1,000", "1.000", False, "1.000 is one (decimal point), not one thousand"),
+    ("1,000,000", "1,000", False, ""),
+    ("7", "-7", False, "sign error"),
+]
+
+# ---------------------------------------------------------------------------
+# decimal
+# ---------------------------------------------------------------------------
+_DECIMAL: list[_Row] = [
+    ("0.5", "0.50", True, "trailing zero"),
+    ("0.50", "0.5", True, "trailing zero"),
+    ("0.5", r"\frac12", True, ""),
+    ("0.5", ".5", True, "missing leading zero"),
+    ("3.14", "3.140", True, "trailing zero"),
+    ("2.5", r"\frac{5}{2}", True, ""),
+    ("0.125", "1/8", True, ""),
+    ("-0.75", r"-\frac{3}{4}", True, ""),
+    ("1.0", "1", True, ""),
+    ("0.1", r"\frac{1}{10}", True, ""),
+    ("12.50", "12.5", True, "trailing zero"),
+    (r"0.\overline{3}", r"\frac{1}{3}", True, "repeating-decimal notation is exact"),
+    ("0.5", "0.05", False, "misplaced decimal point"),
+    ("2.5", "2.05", False, ""),
+    ("0.125", "0.0125", False, "misplaced decimal point"),
+    ("1.5", "-1.5", False, "sign error"),
+    ("3.14", "3.15", False, "last digit off"),
+    (r"\frac{2}{3}", "0.6667", False, "rounded decimal vs exact: no numeric tolerance"),
+    ("0.1", "0.01", False, ""),
+    ("0.75", r"\frac{3}{5}", False, ""),
+    ("0.25", "2.5", False, "misplaced decimal point"),
+    ("0.5", "5", False, "misplaced decimal point"),
+    ("0.2", r"\frac{1}{2}", False, ""),
+]
+
+# ---------------------------------------------------------------------------
+# fraction
+# ---------------------------------------------------------------------------
+_FRACTION: list[_Row] = [
+    (r"\frac{1}{2}", "1/2", True, ""),
+    (r"\frac{3}{4}", r"\dfrac{3}{4}", True, ""),
+    (r"\frac{2}{3}", r"\tfrac{2}{3}", True, ""),
+    (r"-\frac{1}{2}", r"\frac{-1}{2}", True, "negative sign placement"),
+    (r"-\frac{1}{2}", r"\frac{1}{-2}", True, "negative sign placement"),
+    (r"\frac{1}{2}", r"\frac{2}{4}", True, "unreduced fraction accepted: value is judged"),
+    ("1/2", "2/4", True, "unreduced fraction accepted: value is judged"),
+    (r"\frac{3}{4}", r"\frac34", True, "brace-less \\frac"),
+    (r"\frac{5}{2}", r"\frac{10}{4}", True, "unreduced fraction accepted: value is judged"),
+    (r"\frac{22}{7}", "22/7", True, ""),
+    (r"-\frac{3}{4}", "-0.75", True, ""),
+    (r"\frac{1}{2}", r"\frac{-1}{-2}", True, "double negative"),
+    (r"\dfrac{7}{8}", "0.875", True, ""),
+    (r"\frac{1}{2}", r"\frac{2}{1}", False, "numerator and denominator swapped"),
+    (r"-\frac{1}{2}", r"\frac{1}{2}", False, "sign error"),
+    (r"\frac{3}{4}", r"\frac{4}{3}", False, "reciprocal"),
+    (r"\frac{1}{3}", "0.33", False, "insufficient precision: no numeric tolerance"),
+    (r"\frac{5}{7}", r"\frac{5}{8}", False, ""),
+    ("1/2", "1/3", False, ""),
+    (r"-\frac{1}{2}", r"\frac{-1}{-2}", False, "double negative is positive"),
+    (r"\frac{2}{3}", r"\frac{3}{5}", False, ""),
+    (r"\frac{1}{4}", r"\frac{1}{2}", False, ""),
+    (r"\frac{6}{8}", r"\frac{3}{8}", False, ""),
+    ("2/3", r"\frac{2}{9}", False, ""),
+]
+
+# ---------------------------------------------------------------------------
+# percentage
+# ---------------------------------------------------------------------------
+_PCT_NOTE = "convention: a percent reference matches the same number without %"
+_PERCENTAGE: list[_Row] = [
+    (r"50\%", "50", True, _PCT_NOTE),
+    ("50%", "50", True, _PCT_NOTE),
+    (r"50\%", "50%", True, "escaped vs unescaped percent sign"),
+    ("50", r"50\%", True, "convention: a trailing % on the answer is ignored vs a bare number"),
+    (r"12.5\%", "12.5", True, _PCT_NOTE),
+    (r"12.5\%", r"12.5 \%", True, ""),
+    (r"50\%", "0.5", True, "convention: 50% also matches its exact value 0.5 (debatable)"),
+    (r"100\%", "100", True, _PCT_NOTE),
+    (r"25\%", "25.0", True, _PCT_NOTE),
+    (r"20\%", "20 percent", True, "the word 'percent' is the % sign"),
+    (r"50\%", "5", False, ""),
+    (r"12.5\%", "12", False, "rounded"),
+    (r"50\%", "0.05", False, "0.05 is neither 50 nor 50% = 0.5"),
+    (r"25\%", r"75\%", False, "complement"),
+    (r"50\%", "500", False, ""),
+    (r"10\%", "0.01", False, "0.01 is 1%, not 10%"),
+    ("40%", "4%", False, ""),
+    (r"60\%", r"40\%", False, "complement"),
+    (r"75\%", "0.7", False, ""),
+    ("5%", "50", False, ""),
+]
+
+# ---------------------------------------------------------------------------
+# scientific
+# ---------------------------------------------------------------------------
+_SCIENTIFIC: list[_Row] = [
+    (r"1.5\times10^{3}", "1500", True, ""),
+    ("1500", r"1.5\times10^{3}", True, ""),
+    ("0.002", "2e-3", True, "E notation"),
+    ("2e-3", "0.002", True, "E notation"),
+    (r"2\times10^{-3}", "0.002", True, ""),
+    (r"3\times 10^{-4}", "0.0003", True, ""),
+    ("120000", "1.2E5", True, "upper-case E notation"),
+    (r"6.02\times10^{23}", r"6.02 \cdot 10^{23}", True, r"\cdot vs \times"),
+    ("500", r"5\times10^2", True, ""),
+    ("1000", "1.0e3", True, ""),
+    (r"\frac{1}{40}", r"2.5\times10^{-2}", True, ""),
+    (r"4.5\times10^{6}", "4500000", True, ""),
+    (r"1.5\times10^{3}", "150", False, "exponent off by one"),
+    ("2e-3", "0.02", False, "exponent off by one"),
+    (r"1.5\times10^{3}", r"1.5\times10^{4}", False, "exponent off by one"),
+    (r"3\times10^{-4}", r"3\times10^{4}", False, "exponent sign error"),
+    ("0.002", "-2e-3", False, "sign error"),
+    (r"6.02\times10^{23}", r"6.2\times10^{23}", False, "mantissa digit dropped"),
+    ("1500", "15e3", False, "15e3 = 15000"),
+    (r"2.5\times10^{-2}", "0.25", False, ""),
+    (r"1\times10^{-6}", "0.00001", False, "exponent off by one"),
+    ("3.0e8", "3000000", False, "3e8 vs 3e6"),
+]
+
+# ---------------------------------------------------------------------------
+# mixed_number
+# ---------------------------------------------------------------------------
+_MIXED_NOTE = "convention: integer directly followed by a fraction is a mixed number"
+_MIXED_NUMBER: list[_Row] = [
+    (r"\frac{5}{2}", r"2\frac{1}{2}", True, _MIXED_NOTE),
+    (r"\frac52", "2 1/2", True, "'2 1/2' is the mixed number two and a half"),
+    (r"2\frac{1}{2}", "5/2", True, _MIXED_NOTE),
+    ("3.75", r"3\frac{3}{4}", True, _MIXED_NOTE),
+    (r"\frac{4}{3}", r"1\tfrac{1}{3}", True, _MIXED_NOTE),
+    (r"-\frac{3}{2}", r"-1\frac{1}{2}", True, "the minus applies to the whole mixed number"),
+    (r"\frac{22}{5}", r"4\dfrac{2}{5}", True, _MIXED_NOTE),
+    ("10.125", r"10\frac{1}{8}", True, _MIXED_NOTE),
+    (r"1\frac{1}{2}", r"1 \frac{1}{2}", True, _MIXED_NOTE),
+    (r"2\frac{1}{2}", "2 1/2", True, _MIXED_NOTE),
+    (r"2\frac{1}{2}", "1", False, "mixed number, not the product 2*(1/2)"),
+    ("2 1/2", "21/2", False, "two and a half vs twenty-one halves"),
+    (r"3\frac{1}{4}", r"\frac{13}{3}", False, "3 1/4 = 13/4"),
+    (r"1\frac{2}{3}", r"\frac{2}{3}", False, "whole part dropped"),
+    (r"-1\frac{1}{2}", r"-\frac{1}{2}", False, "-1 1/2 = -3/2, not -1 + 1/2"),
+    (r"5\frac{1}{2}", "5.2", False, ""),
+    (r"\frac{7}{2}", r"3\frac{1}{3}", False, ""),
+    (r"\frac{5}{2}", r"2\frac{1}{3}", False, ""),
+    (r"1\frac{1}{4}", "1.14", False, "1 1/4 = 1.25"),
+    (r"4\frac{1}{2}", r"\frac{4}{2}", False, ""),
+]
+
+# ---------------------------------------------------------------------------
+# symbolic_root
+# ---------------------------------------------------------------------------
+_SYMBOLIC_ROOT: list[_Row] = [
+    (r"2\sqrt{2}", r"\sqrt{8}", True, ""),
+    (r"\frac{\sqrt{2}}{2}", r"\frac{1}{\sqrt2}", True, "rationalised denominator"),
+    ("3", r"\sqrt[3]{27}", True, ""),
+    (r"2\sqrt{3}", r"\sqrt{12}", True, ""),
+    (r"\sqrt{6}", r"\sqrt{2}\cdot\sqrt{3}", True, ""),
+    (r"3\sqrt{2}", r"\sqrt{18}", True, ""),
+    (r"\sqrt{2}", "2^{1/2}", True, ""),
+    (r"5\sqrt{2}", r"\sqrt{50}", True, ""),
+    (r"\sqrt{3}", r"\frac{3}{\sqrt{3}}", True, ""),
+    (r"1+\sqrt{2}", r"\sqrt{3+2\sqrt{2}}", True, "nested radical denests"),
+    ("2", r"\sqrt[4]{16}", True, ""),
+    (r"1+\sqrt{2}", r"\sqrt{2}+1", True, ""),
+    (r"\frac{\sqrt{3}}{3}", r"\frac{1}{\sqrt{3}}", True, "rationalised denominator"),
+    (r"2\sqrt{2}", r"4\sqrt{2}", False, ""),
+    (r"2\sqrt{2}", r"2\sqrt{3}", False, ""),
+    (r"\sqrt[3]{27}", "9", False, "cube root, not square root"),
+    (r"\frac{\sqrt{2}}{2}", r"\sqrt{2}", False, ""),
+    (r"\sqrt{2}", "1.41", False, "insufficient precision: no numeric tolerance"),
+    (r"2\sqrt{3}", r"3\sqrt{2}", False, "coefficient and radicand swapped"),
+    (r"\sqrt{3}", r"\sqrt[3]{3}", False, ""),
+    (r"1+\sqrt{2}", r"1-\sqrt{2}", False, "sign error (the other root)"),
+    (r"\frac{1}{\sqrt{2}}", r"\frac{\sqrt{2}}{4}", False, ""),
+    (r"\sqrt{8}", "8", False, ""),
+    (r"\sqrt{8}", r"2\sqrt{8}", False, ""),
+]
+
+# ---------------------------------------------------------------------------
+# pi
+# ---------------------------------------------------------------------------
+_PI: list[_Row] = [
+    (r"2\pi", r"\pi\cdot 2", True, ""),
+    (r"\frac{\pi}{2}", r"0.5\pi", True, ""),
+    (r"\frac{\pi}{2}", r"\pi/2", True, ""),
+    (r"\frac{3\pi}{4}", r"\frac{3}{4}\pi", True, ""),
+    (r"\pi^2", r"\pi\cdot\pi", True, ""),
+    (r"\frac{\pi}{6}", r"\frac{1}{6}\pi", True, ""),
+    (r"12\pi", r"12 \pi", True, ""),
+    (r"\frac{2\pi}{3}", r"\frac{2}{3}\pi", True, ""),
+    (r"100\pi", r"\pi\times 100", True, ""),
+    (r"2\pi", r"2 \cdot \pi", True, ""),
+    (r"\pi+1", r"1+\pi", True, ""),
+    (r"2\pi", r"\pi", False, ""),
+    (r"\frac{\pi}{2}", r"\frac{\pi}{3}", False, ""),
+    (r"\pi", "3.14", False, "insufficient precision: no numeric tolerance"),
+    (r"2\pi", "6.28", False, "insufficient precision: no numeric tolerance"),
+    (r"\frac{3\pi}{4}", r"\frac{4\pi}{3}", False, "reciprocal coefficient"),
+    (r"\pi^2", r"2\pi", False, ""),
+    (r"-\pi", r"\pi", False, "sign error"),
+    (r"\frac{\pi}{2}", r"\frac{2}{\pi}", False, "reciprocal"),
+    (r"4\pi", r"4\pi^2", False, ""),
+    (r"\frac{\pi}{4}", r"\frac{\pi}{8}", False, ""),
+    (r"2\pi", r"2+\pi", False, ""),
+]
+
+# ---------------------------------------------------------------------------
+# expression
+# ---------------------------------------------------------------------------
+_EXPRESSION: list[_Row] = [
+    ("x^2+2x+1", "(x+1)^2", True, "factored vs expanded"),
+    ("(x+1)^2", "x^2+2x+1", True, "factored vs expanded"),
+    ("x^2-1", "(x-1)(x+1)", True, "factored vs expanded"),
+    ("1", r"\sin^2x+\cos^2x", True, "Pythagorean identity"),
+    ("2x+3", "3+2x", True, "term order"),
+    ("x^2+2x", "x(x+2)", True, "factored vs expanded"),
+    ("(a-b)(a+b)", "a^2-b^2", True, "factored vs expanded"),
+    (r"\sin 2x", r"2\sin x\cos x", True, "double-angle identity"),
+    (r"\frac{x+y}{xy}", r"\frac{1}{x}+\frac{1}{y}", True, ""),
+    ("e^{2x}", "(e^x)^2", True, ""),
+    ("0.5x", r"\frac{x}{2}", True, ""),
+    ("(x-2)(x^2+2x+4)", "x^3-8", True, "difference of cubes"),
+    ("3x^2", "3x^{2}", True, ""),
+    ("6x^2+12x+6", "6(x+1)^2", True, "factored vs expanded"),
+    ("(x+1)^2", "x^2+1", False, "missing cross term"),
+    ("x^2-1", "(x-1)^2", False, ""),
+    ("2x+3", "3x+2", False, "coefficients swapped"),
+    ("x^2+2x", "x^2-2x", False, "sign error"),
+    (r"\sin 2x", r"2\sin x", False, ""),
+    ("(a+b)^2", "a^2+b^2", False, "missing cross term"),
+    ("x^3-8", "(x-2)^3", False, ""),
+    (r"\frac{x}{2}", r"\frac{2}{x}", False, "reciprocal"),
+    ("x^2+2x+1", "(x+1)^3", False, ""),
+    ("x^2-5x+6", "(x+2)(x+3)", False, "sign error in both factors"),
+    ("x+1", "x-1", False, "sign error"),
+    (r"\cos 2x", r"\cos^2 x+\sin^2 x", False, "cos 2x = cos^2 x - sin^2 x"),
+]
+
+# ---------------------------------------------------------------------------
+# set
+# ---------------------------------------------------------------------------
+_SET: list[_Row] = [
+    (r"\{1,2,3\}", r"\{3,1,2\}", True, "sets ignore order"),
+    ("{1,2,3}", "{3,1,2}", True, "unescaped braces still denote the set; order ignored"),
+    (r"\{1,2\}", r"\{2, 1\}", True, "sets ignore order"),
+    (r"\{-1,1\}", r"\{1,-1\}", True, "sets ignore order"),
+    (r"\{\frac{1}{2},2\}", r"\{2,0.5\}", True, "sets ignore order; elements compared by value"),
+    (r"\{\sqrt{2},-\sqrt{2}\}", r"\{-\sqrt{2},\sqrt{2}\}", True, "sets ignore order"),
+    (r"\emptyset", r"\varnothing", True, "two symbols for the empty set"),
+    (r"\{1,2\}", r"\{1,2,2\}", True, "sets ignore repetition"),
+    ("1, 2, 3", "3, 1, 2", True, "convention: bare list of solutions is unordered"),
+    (r"\{2,4,6\}", r"\left\{6,4,2\right\}", True, "sets ignore order"),
+    (r"\{-2, 3\}", r"\{3,-2\}", True, "sets ignore order"),
+    (r"\{1,2,3\}", r"\{1, 2, 3\}", True, "whitespace"),
+    (r"\{1,2\}", r"\{1,2,3\}", False, "extra element"),
+    (r"\{1,2,3\}", r"\{1,2,4\}", False, ""),
+    (r"\{-1,1\}", r"\{1\}", False, "missing element"),
+    (r"\emptyset", r"\{0\}", False, "{0} is not empty"),
+    (r"\{2,3\}", r"\{-2,-3\}", False, "sign error"),
+    (r"\{\frac{1}{2}, 2\}", r"\{\frac{1}{2}, -2\}", False, "sign error"),
+    (r"\{1,2,3\}", r"\{1,2\}", False, "missing element"),
+    ("1, 2, 3", "1, 2", False, "missing solution"),
+    (r"\{0,1\}", r"\{0,-1\}", False, "sign error"),
+    (r"\{3\}", r"\{-3,3\}", False, "extra element"),
+]
+
+# ---------------------------------------------------------------------------
+# tuple
+# ---------------------------------------------------------------------------
+_TUPLE: list[_Row] = [
+    ("(1,2)", "(1, 2)", True, "whitespace"),
+    (r"(\frac{1}{2},3)", "(0.5,3)", True, "components compared by value"),
+    ("(2,-3)", r"\left(2,-3\right)", True, ""),
+    ("(1,2,3)", "(1, 2, 3)", True, "whitespace"),
+    (r"(\sqrt{2},1)", r"(\frac{2}{\sqrt{2}},1)", True, "components compared by value"),
+    ("(3,4)", r"\left( 3 , 4 \right)", True, ""),
+    (r"(-1,\frac{1}{2})", "(-1,1/2)", True, ""),
+    ("(2,5)", "(x,y)=(2,5)", True, "convention: '(x,y) =' label on an ordered pair is ignored"),
+    ("(0,0)", "(0, 0)", True, ""),
+    ("(1,-1,2)", r"(1,-1,\frac{4}{2})", True, "components compared by value"),
+    ("(1,2)", "(2,1)", False, "ordered pair: order matters"),
+    ("(2,-3)", "(2,3)", False, "sign error"),
+    ("(1,2,3)", "(1,2)", False, "missing component"),
+    ("(1,2)", "(1,2,3)", False, "extra component"),
+    ("(3,4)", "(4,3)", False, "ordered pair: order matters"),
+    ("(0.5,3)", "(0.5,3.5)", False, ""),
+    ("(1,2,3)", "(3,2,1)", False, "ordered triple: order matters"),
+    ("(-1,4)", "(1,-4)", False, "signs moved between components"),
+    ("(1,0)", "(0,1)", False, "ordered pair: order matters"),
+    (r"(\frac{1}{2},3)", "(2,3)", False, ""),
+]
+
+# ---------------------------------------------------------------------------
+# interval
+# ---------------------------------------------------------------------------
+_INTERVAL: list[_Row] = [
+    ("[0,1)", "[0,1)", True, ""),
+    (r"(-\infty,2]", r"(-\infty, 2]", True, ""),
+    (
+        r"(-\infty,0)\cup(1,\infty)",
+        r"(1,\infty)\cup(-\infty,0)",
+        True,
+        "union is commutative",
+    ),
+    ("[0,1)", r"\left[0,1\right)", True, ""),
+    (r"(-\infty,\infty)", r"\mathbb{R}", True, "the whole real line"),
+    ("[1,5]", r"[1,3]\cup[2,5]", True, "overlapping union equals [1,5] as a set"),
+    (r"(0,\frac{1}{2}]", "(0,0.5]", True, "endpoints compared by value"),
+    (
+        r"(-\infty,-1]\cup[1,\infty)",
+        r"(-\infty,-1]\cup[1,+\infty)",
+        True,
+        "+\\infty is \\infty",
+    ),
+    (r"(-\infty,2]", r"x\le 2", True, "convention: inequality describing the same set (debatable)"),
+    ("[-2,3)", "[-2, 3)", True, ""),
+    (r"(2,\infty)", r"(2, +\infty)", True, ""),
+    ("(0,1]", "[0,1]", False, "open vs closed left end"),
+    ("[0,1)", "[0,1]", False, "open vs closed right end"),
+    ("(0,1)", "[0,1]", False, "open vs closed ends"),
+    (r"(-\infty,2]", r"(-\infty,2)", False, "closed vs open right end"),
+    (
+        r"(-\infty,0)\cup(1,\infty)",
+        r"(-\infty,0)\cup[1,\infty)",
+        False,
+        "1 included vs excluded",
+    ),
+    ("[1,3]", "[1,4]", False, ""),
+    (r"(-\infty,2]", r"[2,\infty)", False, "wrong side"),
+    ("(-2,3)", "(2,3)", False, "sign error"),
+    (r"(3,\infty)", r"(-\infty,3)", False, "wrong side"),
+    (r"[0,2]\cup[3,4]", "[0,4]", False, "gap (2,3) filled in"),
+]
+
+# ---------------------------------------------------------------------------
+# matrix
+# ---------------------------------------------------------------------------
+_M = r"\begin{pmatrix}1&2\\3&4\end{pmatrix}"
+_MATRIX: list[_Row] = [
+    (_M, r"\begin{bmatrix}1&2\\3&4\end{bmatrix}", True, "bracket style is presentation"),
+    (_M, r"\begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}", True, "whitespace"),
+    (
+        _M,
+        r"\left(\begin{array}{cc}1&2\\3&4\end{array}\right)",
+        True,
+        "array environment in parentheses",
+    ),
+    (
+        r"\begin{pmatrix}\frac{1}{2}&0\\0&1\end{pmatrix}",
+        r"\begin{pmatrix}0.5&0\\0&1\end{pmatrix}",
+        True,
+        "entries compared by value",
+    ),
+    (r"\begin{pmatrix}1\\2\end{pmatrix}", r"\begin{bmatrix}1\\2\end{bmatrix}", True, ""),
+    (
+        r"\begin{pmatrix}2&4\\6&8\end{pmatrix}",
+        r"2\begin{pmatrix}1&2\\3&4\end{pmatrix}",
+        True,
+        "scalar multiple evaluated",
+    ),
+    (
+        r"\begin{pmatrix}2\sqrt{2}\\1\end{pmatrix}",
+        r"\begin{pmatrix}\sqrt{8}\\1\end{pmatrix}",
+        True,
+        "entries compared by value",
+    ),
+    (
+        r"\begin{pmatrix}1&0\\0&1\end{pmatrix}",
+        r"\begin{bmatrix}1&0\\0&1\end{bmatrix}",
+        True,
+        "",
+    ),
+    (r"\begin{pmatrix}-1&2\end{pmatrix}", r"\begin{bmatrix}-1 & 2\end{bmatrix}", True, ""),
+    (
+        r"\begin{pmatrix}1&-2\\-3&4\end{pmatrix}",
+        r"\begin{bmatrix}1 & -2\\ -3 & 4\end{bmatrix}",
+        True,
+        "",
+    ),
+    (_M, r"\begin{pmatrix}1&3\\2&4\end{pmatrix}", False, "transposed"),
+    (_M, r"\begin{bmatrix}1&3\\2&4\end{bmatrix}", False, "transposed, other brackets"),
+    (_M, r"\begin{pmatrix}1&2\\4&3\end{pmatrix}", False, "entries swapped"),
+    (_M, r"\begin{pmatrix}1&-2\\3&4\end{pmatrix}", False, "sign error"),
+    (
+        r"\begin{pmatrix}1\\2\end{pmatrix}",
+        r"\begin{pmatrix}1&2\end{pmatrix}",
+        False,
+        "column vs row vector: shapes differ",
+    ),
+    (_M, r"\begin{pmatrix}1&2\\3&5\end{pmatrix}", False, "one entry off by one"),
+    (
+        r"\begin{pmatrix}1&0\\0&1\end{pmatrix}",
+        r"\begin{pmatrix}0&0\\0&0\end{pmatrix}",
+        False,
+        "",
+    ),
+    (_M, "-2", False, "the determinant is not the matrix"),
+    (_M, r"\begin{pmatrix}4&3\\2&1\end{pmatrix}", False, "entries reversed"),
+    (_M, r"\begin{pmatrix}1&2&3&4\end{pmatrix}", False, "2x2 vs 1x4: shapes differ"),
+]
+
+# ---------------------------------------------------------------------------
+# equation
+# ---------------------------------------------------------------------------
+_EQ_NOTE = "convention: a variable label 'x =' on the answer is ignored"
+_EQUATION: list[_Row] = [
+    ("3", "x=3", True, _EQ_NOTE),
+    ("x=3", "3", True, _EQ_NOTE),
+    ("3", "x = 3", True, _EQ_NOTE),
+    ("2x+1", "y=2x+1", True, _EQ_NOTE),
+    ("y=2x+1", "2x+1", True, _EQ_NOTE),
+    ("0.5", r"x=\frac{1}{2}", True, _EQ_NOTE),
+    ("5", "k = 5", True, _EQ_NOTE),
+    ("x^2", "f(x)=x^2", True, "convention: 'f(x) =' label is ignored"),
+    ("y=2x+1", "2x+1=y", True, "sides of an equation swapped"),
+    ("x^2+y^2=1", "y^2+x^2=1", True, "term order"),
+    ("y=-x+4", "y=4-x", True, "term order"),
+    ("x=3", "x=-3", False, "sign error"),
+    ("y=2x+1", "y=2x-1", False, "sign error"),
+    ("x=3", "4", False, "off by one"),
+    ("y=2x+1", "y=x+2", False, "slope and intercept swapped"),
+    (r"x=\frac{1}{2}", "x=2", False, "reciprocal"),
+    ("3", r"x=\frac{1}{3}", False, "reciprocal"),
+    ("x^2+y^2=1", "x^2+y^2=2", False, ""),
+    ("y=2x+1", "2x-1", False, "sign error"),
+    ("x=5", "x=6", False, "off by one"),
+    ("y=3x", "y=x/3", False, ""),
+]
+
+# ---------------------------------------------------------------------------
+# text
+# ---------------------------------------------------------------------------
+_TEXT: list[_Row] = [
+    (r"\text{Monday}", "Monday", True, ""),
+    ("Yes", "yes", True, "case-insensitive for words"),
+    (r"\text{(B)}", "B", True, "multiple-choice letter: parentheses ignored"),
+    ("B", r"\text{(B)}", True, "multiple-choice letter: parentheses ignored"),
+    (r"\textbf{(C)}", "C", True, "multiple-choice letter: parentheses ignored"),
+    ("(A)", "A", True, "multiple-choice letter: parentheses ignored"),
+    (r"\text{even}", r"\mathrm{even}", True, ""),
+    ("True", r"\text{true}", True, "case-insensitive for words"),
+    ("north", r"\text{ North }", True, "case-insensitive for words; padding ignored"),
+    (r"\text{Monday}", r"\text{monday}", True, "case-insensitive for words"),
+    ("D", "(D)", True, "multiple-choice letter: parentheses ignored"),
+    (r"\text{No}", "no", True, "case-insensitive for words"),
+    ("east", "west", False, ""),
+    (r"\text{Tuesday}", "Monday", False, ""),
+    ("B", "C", False, ""),
+    ("Yes", "No", False, ""),
+    ("odd", "even", False, ""),
+    (r"\text{(B)}", "(D)", False, ""),
+    ("Alice", "Bob", False, ""),
+    ("increasing", "decreasing", False, ""),
+    (r"\text{Monday}", r"\text{Sunday}", False, ""),
+    ("A", "(B)", False, ""),
+]
+
+# ---------------------------------------------------------------------------
+# units
+# ---------------------------------------------------------------------------
+_UNIT_NOTE = "convention: a unit or currency sign next to the same number is ignored"
+_UNITS: list[_Row] = [
+    ("5", r"5\text{ cm}", True, _UNIT_NOTE),
+    (r"5\text{ cm}", "5", True, _UNIT_NOTE),
+    ("30", r"30^\circ", True, "degree sign ignored"),
+    (r"30^\circ", "30", True, "degree sign ignored"),
+    ("30", "30°", True, "degree sign ignored"),
+    ("18", r"\$18", True, _UNIT_NOTE),
+    ("18", "18 dollars", True, _UNIT_NOTE),
+    (r"\$18.00", "18", True, _UNIT_NOTE),
+    ("12", r"12\ \text{km}", True, _UNIT_NOTE),
+    ("45", r"45^{\circ}", True, "degree sign ignored"),
+    ("3.5", r"3.5\text{ hours}", True, _UNIT_NOTE),
+    ("150", r"150 \mathrm{m}^2", True, _UNIT_NOTE),
+    ("20", r"20\text{ mph}", True, _UNIT_NOTE),
+    ("5 cm", "6", False, "wrong value"),
+    (r"\$18", r"\$81", False, "digits swapped"),
+    (r"30^\circ", r"60^\circ", False, "complementary angle"),
+    (r"12\text{ km}", "1.2", False, "wrong value"),
+    ("1200", r"\$120", False, "wrong value"),
+    (r"45^{\circ}", "54", False, "digits swapped"),
+    (r"7\text{ hours}", "8", False, "off by one"),
+    ("18", r"\$18.50", False, "wrong value"),
+    (r"90^\circ", "9", False, ""),
+    ("18 dollars", "1.8", False, ""),
+]
+
+# ---------------------------------------------------------------------------
+# complex
+# ---------------------------------------------------------------------------
+_COMPLEX: list[_Row] = [
+    ("3+4i", "4i+3", True, "term order"),
+    ("1-i", "-i+1", True, "term order"),
+    ("2i", "(1+i)^2", True, ""),
+    ("-i", r"\frac{1}{i}", True, ""),
+    ("-1", "i^2", True, ""),
+    (r"\frac{1}{2}+\frac{1}{2}i", r"\frac{1+i}{2}", True, ""),
+    ("5i", "0+5i", True, ""),
+    ("-1", r"e^{i\pi}", True, "Euler's identity"),
+    ("3+4i", r"3+4\,i", True, "thin space"),
+    ("2-3i", "2+(-3)i", True, ""),
+    ("1+i", r"\sqrt{2}e^{i\pi/4}", True, "polar form"),
+    ("3+4i", "3-4i", False, "conjugate"),
+    ("3+4i", "4+3i", False, "real and imaginary parts swapped"),
+    ("2i", "-2i", False, "sign error"),
+    ("1+i", "1", False, "imaginary part dropped"),
+    ("i", "1", False, ""),
+    (r"\frac{1}{i}", "i", False, "1/i = -i"),
+    ("-1+i", "1-i", False, "both signs flipped"),
+    ("5", "5i", False, ""),
+    ("1+2i", "1+2", False, "imaginary unit dropped"),
+    ("i", "-i", False, "sign error"),
+]
+
+# ---------------------------------------------------------------------------
+# big_small
+# ---------------------------------------------------------------------------
+_BIG_SMALL: list[_Row] = [
+    ("1267650600228229401496703205376", "2^{100}", True, ""),
+    ("2^{100}", "1267650600228229401496703205376", True, ""),
+    ("10^{-7}", "0.0000001", True, ""),
+    ("10^{-7}", "1e-7", True, ""),
+    ("18446744073709551616", "2^{64}", True, ""),
+    ("1000000000000000000", "10^{18}", True, ""),
+    (r"\frac{1}{2^{99}}", "2^{-99}", True, ""),
+    ("3^{-30}", r"\frac{1}{3^{30}}", True, ""),
+    ("2432902008176640000", "20!", True, ""),
+    ("12157665459056928801", "3^{40}", True, ""),
+    (r"\frac{1}{1024}", "2^{-10}", True, ""),
+    ("10^{-12}", "0.000000000001", True, ""),
+    (r"\frac{1}{2^{99}}", r"\frac{1}{2^{98}}", False, "off by a factor of 2"),
+    ("10^{-7}", r"2\cdot10^{-7}", False, "tiny values must not pass an absolute tolerance"),
+    ("2^{64}", "18446744073709551615", False, "off by one: exact integers compare exactly"),
+    ("10^{18}+1", "10^{18}", False, "off by one: no relative tolerance on exact integers"),
+    ("1e-7", "2e-7", False, "tiny values must not pass an absolute tolerance"),
+    ("10^{-12}", "10^{-13}", False, "tiny values must not pass an absolute tolerance"),
+    ("1-10^{-9}", "1", False, "exact values: no numeric tolerance"),
+    (
+        "1267650600228229401496703205376",
+        "1267650600228229401496703205377",
+        False,
+        "off by one: exact integers compare exactly",
+    ),
+    ("2^{100}", "2^{101}", False, "off by a factor of 2"),
+    ("0", "10^{-20}", False, "tiny but nonzero"),
+    ("2^{-50}", "2^{-51}", False, "off by a factor of 2"),
+]
+
+
+def _build() -> list[EquivCase]:
+    tables: dict[str, list[_Row]] = {
+        "integer": _INTEGER,
+        "decimal": _DECIMAL,
+        "fraction": _FRACTION,
+        "percentage": _PERCENTAGE,
+        "scientific": _SCIENTIFIC,
+        "mixed_number": _MIXED_NUMBER,
+        "symbolic_root": _SYMBOLIC_ROOT,
+        "pi": _PI,
+        "expression": _EXPRESSION,
+        "set": _SET,
+        "tuple": _TUPLE,
+        "interval": _INTERVAL,
+        "matrix": _MATRIX,
+        "equation": _EQUATION,
+        "text": _TEXT,
+        "units": _UNITS,
+        "complex": _COMPLEX,
+        "big_small": _BIG_SMALL,
+    }
+    return [
+        EquivCase(reference=ref, answer=ans, equivalent=eq, kind=kind, note=note)
+        for kind, rows in tables.items()
+        for ref, ans, eq, note in rows
+    ]
+
+
+CASES: list[EquivCase] = _build()
+
+KINDS: tuple[str, ...] = tuple(dict.fromkeys(case.kind for case in CASES))
