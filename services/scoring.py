@@ -197,7 +197,7 @@ class Scorer:
             status=status,
             judge=Judge.RULE,
             components=components,
-            extracted=extraction.answer,
+            extracted=_preview(extraction.answer),
             detail=detail,
         )
 
@@ -240,10 +240,20 @@ class Scorer:
             correct=correct,
             status=status,
             method=Judge.RULE,
-            extracted_answer=extraction.answer,
+            extracted_answer=_preview(extraction.answer),
             extracted_reference=reference,
             explanation=explanation,
         )
+
+
+# Echoed answers are cut to this length: a refused megabyte answer need not come back whole.
+MAX_ECHO_CHARS = 4096
+
+
+def _preview(text: str | None) -> str | None:
+    if text is None or len(text) <= MAX_ECHO_CHARS:
+        return text
+    return text[:MAX_ECHO_CHARS] + f"… [{len(text) - MAX_ECHO_CHARS} more characters]"
 
 
 def _reference_answer(reference: str) -> str:

@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.service_process import running_service
+
+API_KEY = "test-key-not-a-secret"
+SMALL_BODY_LIMIT = 200_000
+SMALL_BATCH_LIMIT = 50
+
+
+@pytest.fixture(scope="session")
+def service_url() -> Iterator[str]:
+    """The service with default settings, as `verifier serve` would run it."""
+    with running_service({"VERIFIER_MATH_TIMEOUT_S": "2"}) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def strict_service_url() -> Iterator[str]:
+    """The service with an API key and small body/batch limits."""
+    env = {
+        "VERIFIER_API_KEY": API_KEY,
+        "VERIFIER_MAX_BODY_BYTES": str(SMALL_BODY_LIMIT),
+        "VERIFIER_MAX_BATCH_ITEMS": str(SMALL_BATCH_LIMIT),
+        "VERIFIER_MATH_WORKERS": "1",
+    }
+    with running_service(env) as url:
+        yield url
+
+
+@pytest.fixture
+def client(service_url: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=service_url, timeout=300) as http:
+        yield http
