@@ -44,9 +44,11 @@ _MAX_BOX_CANDIDATES = 16
 
 _BOX_COMMANDS = ("\\boxed", "\\fbox")
 _GSM8K = re.compile(r"####[ \t]*([^\n]+)")
-_ANSWER_IS = re.compile(
-    r"(?:final\s+answer|answer)\s*(?:is|:|=)\s*:?\s*([^\n]{1,400})", re.IGNORECASE
-)
+# Only the marker is matched, so that in "Final Answer: The final answer is 8" both markers
+# are found and the last one wins.
+_ANSWER_IS = re.compile(r"(?:final\s+answer|answer)[ \t]*(?:is|:|=)[ \t]*:?[ \t]*", re.IGNORECASE)
+_ANSWER_IS_MAX_CHARS = 400
+_MATH_DELIMITERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 _TRAILING_JUNK = " \t\n.。;,"
 
 
@@ -102,9 +104,10 @@ def extract_boxed_answer(text: str) -> str | None:
 
 
 def _clean(answer: str) -> str | None:
-    answer = answer.strip().strip(_TRAILING_JUNK).strip()
-    if len(answer) >= 2 and answer[0] == "$" and answer[-1] == "$":
-        answer = answer.strip("$").strip()
+    answer = answer.strip().rstrip(_TRAILING_JUNK).strip()
+    for opening, closing in _MATH_DELIMITERS:
+        if answer.startswith(opening) and answer.endswith(closing) and len(answer) > 2:
+            answer = answer[len(opening) : len(answer) - len(closing)].strip()
     answer = answer.rstrip(_TRAILING_JUNK).strip()
     if not answer:
         return None
@@ -129,7 +132,8 @@ def _from_answer_is(text: str) -> str | None:
         pass
     if last is None:
         return None
-    candidate = last.group(1)
+    end = text.find("\n", last.end(), last.end() + _ANSWER_IS_MAX_CHARS)
+    candidate = text[last.end() : end if end >= 0 else last.end() + _ANSWER_IS_MAX_CHARS]
     boxed = extract_boxed_answer(candidate)
     if boxed is not None:
         return boxed
@@ -186,7 +190,10 @@ def extract_answer(completion: str, *, allow_bare: bool = True) -> Extraction:
             return Extraction(answer, ExtractionMethod.ANSWER_IS)
 
     stripped = completion.strip()
-    if allow_bare and stripped and _looks_like_bare_answer(stripped):
+    # A completion that tried to box an answer and failed (unclosed or empty box) has no
+    # answer; it is not itself a bare answer.
+    tried_box = any(cmd in completion for cmd in _BOX_COMMANDS)
+    if allow_bare and stripped and not tried_box and _looks_like_bare_answer(stripped):
         answer = _clean(stripped)
         if answer is not None:
             return Extraction(answer, ExtractionMethod.BARE)

@@ -30,6 +30,7 @@ _UNIT_WORDS = (
 )
 _TRAILING_UNIT = re.compile(rf"^(.*?\d)\s+(?:{_UNIT_WORDS})$", re.IGNORECASE)
 _LEADING_VARIABLE = re.compile(r"^\s*[a-zA-Z](?:_\{?\w+\}?)?\s*=\s*(?=[^=])")
+_SPACED_MIXED = re.compile(r"^([+-]?\d+)\s+(\d+)\s*/\s*(\d+)$")
 _CHOICE = re.compile(r"^\(?([A-Ea-e])\)?$")
 _WORDS = re.compile(r"^[A-Za-z][A-Za-z \-']*$")
 
@@ -61,7 +62,10 @@ def normalize_answer(answer: str) -> str:
     text = text.replace("\\%", "%").replace("\\$", "").replace("$", "")
     text = text.replace("{,}", ",")
     text = _LEADING_VARIABLE.sub("", text, count=1)
-    text = " ".join(text.split()).rstrip(".").strip()
+    text = text.replace("\\varnothing", "\\emptyset").replace("\\{\\}", "\\emptyset")
+    text = " ".join(text.split())
+    # "2 1/2" is a mixed number: make it explicit before spaces are dropped ("21/2").
+    text = _SPACED_MIXED.sub(r"\1\\frac{\2}{\3}", text).rstrip(".").strip()
     unit = _TRAILING_UNIT.match(text)
     if unit is not None:
         text = unit.group(1).strip()
@@ -86,6 +90,7 @@ class ParsedNumber:
 _SIGN = r"[+-]?"
 _PLAIN = r"(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?"
 _DECIMAL = re.compile(rf"^({_SIGN})({_PLAIN})$")
+_REPEATING = re.compile(rf"^({_SIGN})(\d*)\.(\d*)\\(?:overline|dot|bar)\s*\{{?(\d{{1,20}})\}}?$")
 _E_NOTATION = re.compile(rf"^({_SIGN})(\d+(?:\.\d+)?)[eE]([+-]?\d+)$")
 _TIMES_TEN = re.compile(
     rf"^({_SIGN})(?:(\d+(?:\.\d+)?)\s*(?:\\times|\\cdot|\*|x)\s*)?10\s*\^\s*\{{?\s*([+-]?\d+)\s*\}}?$"
@@ -127,6 +132,15 @@ def parse_number(text: str) -> ParsedNumber | None:
 
 
 def _parse_unsigned_forms(text: str) -> ParsedNumber | None:
+    match = _REPEATING.match(text)
+    if match is not None:
+        sign, whole, fixed, cycle = match.groups()
+        value = Fraction(int(whole or "0"))
+        if fixed:
+            value += Fraction(int(fixed), 10 ** len(fixed))
+        value += Fraction(int(cycle), 10 ** len(fixed) * (10 ** len(cycle) - 1))
+        return ParsedNumber(-value if sign == "-" else value)
+
     match = _DECIMAL.match(text)
     if match is not None:
         return _decimal(match.group(1), match.group(2))
@@ -160,9 +174,10 @@ def numbers_match(reference: ParsedNumber, answer: ParsedNumber) -> bool:
     """Exact equality, or agreement to the precision a decimal was written with.
 
     A percentage matches its value with or without the percent sign (``50%`` ~ ``50``) and
-    as a proportion (``50%`` ~ ``0.5``). A decimal matches an exact value only when it
-    rounds to it and is relatively close (``0.3333`` ~ ``1/3`` but not ``0.33`` ~ ``1/3``,
-    and never two distinct tiny numbers that both round to zero).
+    as a proportion (``50%`` ~ ``0.5``). A decimal matches an exact value it does not equal
+    only when written to at least six places, rounds to it and is relatively close
+    (``0.333333`` ~ ``1/3`` but not ``0.33`` ~ ``1/3``, and never two distinct tiny numbers
+    that both round to zero).
     """
     ref_values = _percent_readings(reference)
     ans_values = _percent_readings(answer)
@@ -183,12 +198,16 @@ def _percent_readings(number: ParsedNumber) -> tuple[Fraction, ...]:
     return (number.value,)
 
 
-# A decimal must agree with the exact value to about this relative precision.
-_DECIMAL_RELATIVE_TOLERANCE = Fraction(1, 1000)
+# A decimal stands for a value it does not equal exactly (1/3, 2/3) only when written to at
+# least this many places, the convention math-verify also uses: 0.333333 ~ 1/3, 0.6667 !~ 2/3.
+MIN_APPROXIMATE_PLACES = 6
+# ...and it must agree with the exact value to this relative precision, so two distinct tiny
+# numbers that both round to 0.000000 never match.
+_DECIMAL_RELATIVE_TOLERANCE = Fraction(1, 10**5)
 
 
 def _rounds_to(exact: Fraction, decimal: Fraction, places: int | None) -> bool:
-    if places is None or places == 0:
+    if places is None or places < MIN_APPROXIMATE_PLACES:
         return False
     scale = 10**places
     rounded = Fraction(round(exact * scale), scale)

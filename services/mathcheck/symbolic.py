@@ -12,12 +12,15 @@ here because:
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
 # Relative tolerance for numeric values math-verify calls equal: enough for an answer given
 # to six significant digits, far too tight for two different powers of two.
 NUMERIC_RELATIVE_TOLERANCE = 1e-5
+# A lone "i" (not part of a word or a command such as \pi or \sin).
+_IMAGINARY_UNIT = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])")
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,24 @@ def _numbers_disagree(gold: Any, pred: Any) -> bool:
     return bool(abs(a - b) > NUMERIC_RELATIVE_TOLERANCE * magnitude)
 
 
+def _as_complex(parsed: list[Any]) -> list[Any]:
+    """Read a free symbol ``i`` as the imaginary unit.
+
+    The parser only does so when it spots complex notation in the same string, so "2i"
+    alone stays 2·i and would never equal "(1+i)^2" parsed with the real unit.
+    """
+    import sympy
+
+    def substitute(item: Any) -> Any:
+        if not isinstance(item, sympy.Basic):
+            return item
+        # The parser attaches assumptions (real=True/False), so match by name.
+        units = {s: sympy.I for s in item.free_symbols if getattr(s, "name", None) == "i"}
+        return item.subs(units) if units else item
+
+    return [substitute(item) for item in parsed]
+
+
 def symbolic_equal(reference: str, answer: str) -> SymbolicVerdict:
     """Whether ``answer`` equals ``reference`` as mathematics (reference is the gold)."""
     from math_verify import verify
@@ -73,7 +94,10 @@ def symbolic_equal(reference: str, answer: str) -> SymbolicVerdict:
         return SymbolicVerdict(False, "reference could not be parsed")
     if not pred:
         return SymbolicVerdict(False, "answer could not be parsed")
-    if not verify(gold, pred, timeout_seconds=None):
+    if _IMAGINARY_UNIT.search(reference) or _IMAGINARY_UNIT.search(answer):
+        gold, pred = _as_complex(gold), _as_complex(pred)
+    # allow_set_relation_comp: "x \le 2" describes the same set as "(-\infty, 2]".
+    if not verify(gold, pred, timeout_seconds=None, allow_set_relation_comp=True):
         return SymbolicVerdict(False, "not equivalent")
     if _numbers_disagree(gold[0], pred[0]):
         return SymbolicVerdict(False, "numerically different beyond relative tolerance")

@@ -1,0 +1,38 @@
+# The two commands of the README:
+#   make run   - install the service into .venv and serve on http://127.0.0.1:8000
+#   make test  - install everything the tests need and run lint, types and the whole suite
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: run test install-service install-dev lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+install-service: $(BIN)/python
+	./scripts/system-deps.sh
+	$(BIN)/pip install -q -e ".[service]"
+
+install-dev: $(BIN)/python
+	./scripts/system-deps.sh --test
+	$(BIN)/pip install -q -e ".[dev]"
+
+run: install-service
+	$(BIN)/verifier serve --host $(HOST) --port $(PORT)
+
+lint:
+	$(BIN)/ruff check .
+	$(BIN)/mypy services sandbox trainer tests benchmarks
+
+test: install-dev lint
+	$(BIN)/python -m pytest -q
+
+bench: install-dev
+	$(BIN)/python benchmarks/math_bench.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from services.mathcheck.equivalence import Method, quick_verdict
+from services.mathcheck.normalization import normalize_answer, numbers_match, parse_number
+
+
+@pytest.mark.parametrize(
+    ("raw", "normalized"),
+    [
+        ("$\\dfrac{1}{2}$", "\\frac{1}{2}"),
+        ("\\left( 1, 2 \\right)", "(1,2)"),
+        ("x = 3", "3"),
+        ("5\\text{ cm}", "5"),
+        ("30^\\circ", "30"),
+        ("30°", "30"),
+        ("\\$18", "18"),
+        ("18 dollars", "18"),
+        ("\\text{(B)}", "B"),
+        ("\\text{Monday}", "monday"),
+        ("1{,}000", "1,000"),
+        ("2 1/2", "2\\frac{1}{2}"),
+        ("\\varnothing", "\\emptyset"),
+        ("50\\%", "50%"),
+    ],
+)
+def test_normalize_answer(raw: str, normalized: str) -> None:
+    assert normalize_answer(raw) == normalized
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "places", "percent"),
+    [
+        ("1,000,000", Fraction(1_000_000), None, False),
+        ("-0.50", Fraction(-1, 2), 2, False),
+        (".5", Fraction(1, 2), 1, False),
+        ("3/4", Fraction(3, 4), None, False),
+        ("\\frac{-1}{2}", Fraction(-1, 2), None, False),
+        ("-\\frac{1}{2}", Fraction(-1, 2), None, False),
+        ("\\frac34", Fraction(3, 4), None, False),
+        ("2\\frac{1}{2}", Fraction(5, 2), None, False),
+        ("1.5e3", Fraction(1500), None, False),
+        ("1.5\\times10^{3}", Fraction(1500), None, False),
+        ("2\\cdot10^{-7}", Fraction(2, 10**7), None, False),
+        ("12.5%", Fraction(25, 2), 1, True),
+        ("0.\\overline{3}", Fraction(1, 3), None, False),
+        ("0.1\\overline{6}", Fraction(1, 6), None, False),
+    ],
+)
+def test_parse_number(text: str, value: Fraction, places: int | None, percent: bool) -> None:
+    parsed = parse_number(text)
+    assert parsed is not None
+    assert (parsed.value, parsed.decimal_places, parsed.percent) == (value, places, percent)
+
+
+@pytest.mark.parametrize("text", ["x", "1/0", "1e999999", "1,00", "2 -1/2", "", "."])
+def test_parse_number_refuses(text: str) -> None:
+    assert parse_number(text) is None
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal"),
+    [
+        ("1/3", "0.333333", True),
+        ("1/3", "0.3333", False),  # too few places to stand for 1/3
+        ("2/3", "0.666667", True),
+        ("50%", "50", True),
+        ("50%", "0.5", True),
+        ("50%", "5", False),
+        ("10^{-7}", "2\\cdot10^{-7}", False),
+        ("0.000000", "1e-30", False),
+    ],
+)
+def test_numbers_match(reference: str, answer: str, equal: bool) -> None:
+    ref, ans = parse_number(reference), parse_number(answer)
+    assert ref is not None and ans is not None
+    assert numbers_match(ref, ans) is equal
+
+
+def test_quick_verdict_leaves_symbolic_work_undecided() -> None:
+    assert quick_verdict("(x+1)^2", "x^2+2x+1") is None
+    assert quick_verdict("east", "west") == (quick_verdict("east", "west"))
+    verdict = quick_verdict("east", "west")
+    assert verdict is not None and not verdict.equal and verdict.method is Method.STRING
+    numeric = quick_verdict("1,000", "1000")
+    assert numeric is not None and numeric.equal and numeric.method is Method.NUMERIC
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=80), st.text(max_size=80))
+def test_fast_path_never_raises_and_is_deterministic(a: str, b: str) -> None:
+    first = quick_verdict(normalize_answer(a), normalize_answer(b))
+    assert first == quick_verdict(normalize_answer(a), normalize_answer(b))
+    if a.strip() and normalize_answer(a) == normalize_answer(b):
+        assert first is not None and first.equal
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.fractions(max_denominator=10**6), st.integers(1, 1000))
+def test_equal_fractions_in_any_notation_match(value: Fraction, scale: int) -> None:
+    plain = f"{value.numerator}/{value.denominator}"
+    unreduced = f"\\frac{{{value.numerator * scale}}}{{{value.denominator * scale}}}"
+    left, right = parse_number(plain), parse_number(unreduced)
+    assert left is not None and right is not None and numbers_match(left, right)
+    if value != 0:
+        off = parse_number(f"{value.numerator + 1}/{value.denominator}")
+        assert off is not None and not numbers_match(left, off)
