@@ -48,6 +48,7 @@ _GSM8K = re.compile(r"####[ \t]*([^\n]+)")
 # are found and the last one wins.
 _ANSWER_IS = re.compile(r"(?:final\s+answer|answer)[ \t]*(?:is|:|=)[ \t]*:?[ \t]*", re.IGNORECASE)
 _ANSWER_IS_MAX_CHARS = 400
+_UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _MATH_DELIMITERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 _TRAILING_JUNK = " \t\n.。;,"
 
@@ -139,10 +140,10 @@ def _from_answer_is(text: str) -> str | None:
         return boxed
     # "The answer is $x=3$." -> x=3 ; "The answer is 7. Next we..." -> 7
     if candidate.lstrip().startswith("$"):
-        inner = candidate.lstrip()[1:]
-        end = inner.find("$")
-        if end > 0:
-            return inner[:end]
+        inner = candidate.lstrip().lstrip("$")
+        closing = _UNESCAPED_DOLLAR.search(inner)
+        if closing is not None and closing.start() > 0:
+            return inner[: closing.start()]
     sentence_end = re.search(r"\.(\s|$)", candidate)
     if sentence_end is not None:
         candidate = candidate[: sentence_end.start()]

@@ -17,7 +17,8 @@ from fractions import Fraction
 MAX_DECIMAL_EXPONENT = 400
 
 _WRAPPERS = re.compile(r"\\(?:text|textbf|textit|mathrm|mathbf|mbox|operatorname)\s*\{([^{}]*)\}")
-_SPACING = re.compile(r"\\[,;:! ]|\\q?quad\b|~")
+# Spacing macros, but not the second backslash of a "\\\\ " row break.
+_SPACING = re.compile(r"(?<!\\)\\[,;:! ]|\\q?quad\b|~")
 _DELIMS = ("\\(", "\\)", "\\[", "\\]", "$")
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree\b|\\circ\b")
 _UNIT_WORDS = (

@@ -35,7 +35,9 @@ def _init_worker(memory_mb: int) -> None:
 
 def _compare(reference: str, answer: str, normalized: tuple[str, str] | None) -> SymbolicVerdict:
     verdict = symbolic_equal(reference, answer)
-    if not verdict.equal and normalized is not None:
+    # The normalised strings (units, "x =" and \\text{} stripped) are a second chance for
+    # answers the parser could not read; a parsed "not equal" stands.
+    if not verdict.equal and not verdict.parsed and normalized is not None:
         retry = symbolic_equal(*normalized)
         if retry.equal:
             return retry

@@ -27,6 +27,7 @@ _IMAGINARY_UNIT = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])")
 class SymbolicVerdict:
     equal: bool
     detail: str
+    parsed: bool = True  # both sides parsed to math objects (not just string fallbacks)
 
 
 def _parse(text: str) -> list[Any]:
@@ -91,14 +92,15 @@ def symbolic_equal(reference: str, answer: str) -> SymbolicVerdict:
     gold = _parse(reference)
     pred = _parse(answer)
     if not gold:
-        return SymbolicVerdict(False, "reference could not be parsed")
+        return SymbolicVerdict(False, "reference could not be parsed", parsed=False)
     if not pred:
-        return SymbolicVerdict(False, "answer could not be parsed")
+        return SymbolicVerdict(False, "answer could not be parsed", parsed=False)
+    parsed = not isinstance(gold[0], str) and not isinstance(pred[0], str)
     if _IMAGINARY_UNIT.search(reference) or _IMAGINARY_UNIT.search(answer):
         gold, pred = _as_complex(gold), _as_complex(pred)
     # allow_set_relation_comp: "x \le 2" describes the same set as "(-\infty, 2]".
     if not verify(gold, pred, timeout_seconds=None, allow_set_relation_comp=True):
-        return SymbolicVerdict(False, "not equivalent")
+        return SymbolicVerdict(False, "not equivalent", parsed)
     if _numbers_disagree(gold[0], pred[0]):
         return SymbolicVerdict(False, "numerically different beyond relative tolerance")
     return SymbolicVerdict(True, "symbolically equivalent")

@@ -38,6 +38,12 @@ def test_bare_answers_can_be_disabled() -> None:
     assert extract_answer("42", allow_bare=False).answer is None
 
 
+def test_escaped_dollar_inside_math_is_not_a_delimiter() -> None:
+    completion = "Final Answer: The final answer is $\\$306.00$. I hope it is correct."
+    assert extract_answer(completion).answer == "\\$306.00"
+    assert extract_answer("The answer is $$\\frac{1}{2}$$.").answer == "\\frac{1}{2}"
+
+
 def test_factorial_and_leading_dot_survive_cleaning() -> None:
     assert extract_answer("\\boxed{5!}").answer == "5!"
     assert extract_answer("\\boxed{.5}").answer == ".5"

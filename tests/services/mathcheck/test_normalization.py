@@ -91,6 +91,49 @@ def test_quick_verdict_leaves_symbolic_work_undecided() -> None:
     assert numeric is not None and numeric.equal and numeric.method is Method.NUMERIC
 
 
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("x^{2}-10x+24", "24-10x+x^{2}", True),
+        ("2-3i", "-3i+2", True),
+        ("x^2-y", "y-x^2", None),  # not a reordering: left to the symbolic engine
+        ("x^2-1", "1-x^2", None),
+        ("1e-3+x", "x+1e-3", None),  # a split sign inside scientific notation is unsafe
+    ],
+)
+def test_reordered_sums_are_decided_without_sympy(
+    reference: str, answer: str, expected: bool | None
+) -> None:
+    verdict = quick_verdict(reference, answer)
+    assert (verdict.equal if verdict else None) is expected
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal"),
+    [
+        ("\\{1,2,3\\}", "\\{3,1,2,2\\}", True),
+        ("\\{1,2\\}", "\\{1,2,3\\}", False),
+        ("(1,2)", "(2,1)", False),
+        ("[-\\frac{13}{5},\\infty)", "[-2.6,+\\infty]", True),
+        ("(0,1]", "[0,1]", False),
+        (
+            "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}",
+            "\\begin{bmatrix}1&2\\\\3&4\\end{bmatrix}",
+            True,
+        ),
+        (
+            "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}",
+            "\\begin{pmatrix}1&3\\\\2&4\\end{pmatrix}",
+            False,
+        ),
+    ],
+)
+def test_numeric_structures_are_decided_exactly(reference: str, answer: str, equal: bool) -> None:
+    verdict = quick_verdict(reference, answer)
+    assert verdict is not None and verdict.method is Method.STRUCTURAL
+    assert verdict.equal is equal
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=80), st.text(max_size=80))
 def test_fast_path_never_raises_and_is_deterministic(a: str, b: str) -> None:
