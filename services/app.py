@@ -1,10 +1,12 @@
 """The FastAPI app factory. Routes only translate HTTP to calls on the Scorer."""
 
+import asyncio
+import logging
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import orjson
 from fastapi import Depends, FastAPI, HTTPException, Request
@@ -14,12 +16,15 @@ from fastapi.responses import ORJSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from sandbox import Sandbox, SandboxConfig, SandboxUnavailable
+from services.codecheck.scorer import CodeScorer
 from services.mathcheck.checker import MathChecker
 from services.mathcheck.pool import SymbolicPool
 from services.metrics import Metrics
 from services.middleware import BodyLimitMiddleware, MetricsMiddleware
 from services.protocol import (
     BackendStatus,
+    CodeScoreRequest,
     GradeRequest,
     GradeResponse,
     HealthResponse,
@@ -28,9 +33,12 @@ from services.protocol import (
     RewardOptions,
     ScoreRequest,
     ScoreResponse,
+    Task,
 )
 from services.scoring import Scorer
 from services.settings import Settings
+
+log = logging.getLogger(__name__)
 
 try:
     VERSION = version("reward-verifier")
@@ -68,11 +76,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         checker = MathChecker(
             pool, settings.cache_size, on_cache=metrics.cache_lookup, on_method=metrics.math_decided
         )
-        app.state.scorer = Scorer(settings, checker, metrics)
+        sandbox = Sandbox(SandboxConfig.from_env())
+        try:
+            await sandbox.warmup()
+        except SandboxUnavailable as exc:
+            # Math keeps working; code items will say why they cannot run.
+            log.warning("code sandbox unavailable: %s", exc)
+        app.state.sandbox = sandbox
+        app.state.scorer = Scorer(settings, checker, metrics, CodeScorer(sandbox))
         try:
             yield
         finally:
             checker.close()
+            await sandbox.aclose()
 
     app = FastAPI(
         title="reward-verifier",
@@ -158,7 +174,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body: Annotated[_Envelope, Depends(envelope)],
         scorer: Annotated[Scorer, Depends(scorer)],
     ) -> ScoreResponse:
-        return await scorer.score_batch(body.items, body.options, math_only=True)
+        return await scorer.score_batch(body.items, body.options, only=Task.MATH)
+
+    @app.post(
+        "/score/code",
+        response_model=ScoreResponse,
+        dependencies=[Authorized],
+        openapi_extra=_body_schema(CodeScoreRequest),
+        summary="Score a batch of code items ('task' may be omitted)",
+    )
+    async def score_code(
+        body: Annotated[_Envelope, Depends(envelope)],
+        scorer: Annotated[Scorer, Depends(scorer)],
+    ) -> ScoreResponse:
+        return await scorer.score_batch(body.items, body.options, only=Task.CODE)
 
     @app.post(
         "/grade",
@@ -177,10 +206,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/ready", response_model=ReadyResponse, summary="Which backends work")
     async def ready(request: Request) -> ORJSONResponse:
+        sandbox: Sandbox = request.app.state.sandbox
+        facts = await asyncio.to_thread(sandbox.status)
+        isolation = cast(dict[str, Any], facts["isolation"])
+        q = cast(dict[str, Any], facts["q"])
         backends = {
             "math": BackendStatus(
                 ok=hasattr(request.app.state, "scorer"),
                 detail=f"{settings.math_workers} symbolic workers",
+            ),
+            "sandbox": BackendStatus(
+                ok=bool(isolation.get("ok")),
+                detail=f"isolation={isolation.get('level')}: {isolation.get('reason')}",
+            ),
+            "q": BackendStatus(
+                ok=bool(q.get("available")),
+                detail=f"q {q['version']}" if q.get("available") else str(q.get("reason")),
             ),
             "llm_verifier": BackendStatus(
                 ok=False,
@@ -202,7 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 title=app.title, version=app.version, description=app.description, routes=app.routes
             )
             components = schema.setdefault("components", {}).setdefault("schemas", {})
-            for model in (ScoreRequest, MathScoreRequest):
+            for model in (ScoreRequest, MathScoreRequest, CodeScoreRequest):
                 model_schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
                 components.update(model_schema.pop("$defs", {}))
                 components[model.__name__] = model_schema

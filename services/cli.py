@@ -14,6 +14,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from services.protocol import RewardOptions, Task
+
 app = typer.Typer(add_completion=False, help="Reward verification service.", no_args_is_help=True)
 console = Console(stderr=True)
 
@@ -118,8 +120,6 @@ async def _grade_file(
     url: str | None,
     api_key: str | None,
 ) -> Counter[str]:
-    from services.protocol import RewardOptions
-
     score = await _scoring_function(url, api_key)
     counts: Counter[str] = Counter()
     total = _count_lines(input_path)
@@ -214,7 +214,7 @@ class _LocalScoring:
         self._scorer = Scorer(settings, self._checker, Metrics())
 
     async def __call__(self, items: list[dict[str, Any]], options: Any) -> list[dict[str, Any]]:
-        response = await self._scorer.score_batch(items, options, math_only=True)
+        response = await self._scorer.score_batch(items, options, only=Task.MATH)
         return [result.model_dump(mode="json") for result in response.results]
 
     async def aclose(self) -> None:

@@ -111,6 +111,11 @@ class MathScoreRequest(_Strict):
     options: RewardOptions = Field(default_factory=RewardOptions)
 
 
+class CodeScoreRequest(_Strict):
+    items: list[CodeItem]
+    options: RewardOptions = Field(default_factory=RewardOptions)
+
+
 class ScoreResult(BaseModel):
     index: int = Field(description="Position of the item in the request.")
     id: str | int | None = None

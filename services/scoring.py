@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from services.codecheck.scorer import CodeScorer
 from services.mathcheck.checker import MathChecker, MathVerdict, Outcome
 from services.mathcheck.extraction import extract_answer
 from services.metrics import Metrics
@@ -41,7 +42,6 @@ from services.settings import Settings
 log = logging.getLogger(__name__)
 
 _ANY_ITEM: TypeAdapter[MathItem | CodeItem | RubricItem] = TypeAdapter(ScoreItem)
-_MATH_ITEM: TypeAdapter[MathItem] = TypeAdapter(MathItem)
 
 
 def describe_validation_error(error: ValidationError) -> str:
@@ -54,23 +54,31 @@ def describe_validation_error(error: ValidationError) -> str:
 
 
 class Scorer:
-    def __init__(self, settings: Settings, checker: MathChecker, metrics: Metrics) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        checker: MathChecker,
+        metrics: Metrics,
+        code: CodeScorer | None = None,
+    ) -> None:
         self._settings = settings
         self._checker = checker
         self._metrics = metrics
+        self._code = code
 
     async def score_batch(
-        self, raw_items: list[Any], options: RewardOptions, *, math_only: bool = False
+        self, raw_items: list[Any], options: RewardOptions, *, only: Task | None = None
     ) -> ScoreResponse:
+        """Score every item; ``only`` restricts the batch to one task (the typed routes),
+        which items may then omit."""
         started = time.perf_counter()
         deadline = asyncio.get_running_loop().time() + self._settings.batch_timeout_s
         # Each request may keep twice as many symbolic comparisons in flight as there are
         # workers: enough to keep them busy, few enough that requests interleave fairly.
         gate = asyncio.Semaphore(2 * self._checker.workers)
-        adapter = _MATH_ITEM if math_only else _ANY_ITEM
         results = await asyncio.gather(
             *(
-                self._score_raw(index, raw, adapter, options, gate, deadline)
+                self._score_raw(index, raw, only, options, gate, deadline)
                 for index, raw in enumerate(raw_items)
             )
         )
@@ -90,7 +98,7 @@ class Scorer:
         self,
         index: int,
         raw: Any,
-        adapter: TypeAdapter[Any],
+        only: Task | None,
         options: RewardOptions,
         gate: asyncio.Semaphore,
         deadline: float,
@@ -98,16 +106,23 @@ class Scorer:
         item_id = raw.get("id") if isinstance(raw, dict) else None
         if not isinstance(item_id, str | int) or isinstance(item_id, bool):
             item_id = None
+        if only is not None and isinstance(raw, dict):
+            raw = {"task": only.value, **raw}
         try:
-            item = adapter.validate_python(raw)
-        except ValidationError as exc:
+            item = _ANY_ITEM.validate_python(raw)
+            if only is not None and item.task is not only:
+                raise ValueError(f"this endpoint scores only '{only.value}' items")
+        except (ValidationError, ValueError) as exc:
+            reason = (
+                describe_validation_error(exc) if isinstance(exc, ValidationError) else str(exc)
+            )
             return ScoreResult(
                 index=index,
                 id=item_id,
                 reward=None,
                 status=Status.ERROR,
                 judge=Judge.NONE,
-                detail=f"invalid item: {describe_validation_error(exc)}",
+                detail=f"invalid item: {reason}",
             )
         try:
             async with asyncio.timeout_at(deadline):
@@ -145,7 +160,9 @@ class Scorer:
         if isinstance(item, MathItem):
             return await self.score_math(index, item, options, gate)
         if isinstance(item, CodeItem):
-            detail = "code execution is not available on this server"
+            if self._code is not None:
+                return await self._code.score(index, item, options)
+            detail = "code execution is not enabled on this server"
         else:
             detail = "rubric grading needs the LLM verifier, which is not configured"
         return ScoreResult(

@@ -10,12 +10,14 @@ from tests.service_process import running_service
 API_KEY = "test-key-not-a-secret"
 SMALL_BODY_LIMIT = 200_000
 SMALL_BATCH_LIMIT = 50
+# Set in the service's environment; sandboxed programs must never see it.
+CANARY = "canary-3f9d2c-must-not-leak"
 
 
 @pytest.fixture(scope="session")
 def service_url() -> Iterator[str]:
     """The service with default settings, as `verifier serve` would run it."""
-    with running_service({"VERIFIER_MATH_TIMEOUT_S": "2"}) as url:
+    with running_service({"VERIFIER_MATH_TIMEOUT_S": "2", "VERIFIER_CANARY": CANARY}) as url:
         yield url
 
 

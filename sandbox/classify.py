@@ -1,0 +1,72 @@
+"""Turning a worker's raw result into a TestOutcome."""
+
+from __future__ import annotations
+
+import signal
+from typing import Any
+
+from .models import Failure, Language, Limits, TestCase, TestOutcome
+from .q_errors import has_q_error, is_memory_error, license_problem, q_errors
+
+EXCERPT_CHARS = 4096
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n…[{len(text) - limit} more characters]"
+
+
+def python_memory_error(stderr: str) -> bool:
+    """The program died of an uncaught MemoryError (RLIMIT_AS reached)."""
+    lines = stderr.rstrip().splitlines()
+    return bool(lines) and lines[-1].startswith("MemoryError")
+
+
+def _signal_name(num: int) -> str:
+    try:
+        return signal.Signals(num).name
+    except ValueError:
+        return f"signal {num}"
+
+
+def classify(language: Language, test: TestCase, raw: dict[str, Any],
+             limits: Limits) -> TestOutcome:
+    stdout = str(raw.get("stdout", ""))
+    stderr = str(raw.get("stderr", ""))
+    exit_code: int | None = raw.get("exit_code")
+    sig: int | None = raw.get("signal")
+    duration = float(raw.get("duration_s", 0.0))
+
+    def out(failure: Failure, detail: str, passed: bool = False) -> TestOutcome:
+        return TestOutcome(passed, failure, exit_code, excerpt(stdout), excerpt(stderr),
+                           duration, detail)
+
+    if raw.get("error"):
+        return out(Failure.SANDBOX_ERROR, str(raw["error"]))
+    if raw.get("output_limit"):
+        return out(Failure.OUTPUT_LIMIT,
+                   f"output exceeded {limits.max_output_bytes} bytes; program killed")
+    if raw.get("timed_out"):
+        return out(Failure.TIMEOUT, f"wall-clock limit of {limits.wall_s:g} s exceeded")
+    cpu = float(raw.get("cpu_s", 0.0))
+    if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu >= limits.cpu_s):
+        return out(Failure.TIMEOUT, f"CPU-time limit of {limits.cpu_s:g} s exceeded")
+    if language is Language.Q:
+        problem = license_problem(stderr)
+        if problem:
+            return out(Failure.SANDBOX_ERROR, problem)
+        if is_memory_error(stderr):
+            return out(Failure.MEMORY, f"q workspace exhausted: {stderr.strip()[:200]}")
+    elif python_memory_error(stderr):
+        return out(Failure.MEMORY, f"MemoryError: memory limit of {limits.memory_mb} MB")
+    if sig is not None:
+        return out(Failure.RUNTIME_ERROR, f"killed by {_signal_name(sig)}")
+    if exit_code != 0:
+        last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
+        return out(Failure.RUNTIME_ERROR, f"exit code {exit_code}: {last[:300]}".rstrip(": "))
+    if language is Language.Q and has_q_error(stderr):
+        return out(Failure.RUNTIME_ERROR, "q error: '" + "; '".join(q_errors(stderr))[:300])
+    if test.expected is not None and stdout.strip() != test.expected.strip():
+        return out(Failure.WRONG_OUTPUT, "stdout differs from the expected output")
+    return out(Failure.NONE, "passed", passed=True)

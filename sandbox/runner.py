@@ -1,0 +1,219 @@
+"""The Sandbox: the public entry point the service calls."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from .bwrap import QLIC, QLIC_SRC, SCRATCH, BwrapPlan, bwrap_argv
+from .classify import classify
+from .config import SandboxConfig
+from .errors import SandboxUnavailable
+from .interpreter import PythonInfo, probe_python
+from .models import Isolation, Language, Limits, TestCase, TestOutcome
+from .pool import WorkerPool, WorkerSpec
+from .q_license import LicenseDir, prepare_license
+from .q_script import SCRIPT_NAME, build_script, q_argv
+from .reaper import become_subreaper
+
+NO_Q = "Q_BIN not set: no licensed q on this machine"
+# Imported once in each warm worker so solutions do not pay for them per test. Nothing
+# stateful that forked jobs would share (e.g. no `random`: every job would get one seed).
+PREIMPORT = ("collections", "functools", "itertools", "math", "re", "heapq", "bisect",
+             "string", "operator", "typing", "dataclasses", "fractions", "decimal", "json",
+             "io", "types", "atexit", "traceback", "linecache")
+_Q_VERSION_SCRIPT = '-1 (string .z.K)," ",string .z.k;\n'
+
+
+class Sandbox:
+    def __init__(self, config: SandboxConfig) -> None:
+        self.config = config
+        self._as_root = os.geteuid() == 0
+        self._lock = threading.Lock()
+        self._pools: dict[Language, WorkerPool] = {}
+        self._python: PythonInfo | None = None
+        self._license: LicenseDir | None = None
+        self._q_version: str | None = None
+        self._closed = False
+        self._executor = ThreadPoolExecutor(max_workers=max(1, config.workers),
+                                            thread_name_prefix="sandbox")
+        # Anything that escapes a worker tree re-parents to us (and is reaped), not to init.
+        self.subreaper = become_subreaper()
+
+    # ------------------------------------------------------------------ public API
+
+    async def run_tests(self, language: Language, program: str, tests: Sequence[TestCase],
+                        limits: Limits) -> list[TestOutcome]:
+        """One outcome per test, in order. Raises SandboxUnavailable only when the
+        language or isolation level cannot run here, never because of the program."""
+        language = Language(language)
+        loop = asyncio.get_running_loop()
+        pool = self._pools.get(language)
+        if pool is None:  # first use: probing the interpreter blocks, keep it off the loop
+            pool = await loop.run_in_executor(self._executor, self._pool, language)
+        jobs = [self._job(language, program, t, limits) for t in tests]
+        raws = await asyncio.gather(*(
+            loop.run_in_executor(self._executor, pool.run, job, limits.wall_s)
+            for job in jobs))
+        return [classify(language, t, r, limits) for t, r in zip(tests, raws, strict=True)]
+
+    async def warmup(self) -> None:
+        """Start the Python workers now instead of on the first request."""
+        loop = asyncio.get_running_loop()
+        pool = await loop.run_in_executor(self._executor, self._pool, Language.PYTHON)
+        await loop.run_in_executor(self._executor, pool.warm)
+
+    def status(self) -> dict[str, object]:
+        """Readiness facts for /ready (blocking; may start one worker the first time)."""
+        isolation: dict[str, object] = {"level": str(self.config.isolation)}
+        python: dict[str, object]
+        try:
+            pool = self._pool(Language.PYTHON)
+            pool.warm(1)
+            python = {"ok": True, "version": self._python.version if self._python else None,
+                      "bin": self.config.python_bin}
+            isolation["ok"] = True
+            isolation["reason"] = ("bubblewrap sandbox works" if self._bwrap
+                                   else "isolation=none: rlimits and timeouts only")
+        except SandboxUnavailable as exc:
+            python = {"ok": False, "reason": exc.reason}
+            isolation["ok"] = False
+            isolation["reason"] = exc.reason
+        return {
+            "isolation": isolation,
+            "bwrap": {"ok": bool(isolation["ok"]) and self._bwrap,
+                      "reason": isolation["reason"]},
+            "python": python,
+            "q": self._q_status(),
+            "workers": {str(lang): {"alive": pool.alive(), "spawned": pool.spawned,
+                                    "retired": pool.retired}
+                        for lang, pool in self._pools.items()},
+            "subreaper": self.subreaper,
+        }
+
+    async def aclose(self) -> None:
+        await asyncio.get_running_loop().run_in_executor(None, self.close)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            pools = list(self._pools.values())
+        for pool in pools:
+            pool.close()
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        if self._license:
+            self._license.cleanup()
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ internals
+
+    @property
+    def _bwrap(self) -> bool:
+        return self.config.isolation is Isolation.BWRAP
+
+    def _job(self, language: Language, program: str, test: TestCase,
+             limits: Limits) -> dict[str, Any]:
+        lim = {"wall_s": limits.wall_s, "cpu_s": limits.cpu_s, "memory_mb": limits.memory_mb,
+               "max_processes": limits.max_processes,
+               "max_output_bytes": limits.max_output_bytes,
+               "max_file_bytes": limits.max_file_bytes,
+               "max_open_files": limits.max_open_files}
+        if language is Language.PYTHON:
+            source = program if test.code is None else f"{program}\n{test.code}\n"
+            return {"kind": "python", "main": "main.py", "files": {"main.py": source},
+                    "stdin": test.stdin or "", "limits": lim}
+        assert self.config.q_bin is not None
+        # q reserves its workspace on top of the interpreter itself.
+        lim["memory_mb"] = limits.memory_mb + self.config.q_workspace_mb
+        env = {"QHOME": self._q_home()}
+        return {"kind": "exec", "argv": q_argv(self.config.q_bin, self.config.q_workspace_mb),
+                "files": {SCRIPT_NAME: build_script(program, test.code)},
+                "stdin": test.stdin or "", "env": env, "limits": lim}
+
+    def _q_home(self) -> str:
+        if self.config.q_home:
+            return self.config.q_home
+        assert self.config.q_bin is not None
+        return os.path.dirname(os.path.dirname(os.path.realpath(self.config.q_bin)))
+
+    def _pool(self, language: Language) -> WorkerPool:
+        with self._lock:
+            if self._closed:
+                raise SandboxUnavailable("sandbox is closed")
+            pool = self._pools.get(language)
+            if pool is None:
+                pool = WorkerPool(self._spec(language), self.config.workers,
+                                  self.config.recycle_after)
+                self._pools[language] = pool
+            return pool
+
+    def _spec(self, language: Language) -> WorkerSpec:
+        cfg = self.config
+        if self._bwrap and not shutil.which(cfg.bwrap_bin):
+            raise SandboxUnavailable(
+                f"bubblewrap ({cfg.bwrap_bin}) is not installed: install bubblewrap, or set "
+                "isolation=none to run code with rlimits and timeouts only (unsafe for "
+                "untrusted code)")
+        if self._python is None:
+            self._python = probe_python(cfg.python_bin)
+        info = self._python
+        ro_paths = list(info.mount_paths())
+        worker_cfg: dict[str, Any] = {"scratch": SCRATCH, "preimport": list(PREIMPORT)}
+        license_dir: str | None = None
+        if language is Language.Q:
+            if not cfg.q_bin:
+                raise SandboxUnavailable(NO_Q)
+            if not (os.path.isfile(cfg.q_bin) and os.access(cfg.q_bin, os.X_OK)):
+                raise SandboxUnavailable(f"Q_BIN={cfg.q_bin} is not an executable file")
+            if self._license is None:
+                self._license = prepare_license(cfg.q_license_dir, cfg.q_license_b64,
+                                                cfg.q_k4_license_b64)
+            license_dir = self._license.path
+            ro_paths += [self._q_home(), os.path.dirname(os.path.realpath(cfg.q_bin)),
+                         os.path.dirname(os.path.abspath(cfg.q_bin))]
+            worker_cfg["qlic_src"], worker_cfg["qlic"] = QLIC_SRC, QLIC
+        if not self._bwrap:
+            if language is Language.Q:
+                worker_cfg["qlic_src"], worker_cfg["qlic"] = license_dir, ""
+            return WorkerSpec(prefix=(), python=info.executable, config=worker_cfg,
+                              drop_uid=self._as_root, uid_base=cfg.uid_base,
+                              host_scratch=True, bwrap=False)
+        worker_cfg["wipe"] = ["/dev/shm"]
+        plan = BwrapPlan(cfg.bwrap_bin, ro_paths=ro_paths, tmpfs_mb=cfg.tmpfs_mb,
+                         license_dir=license_dir, as_root=self._as_root)
+        # Python pool and q pool get distinct uid ranges so NPROC never mixes them.
+        base = cfg.uid_base + (1000 if language is Language.Q else 0)
+        return WorkerSpec(prefix=bwrap_argv(plan), python=info.executable, config=worker_cfg,
+                          drop_uid=self._as_root, uid_base=base)
+
+    def _q_status(self) -> dict[str, object]:
+        if not self.config.q_bin:
+            return {"available": False, "reason": NO_Q}
+        if self._q_version is not None:
+            return {"available": True, "version": self._q_version}
+        try:
+            pool = self._pool(Language.Q)
+            probe = TestCase(code=_Q_VERSION_SCRIPT)
+            raw = pool.run(self._job(Language.Q, "", probe, Limits(wall_s=5.0)), 5.0)
+        except SandboxUnavailable as exc:
+            return {"available": False, "reason": exc.reason}
+        outcome = classify(Language.Q, probe, raw, Limits(wall_s=5.0))
+        if outcome.exit_code != 0 or outcome.failure.value not in ("none",):
+            return {"available": False, "reason": outcome.detail}
+        self._q_version = outcome.stdout.strip()
+        status: dict[str, object] = {"available": True, "version": self._q_version}
+        if self._license and self._license.warning:
+            status["warning"] = self._license.warning
+        return status

@@ -1,0 +1,467 @@
+"""The warm worker: runs inside the sandbox and executes one job at a time.
+
+This file is self-contained (stdlib only, no package imports) because it is started
+inside bubblewrap with ``python -I -c <this source>``: the repository is not visible
+there. The host imports it too, to share the frame codec (``write_frame``/``read_frame``).
+
+Protocol: 4-byte big-endian length + UTF-8 JSON, in both directions. The host sends a
+config frame on the command line (argv[1]); then the worker answers ``{"ready": ...}`` and
+serves job frames until EOF or ``{"op": "exit"}``.
+
+Per job the worker forks a child that starts a new session, applies rlimits, chdirs into a
+fresh job directory, and either runs Python source in the forked interpreter (fast: no
+exec, no interpreter start-up) or execs a binary (q). The worker enforces the wall-clock
+deadline and the output cap, then kills every process the job left behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import gc
+import json
+import os
+import resource
+import select
+import shutil
+import signal
+import struct
+import sys
+import time
+from typing import Any
+
+_HEADER = struct.Struct(">I")
+MAX_FRAME = 64 * 1024 * 1024
+PR_SET_NAME = 15
+PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
+PR_SET_PDEATHSIG = 1
+JOB_DIR = "job"
+
+
+# --------------------------------------------------------------------------- framing
+
+
+def write_frame(fd: int, obj: object) -> None:
+    data = json.dumps(obj, separators=(",", ":")).encode()
+    buf = memoryview(_HEADER.pack(len(data)) + data)
+    while buf:
+        n = os.write(fd, buf)
+        buf = buf[n:]
+
+
+def _read_exact(fd: int, n: int) -> bytes | None:
+    chunks: list[bytes] = []
+    while n:
+        chunk = os.read(fd, min(n, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(fd: int) -> Any:
+    """Read one frame; None on EOF."""
+    head = _read_exact(fd, _HEADER.size)
+    if head is None:
+        return None
+    (size,) = _HEADER.unpack(head)
+    if size > MAX_FRAME:
+        raise ValueError(f"frame too large: {size}")
+    body = _read_exact(fd, size)
+    if body is None:
+        return None
+    return json.loads(body)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _prctl(option: int, arg: int | bytes) -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(option, arg, 0, 0, 0)
+
+
+def _wipe(path: str) -> None:
+    """Remove everything under ``path`` (a job may chmod its files to block removal)."""
+
+    def fix(func: Any, p: str, _exc: Any) -> None:
+        try:
+            os.chmod(os.path.dirname(p), 0o700)
+            os.chmod(p, 0o700)
+            func(p)
+        except OSError:
+            pass
+
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return
+    for name in names:
+        full = os.path.join(path, name)
+        if os.path.isdir(full) and not os.path.islink(full):
+            shutil.rmtree(full, onerror=fix)
+        else:
+            with contextlib.suppress(OSError):
+                os.unlink(full)
+
+
+def _descendants(root_pid: int) -> list[int]:
+    """All live descendants of ``root_pid`` (used where we are not PID 1)."""
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(b")") + 2 :].split()[1])
+        children.setdefault(ppid, []).append(int(name))
+    out: list[int] = []
+    stack = [root_pid]
+    while stack:
+        for c in children.get(stack.pop(), []):
+            out.append(c)
+            stack.append(c)
+    return out
+
+
+class Worker:
+    def __init__(self, cfg: dict[str, Any]) -> None:
+        self.cfg = cfg
+        self.pid1 = os.getpid() == 1
+        self.scratch = cfg["scratch"]
+        self.job_dir = os.path.join(self.scratch, JOB_DIR)
+        self.jobs = 0
+
+    # ---- setup ---------------------------------------------------------------
+
+    def setup(self) -> None:
+        # Move the protocol pipes off 0/1 so a job child never inherits them by accident.
+        self.rfd = os.dup(0)
+        self.wfd = os.dup(1)
+        null = os.open("/dev/null", os.O_RDWR)
+        os.dup2(null, 0)
+        os.dup2(null, 1)
+        os.close(null)
+        # Jobs may signal us (same uid): ignore the catchable ones; as PID 1 of the
+        # namespace SIGKILL/SIGSTOP from inside are dropped by the kernel anyway.
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
+                    signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGTSTP,
+                    signal.SIGTTIN, signal.SIGTTOU, signal.SIGPIPE, signal.SIGXFSZ):
+            signal.signal(sig, signal.SIG_IGN)
+        _prctl(PR_SET_NAME, b"sbx-worker")
+        if not self.pid1:
+            # Orphans of a job re-parent to us, so the sweep can find and kill them.
+            _prctl(PR_SET_CHILD_SUBREAPER, 1)
+        os.makedirs(self.scratch, exist_ok=True)
+        uid: int | None = self.cfg.get("uid")
+        gid: int = self.cfg.get("gid", uid if uid is not None else -1)
+        self._install_license(uid, gid)
+        if os.getuid() == 0 and uid is not None:
+            os.chmod(self.scratch, 0o700)  # before chown: afterwards we no longer own it
+            os.chown(self.scratch, uid, gid)
+            os.setgroups([])
+            os.setresgid(gid, gid, gid)
+            os.setresuid(uid, uid, uid)
+        # Die with our parent. Set after the uid change, which clears it. (As root, bwrap
+        # may lack permission to deliver it; then the host kills us by pid, and EOF on the
+        # job pipe ends us if the host dies.)
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        # Not dumpable: jobs (same uid) cannot ptrace us or read /proc/1/{mem,fd,environ}.
+        _prctl(PR_SET_DUMPABLE, 0)
+        for name in self.cfg.get("preimport", []):
+            with contextlib.suppress(ImportError):
+                __import__(name)
+        _wipe(self.scratch)
+        # Objects that exist now are never collected: a job's GC pass then does not touch
+        # (and copy-on-write) the worker's pages.
+        gc.freeze()
+
+    def _install_license(self, uid: int | None, gid: int) -> None:
+        """Copy the q licence (readable only by the host's uid) to a tmpfs the job uid owns."""
+        src, dst = self.cfg.get("qlic_src"), self.cfg.get("qlic")
+        if not src or not dst:
+            return
+        os.makedirs(dst, exist_ok=True)
+        for name in os.listdir(src):
+            with open(os.path.join(src, name), "rb") as f:
+                data = f.read()
+            target = os.path.join(dst, name)
+            with open(target, "wb") as f:
+                f.write(data)
+            os.chmod(target, 0o400)
+            if os.getuid() == 0 and uid is not None:
+                os.chown(target, uid, gid)
+        os.chmod(dst, 0o500)
+        if os.getuid() == 0 and uid is not None:
+            os.chown(dst, uid, gid)
+
+    # ---- main loop -------------------------------------------------------------
+
+    def serve(self) -> None:
+        write_frame(self.wfd, {"ready": True, "uid": os.getuid(), "pid": os.getpid(),
+                               "python": sys.version.split()[0]})
+        while True:
+            job = read_frame(self.rfd)
+            if job is None or job.get("op") == "exit":
+                return
+            try:
+                result = self.run_job(job)
+            except Exception as exc:  # report, do not die: the host decides to recycle
+                self._kill_all()
+                result = {"error": f"worker error: {type(exc).__name__}: {exc}"}
+            self.jobs += 1
+            write_frame(self.wfd, result)
+
+    def run_job(self, job: dict[str, Any]) -> dict[str, Any]:
+        os.mkdir(self.job_dir, 0o700)
+        for name, content in job.get("files", {}).items():
+            with open(os.path.join(self.job_dir, name), "w", encoding="utf-8") as f:
+                f.write(content)
+        # stdin comes from a memfd: no writer thread, no pipe-buffer deadlock.
+        stdin_fd = os.memfd_create("stdin", 0)
+        os.write(stdin_fd, job.get("stdin", "").encode())
+        os.lseek(stdin_fd, 0, os.SEEK_SET)
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        limits = job["limits"]
+        t0 = time.monotonic()
+        pid = os.fork()
+        if pid == 0:  # child: never returns
+            self._child(job, limits, stdin_fd, out_w, err_w)
+        os.close(stdin_fd)
+        os.close(out_w)
+        os.close(err_w)
+        try:
+            return self._supervise(pid, t0, limits, out_r, err_r)
+        finally:
+            os.close(out_r)
+            os.close(err_r)
+            for path in (self.scratch, *self.cfg.get("wipe", [])):
+                _wipe(path)
+
+    def _supervise(self, pid: int, t0: float, limits: dict[str, Any], out_r: int,
+                   err_r: int) -> dict[str, Any]:
+        cap = int(limits["max_output_bytes"])
+        bufs: dict[int, bytearray] = {out_r: bytearray(), err_r: bytearray()}
+        total = 0
+        timed_out = output_limit = False
+        pidfd = os.pidfd_open(pid)
+        poller = select.poll()
+        for fd in (out_r, err_r, pidfd):
+            poller.register(fd, select.POLLIN)
+        deadline = t0 + float(limits["wall_s"])
+        open_pipes = 2
+        exited = False
+        while not exited:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                timed_out = True
+                break
+            for fd, _ev in poller.poll(remaining * 1000):
+                if fd == pidfd:
+                    exited = True
+                    continue
+                data = os.read(fd, 65536)
+                if not data:
+                    poller.unregister(fd)
+                    open_pipes -= 1
+                    continue
+                bufs[fd] += data
+                total += len(data)
+            if total > cap:
+                output_limit = True
+                break
+        os.close(pidfd)
+        duration = time.monotonic() - t0
+        if not exited:
+            # Timeout or output cap: kill the job before collecting its status.
+            self._kill_all(pid)
+        _, status, ru = os.wait4(pid, 0)
+        self._kill_all()
+        # Everything that could write is dead now: the pipes reach EOF.
+        for fd in (out_r, err_r):
+            while total <= cap:
+                data = os.read(fd, 65536)
+                if not data:
+                    break
+                bufs[fd] += data
+                total += len(data)
+        if total > cap:
+            output_limit = True
+        code = os.waitstatus_to_exitcode(status)
+        return {
+            "exit_code": code if code >= 0 else None,
+            "signal": -code if code < 0 else None,
+            "stdout": bytes(bufs[out_r][:cap]).decode("utf-8", "replace"),
+            "stderr": bytes(bufs[err_r][:cap]).decode("utf-8", "replace"),
+            "timed_out": timed_out,
+            "output_limit": output_limit,
+            "duration_s": duration,
+            "cpu_s": ru.ru_utime + ru.ru_stime,
+            "maxrss_kb": ru.ru_maxrss,
+        }
+
+    def _kill_all(self, main_pid: int | None = None) -> None:
+        """Kill every process of the job, daemons and setsid'd orphans included."""
+        if self.pid1:
+            # As PID 1 of the namespace, kill(-1) reaches every other process in it.
+            # The main child is collected by wait4 before we reap the rest.
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(-1, signal.SIGKILL)
+            if main_pid is not None:
+                return
+            while True:
+                try:
+                    os.waitpid(-1, 0)
+                except ChildProcessError:
+                    return
+        # Without a PID namespace: walk our descendants (orphans re-parent to us as
+        # subreaper) until none are left.
+        me = os.getpid()
+        while True:
+            procs = _descendants(me)
+            if not procs:
+                break
+            for p in procs:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(p, signal.SIGKILL)
+            if main_pid is not None:
+                return
+            while True:
+                try:
+                    got, _ = os.waitpid(-1, os.WNOHANG)
+                except ChildProcessError:
+                    break
+                if got == 0:
+                    time.sleep(0.001)
+                    break
+
+    # ---- the job child -----------------------------------------------------------
+
+    def _child(self, job: dict[str, Any], limits: dict[str, Any], stdin_fd: int, out_w: int,
+               err_w: int) -> None:
+        code = 125
+        try:
+            os.setsid()  # own session/process group, detached from the worker's
+            os.dup2(stdin_fd, 0)
+            os.dup2(out_w, 1)
+            os.dup2(err_w, 2)
+            os.closerange(3, 1 << 16)
+            os.chdir(self.job_dir)
+            if not self.pid1:
+                _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1,
+                        signal.SIGUSR2, signal.SIGALRM, signal.SIGTSTP, signal.SIGTTIN,
+                        signal.SIGTTOU):
+                signal.signal(sig, signal.SIG_DFL)
+            _set_limits(limits)
+            env = dict(job.get("env", {}))
+            env.setdefault("HOME", self.job_dir)
+            if self.cfg.get("qlic"):
+                env.setdefault("QLIC", self.cfg["qlic"])
+            if job["kind"] == "exec":
+                signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+                signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+                argv = job["argv"]
+                full_env = {**os.environ, **env}
+                os.execve(argv[0], argv, full_env)
+            os.environ.update(env)
+            code = _run_python(os.path.join(self.job_dir, job["main"]))
+        except BaseException as exc:  # pragma: no cover - reported through stderr
+            with contextlib.suppress(OSError):
+                os.write(2, f"sandbox: job setup failed: {exc!r}\n".encode())
+        os._exit(code)
+
+
+def _set_limits(limits: dict[str, Any]) -> None:
+    cpu = max(1, int(-(-float(limits["cpu_s"]) // 1)))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    mem = int(limits["memory_mb"]) * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (int(limits["max_open_files"]),) * 2)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (int(limits["max_file_bytes"]),) * 2)
+    resource.setrlimit(resource.RLIMIT_NPROC, (int(limits["max_processes"]),) * 2)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def _run_python(path: str) -> int:
+    """Run a script in this (forked) interpreter with ``python script.py`` semantics."""
+    import atexit
+    import io
+    import types
+
+    atexit._clear()
+    # Fresh streams on the job's fds 0/1/2, set up like the interpreter's own.
+    sys.stdin = io.TextIOWrapper(
+        io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8")
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8")
+    sys.stderr = io.TextIOWrapper(
+        io.BufferedWriter(io.FileIO(2, "w", closefd=False)), encoding="utf-8",
+        errors="backslashreplace", line_buffering=True)
+    for name in ("stdin", "stdout", "stderr"):
+        setattr(sys, f"__{name}__", getattr(sys, name))
+    sys.argv = [path]
+    rnd = sys.modules.get("random")
+    if rnd is not None:  # forked jobs would otherwise all share the worker's RNG state
+        rnd.seed()
+    sys.path.insert(0, os.path.dirname(path))
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    main.__builtins__ = __builtins__  # type: ignore[attr-defined]
+    sys.modules["__main__"] = main
+    code = 0
+    try:
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+        exec(compile(source, path, "exec"), main.__dict__)
+    except SystemExit as exc:
+        code = _exit_code(exc)
+    except BaseException as exc:
+        # Hide this frame so the traceback looks like the one `python main.py` prints.
+        tb = exc.__traceback__.tb_next if exc.__traceback__ else None
+        sys.excepthook(type(exc), exc.with_traceback(tb), tb)
+        code = 1
+    try:
+        # Like interpreter exit: join non-daemon threads (only if the program used any).
+        threading = sys.modules.get("threading")
+        if threading is not None:
+            threading._shutdown()
+        atexit._run_exitfuncs()
+    except SystemExit as exc:
+        code = _exit_code(exc)
+    except BaseException:
+        pass
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:
+            code = code or 120
+    return code
+
+
+def _exit_code(exc: SystemExit) -> int:
+    if exc.code is None:
+        return 0
+    if isinstance(exc.code, int):
+        return exc.code & 0xFF
+    with contextlib.suppress(BaseException):
+        print(exc.code, file=sys.stderr)
+    return 1
+
+
+def main() -> None:
+    cfg = json.loads(sys.argv[1])
+    worker = Worker(cfg)
+    worker.setup()
+    worker.serve()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,178 @@
+"""The code task through the real service: rewards, options, and hostile programs."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import CANARY
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def _code(completion: str, tests: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    return {"task": "code", "language": "python", "completion": completion, "tests": tests, **extra}
+
+
+def _fenced(source: str) -> str:
+    return f"Here is my solution.\n```python\n{source}\n```"
+
+
+ADD = _fenced("def add(a, b):\n    return a + b")
+
+
+def test_rewards_follow_the_pass_fraction_and_perfect_bonus(client: httpx.Client) -> None:
+    tests = [{"code": "assert add(1, 2) == 3"}, {"code": "assert add(2, 2) == 4"}]
+    wrong = _fenced("def add(a, b):\n    return a * b")
+    items = [
+        _code(ADD, tests),
+        _code(wrong, tests),
+        _code(ADD, [*tests, {"code": "assert add(0, 0) == 1"}]),
+        _code("I cannot solve this.", tests),
+    ]
+    results = client.post("/score", json={"items": items}).json()["results"]
+    perfect, half, partial, empty = results
+    assert (perfect["status"], perfect["reward"]) == ("ok", 2.0)
+    assert perfect["components"]["tests_passed"] == 2.0
+    assert perfect["extracted"] == "def add(a, b):\n    return a + b"
+    assert half["reward"] == pytest.approx(0.5) and "1/2 tests passed" in half["detail"]
+    assert partial["reward"] == pytest.approx(2 / 3)
+    assert (empty["status"], empty["reward"]) == ("ok", -0.5)
+    assert "no python code" in empty["detail"]
+
+
+def test_stdin_tests_and_options(client: httpx.Client) -> None:
+    program = "<answer>print(sum(map(int, input().split())))</answer>"
+    tests = [{"stdin": "1 2\n", "expected": "3"}, {"stdin": "5 5", "expected": "10\n"}]
+    options = {"base_weight": 2.0, "perfect_bonus": 0.5, "perfect_weight": 2.0}
+    body = {"items": [{"completion": program, "language": "python", "tests": tests}]}
+    result = client.post("/score/code", json={**body, "options": options}).json()["results"][0]
+    assert result["task"] == "code" and result["reward"] == pytest.approx(2.0 + 1.0)
+
+
+def test_max_tests_and_timeout(client: httpx.Client) -> None:
+    slow = _fenced("import time\ndef f():\n    time.sleep(0.6)\n    return 1")
+    tests = [{"code": "assert f() == 1"}] * 3 + [{"code": "assert False"}] * 5
+    default = client.post("/score/code", json={"items": [_code(slow, tests)]}).json()
+    assert default["results"][0]["components"]["tests_total"] == 5.0
+    short = _code(slow, tests, max_tests=2, timeout_s=0.3)
+    result = client.post("/score/code", json={"items": [short]}).json()["results"][0]
+    assert result["components"]["tests_total"] == 2.0
+    assert result["components"]["tests_passed"] == 0.0 and "timeout" in result["detail"]
+
+
+def test_q_without_an_interpreter_is_unavailable_with_the_reason(client: httpx.Client) -> None:
+    if os.environ.get("Q_BIN"):
+        pytest.skip("Q_BIN is set: q is available, so this fallback cannot be observed")
+    item = {
+        "language": "q",
+        "completion": "```q\nf:{x+1}\n```",
+        "tests": [{"code": "show f 1;", "expected": "2"}],
+    }
+    result = client.post("/score/code", json={"items": [item]}).json()["results"][0]
+    assert result["status"] == "unavailable" and result["reward"] is None
+    assert "Q_BIN" in result["detail"]
+    ready = client.get("/ready").json()["backends"]
+    assert ready["q"]["ok"] is False and ready["sandbox"]["ok"] is True
+
+
+def test_typed_route_rejects_other_tasks_per_item(client: httpx.Client) -> None:
+    items = [{"task": "math", "completion": "1", "reference": "1"}, _code(ADD, [{"code": "1"}])]
+    results = client.post("/score/code", json={"items": items}).json()["results"]
+    assert results[0]["status"] == "error" and "only 'code'" in results[0]["detail"]
+    assert results[1]["status"] == "ok"
+
+
+# Each program prints "blocked" when the sandbox stops it; the test expects exactly that,
+# so a pass proves the attack failed.
+_PROBE = """
+def attempt():
+{body}
+try:
+    attempt()
+    print("escaped")
+except Exception:
+    print("blocked")
+"""
+
+ATTACKS = {
+    "connect-service": "    import socket\n    socket.create_connection(('127.0.0.1', PORT), 1)",
+    "connect-outside": "    import socket\n    socket.create_connection(('1.1.1.1', 53), 1)",
+    "read-shadow": "    open('/etc/shadow').read()",
+    "read-repo": f"    open({str(REPO / 'pyproject.toml')!r}).read()",
+    "write-repo": f"    open({str(REPO / 'escaped.txt')!r}, 'w').write('x')",
+    "parent-environ": "    import os\n"
+    "    assert CANARY not in open(f'/proc/{os.getppid()}/environ').read()\n"
+    "    raise PermissionError",
+}
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_isolation_probes_are_blocked(client: httpx.Client, service_url: str, attack: str) -> None:
+    port = int(service_url.rsplit(":", 1)[1])
+    body = ATTACKS[attack].replace("PORT", str(port)).replace("CANARY", repr(CANARY))
+    program = _PROBE.format(body=body)
+    item = _code(_fenced(program), [{"expected": "blocked"}], timeout_s=3)
+    result = client.post("/score/code", json={"items": [item]}).json()["results"][0]
+    assert result["components"]["tests_passed"] == 1.0, result["detail"]
+    assert not (REPO / "escaped.txt").exists()
+    _assert_still_serving(client)
+
+
+def test_program_cannot_see_service_secrets(client: httpx.Client) -> None:
+    program = _fenced("import os\nprint(sorted(k for k in os.environ if 'VERIFIER' in k))")
+    item = _code(program, [{"expected": "[]"}])
+    result = client.post("/score/code", json={"items": [item]}).json()["results"][0]
+    assert result["components"]["tests_passed"] == 1.0, result["detail"]
+
+
+HOSTILE = {
+    "fork-bomb": "import os\nwhile True:\n    os.fork()",
+    "memory-bomb": "x = []\nwhile True:\n    x.append(bytearray(100_000_000))",
+    "infinite-loop": "while True:\n    pass",
+    "gigabyte-output": "import sys\nchunk = 'x' * 1_000_000\nfor _ in range(1000):\n"
+    "    sys.stdout.write(chunk)",
+    "kill-parent": "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n"
+    "os.kill(-1, signal.SIGKILL)",
+    "background-sleeper": "import os\nif os.fork() == 0:\n    os.setsid()\n"
+    "    if os.fork() == 0:\n        os.execv('/bin/sleep', ['sleep', '4242.5'])\n"
+    "    os._exit(0)\nprint('parent done')",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_programs_fail_and_the_service_survives(client: httpx.Client, name: str) -> None:
+    item = _code(_fenced(HOSTILE[name]), [{"expected": "never"}], timeout_s=2)
+    started = time.monotonic()
+    result = client.post("/score/code", json={"items": [item]}).json()["results"][0]
+    assert time.monotonic() - started < 60
+    assert result["status"] in ("ok", "error"), result
+    assert result["components"]["tests_passed"] == 0.0
+    _assert_still_serving(client)
+    if name == "background-sleeper":
+        time.sleep(0.5)
+        assert not _host_processes_with("4242.5"), "a background process outlived its job"
+
+
+def _host_processes_with(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def _assert_still_serving(client: httpx.Client) -> None:
+    assert client.get("/health").status_code == 200
+    item = _code(ADD, [{"code": "assert add(2, 3) == 5"}])
+    result = client.post("/score/code", json={"items": [item]}).json()["results"][0]
+    assert result["reward"] == 2.0, result
