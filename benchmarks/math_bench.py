@@ -18,6 +18,7 @@ import logging
 import os
 import platform
 import statistics
+from collections import Counter
 import sys
 import time
 from pathlib import Path
@@ -82,6 +83,27 @@ def _judged_right(verdict: bool | None, label: bool | None) -> bool:
     return verdict is None or verdict is False if label is None else verdict is label
 
 
+def _reason(label: bool | None, ours: bool | None, theirs: bool | None, method: str) -> str:
+    """Why the two checkers disagree on a pair, stated from the pair's true label."""
+    if label is None and theirs:
+        return (
+            "the completion has no final answer; math-verify graded an expression from the working"
+        )
+    if label is True and theirs is None:
+        return "math-verify found no answer in this completion's format"
+    if label is True and not theirs:
+        if method == "answer_tag":
+            return (
+                "answer inside <answer> tags without $ delimiters, which math-verify does not read"
+            )
+        return "an equivalent form of the answer that math-verify rejects"
+    if label is False and theirs:
+        return "math-verify accepted a wrong answer"
+    if ours is not label:
+        return "reward-verifier is wrong on this pair"
+    return "other"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--references", type=int, default=400)
@@ -101,6 +123,10 @@ def main() -> None:
         our_right += _judged_right(mine, pair.label)
         their_right += _judged_right(mv, pair.label)
         if (mine is True) != (mv is True):
+            detail = str(result.get("detail", ""))
+            method = (
+                detail.rsplit("answer from ", 1)[-1].rstrip(")") if "answer from" in detail else ""
+            )
             disagreements.append(
                 {
                     "category": pair.category,
@@ -110,7 +136,8 @@ def main() -> None:
                     "ours": mine,
                     "math_verify": mv,
                     "ours_matches_label": _judged_right(mine, pair.label),
-                    "detail": result.get("detail"),
+                    "detail": detail,
+                    "reason": _reason(pair.label, mine, mv, method),
                 }
             )
     statuses: dict[str, int] = {}
@@ -136,6 +163,7 @@ def main() -> None:
         },
         "throughput_ratio": round(their_time / our_time, 2),
         "agreement_with_math_verify": round(1 - len(disagreements) / n, 4),
+        "disagreement_reasons": dict(Counter(str(d["reason"]) for d in disagreements)),
         "disagreements": disagreements,
     }
     RESULTS.mkdir(exist_ok=True)
@@ -153,6 +181,8 @@ def main() -> None:
         f"ours matches the label in "
         f"{sum(bool(d['ours_matches_label']) for d in disagreements)} of them)."
     )
+    for reason, count in sorted(report["disagreement_reasons"].items(), key=lambda kv: -kv[1]):
+        print(f"- {count}: {reason}")
 
 
 if __name__ == "__main__":
