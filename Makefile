@@ -17,8 +17,12 @@ install-service: $(BIN)/python
 	./scripts/system-deps.sh
 	$(BIN)/pip install -q -e ".[service]"
 
+# torch first, pinned: the CPU wheel; an unpinned torch would pull a multi-GB CUDA build.
+TORCH ?= torch==2.13.0
+
 install-dev: $(BIN)/python
 	./scripts/system-deps.sh --test
+	$(BIN)/pip install -q "$(TORCH)"
 	$(BIN)/pip install -q -e ".[dev]"
 
 run: install-service
