@@ -30,6 +30,8 @@ from services.protocol import (
     HealthResponse,
     MathScoreRequest,
     ReadyResponse,
+    RewardModelRequest,
+    RewardModelResponse,
     RewardOptions,
     ScoreRequest,
     ScoreResponse,
@@ -199,6 +201,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         request: GradeRequest, scorer: Annotated[Scorer, Depends(scorer)]
     ) -> GradeResponse:
         return await scorer.grade(request)
+
+    @app.post(
+        "/get_reward",
+        response_model=RewardModelResponse,
+        dependencies=[Authorized],
+        summary="OpenRLHF remote reward model: {query, prompts, labels} -> rewards",
+    )
+    async def get_reward(
+        request: RewardModelRequest, scorer: Annotated[Scorer, Depends(scorer)]
+    ) -> RewardModelResponse:
+        if not len(request.query) == len(request.prompts) == len(request.labels):
+            raise RequestValidationError(
+                [
+                    {
+                        "loc": ("body", "labels"),
+                        "msg": "query, prompts and labels must have the same length "
+                        f"({len(request.query)}, {len(request.prompts)}, {len(request.labels)})",
+                        "type": "value_error",
+                    }
+                ]
+            )
+        if len(request.query) > settings.max_batch_items:
+            raise RequestValidationError(
+                [{"loc": ("body", "query"), "msg": "too many items", "type": "too_long"}]
+            )
+        return await scorer.reward_model(request)
 
     @app.get("/health", response_model=HealthResponse, summary="Liveness")
     async def health() -> HealthResponse:

@@ -116,6 +116,22 @@ class CodeScoreRequest(_Strict):
     options: RewardOptions = Field(default_factory=RewardOptions)
 
 
+class RewardModelRequest(BaseModel):
+    """OpenRLHF's remote reward-model protocol (``--remote_rm_url``): math items."""
+
+    model_config = ConfigDict(extra="ignore")  # OpenRLHF versions add fields freely
+    query: list[str] = Field(description="Full texts: prompt followed by the response.")
+    prompts: list[str] = Field(description="The prompts, so the response can be cut out.")
+    labels: list[str] = Field(description="Reference answers.")
+    options: RewardOptions = Field(default_factory=RewardOptions)
+
+
+class RewardModelResponse(BaseModel):
+    rewards: list[float] = Field(description="Reward per query (0.0 where none could be given).")
+    scores: list[float] = Field(description="Correctness in [0, 1] per query.")
+    extra_logs: dict[str, list[float | str | None]]
+
+
 class ScoreResult(BaseModel):
     index: int = Field(description="Position of the item in the request.")
     id: str | int | None = None

@@ -27,6 +27,8 @@ from services.protocol import (
     Judge,
     MathItem,
     Mode,
+    RewardModelRequest,
+    RewardModelResponse,
     RewardOptions,
     RubricItem,
     ScoreItem,
@@ -229,6 +231,31 @@ class Scorer:
             Status.UNAVAILABLE,
             f"{detail}; mode '{mode.value}' needs the LLM verifier, "
             "which is not configured: rule verdict used",
+        )
+
+    async def reward_model(self, request: RewardModelRequest) -> RewardModelResponse:
+        """OpenRLHF's remote RM: cut each response out of its query and score it as math."""
+        items = [
+            {
+                "completion": query[len(prompt) :] if query.startswith(prompt) else query,
+                "reference": label,
+            }
+            for query, prompt, label in zip(
+                request.query, request.prompts, request.labels, strict=True
+            )
+        ]
+        response = await self.score_batch(items, request.options, only=Task.MATH)
+        results = response.results
+        return RewardModelResponse(
+            # OpenRLHF needs a number for every query; the status log says which were not
+            # judged, so a 0.0 there is visible rather than silent.
+            rewards=[r.reward if r.reward is not None else 0.0 for r in results],
+            scores=[r.components.get("correct", 0.0) for r in results],
+            extra_logs={
+                "status": [r.status.value for r in results],
+                "correct": [r.components.get("correct") for r in results],
+                "no_answer": [r.components.get("no_answer") for r in results],
+            },
         )
 
     async def grade(self, request: GradeRequest) -> GradeResponse:

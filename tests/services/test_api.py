@@ -269,3 +269,22 @@ def test_invalid_json_gets_422(strict_service_url: str) -> None:
     assert "not valid JSON" in response.json()["detail"][0]["msg"]
     grade = httpx.post(f"{strict_service_url}/grade", json={"answer": 1}, headers=headers)
     assert grade.status_code == 422
+
+
+def test_openrlhf_get_reward(client: httpx.Client) -> None:
+    prompts = ["Q: 1+1? A:", "Q: 2+2? A:", "Q: 3+3? A:"]
+    responses = [" it is \\boxed{2}", " \\boxed{5}", " no idea, sorry about that."]
+    body = {
+        "query": [p + r for p, r in zip(prompts, responses, strict=True)],
+        "prompts": prompts,
+        "labels": ["2", "4", "6"],
+    }
+    reply = client.post("/get_reward", json=body)
+    assert reply.status_code == 200
+    data = reply.json()
+    assert data["rewards"] == [1.0, -1.0, -0.5]
+    assert data["scores"] == [1.0, 0.0, 0.0]
+    assert data["extra_logs"]["status"] == ["ok", "ok", "ok"]
+    assert data["extra_logs"]["no_answer"] == [0.0, 0.0, 1.0]
+    mismatched = client.post("/get_reward", json={**body, "labels": ["2"]})
+    assert mismatched.status_code == 422 and "same length" in mismatched.text
