@@ -152,44 +152,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     Authorized = Depends(require_key)
 
-    @app.post(
-        "/score",
-        response_model=ScoreResponse,
-        dependencies=[Authorized],
-        openapi_extra=_body_schema(ScoreRequest),
-        summary="Score a batch of math, code and rubric items",
-    )
-    async def score(
-        body: Annotated[_Envelope, Depends(envelope)],
-        scorer: Annotated[Scorer, Depends(scorer)],
-    ) -> ScoreResponse:
-        return await scorer.score_batch(body.items, body.options)
+    def add_score_route(path: str, only: Task | None, body: type[BaseModel], what: str) -> None:
+        async def route(
+            envelope_: Annotated[_Envelope, Depends(envelope)],
+            scorer_: Annotated[Scorer, Depends(scorer)],
+        ) -> ScoreResponse:
+            return await scorer_.score_batch(envelope_.items, envelope_.options, only=only)
 
-    @app.post(
-        "/score/math",
-        response_model=ScoreResponse,
-        dependencies=[Authorized],
-        openapi_extra=_body_schema(MathScoreRequest),
-        summary="Score a batch of math items ('task' may be omitted)",
-    )
-    async def score_math(
-        body: Annotated[_Envelope, Depends(envelope)],
-        scorer: Annotated[Scorer, Depends(scorer)],
-    ) -> ScoreResponse:
-        return await scorer.score_batch(body.items, body.options, only=Task.MATH)
+        app.post(
+            path,
+            response_model=ScoreResponse,
+            dependencies=[Authorized],
+            openapi_extra=_body_schema(body),
+            summary=f"Score a batch of {what}",
+            name=f"score_{only.value}" if only else "score",
+        )(route)
 
-    @app.post(
-        "/score/code",
-        response_model=ScoreResponse,
-        dependencies=[Authorized],
-        openapi_extra=_body_schema(CodeScoreRequest),
-        summary="Score a batch of code items ('task' may be omitted)",
-    )
-    async def score_code(
-        body: Annotated[_Envelope, Depends(envelope)],
-        scorer: Annotated[Scorer, Depends(scorer)],
-    ) -> ScoreResponse:
-        return await scorer.score_batch(body.items, body.options, only=Task.CODE)
+    add_score_route("/score", None, ScoreRequest, "math, code and rubric items")
+    add_score_route("/score/math", Task.MATH, MathScoreRequest, "math items (task optional)")
+    add_score_route("/score/code", Task.CODE, CodeScoreRequest, "code items (task optional)")
 
     @app.post(
         "/grade",

@@ -46,6 +46,21 @@ log = logging.getLogger(__name__)
 _ANY_ITEM: TypeAdapter[MathItem | CodeItem | RubricItem] = TypeAdapter(ScoreItem)
 
 
+def unjudged(
+    index: int, item_id: str | int | None, task: Task | None, status: Status, detail: str
+) -> ScoreResult:
+    """The result of an item no judge could decide: no reward, and the reason."""
+    return ScoreResult(
+        index=index,
+        id=item_id,
+        task=task,
+        reward=None,
+        status=status,
+        judge=Judge.NONE,
+        detail=detail,
+    )
+
+
 def describe_validation_error(error: ValidationError) -> str:
     """'field: reason; field: reason' — the first few problems of an invalid item."""
     parts = []
@@ -118,39 +133,18 @@ class Scorer:
             reason = (
                 describe_validation_error(exc) if isinstance(exc, ValidationError) else str(exc)
             )
-            return ScoreResult(
-                index=index,
-                id=item_id,
-                reward=None,
-                status=Status.ERROR,
-                judge=Judge.NONE,
-                detail=f"invalid item: {reason}",
-            )
+            return unjudged(index, item_id, None, Status.ERROR, f"invalid item: {reason}")
         try:
             async with asyncio.timeout_at(deadline):
                 return await self._score_item(index, item, options, gate)
         except TimeoutError:
-            return ScoreResult(
-                index=index,
-                id=item.id,
-                task=item.task,
-                reward=None,
-                status=Status.TIMEOUT,
-                judge=Judge.NONE,
-                detail=f"batch time budget of {self._settings.batch_timeout_s:g}s exhausted "
-                "before this item was judged",
-            )
+            budget = self._settings.batch_timeout_s
+            reason = f"batch time budget of {budget:g}s exhausted before this item was judged"
+            return unjudged(index, item.id, item.task, Status.TIMEOUT, reason)
         except Exception as exc:  # a bug in one judge must not lose the other results
             log.exception("scoring item %d failed", index)
-            return ScoreResult(
-                index=index,
-                id=item.id,
-                task=item.task,
-                reward=None,
-                status=Status.ERROR,
-                judge=Judge.NONE,
-                detail=f"internal error while scoring: {type(exc).__name__}",
-            )
+            reason = f"internal error while scoring: {type(exc).__name__}"
+            return unjudged(index, item.id, item.task, Status.ERROR, reason)
 
     async def _score_item(
         self,
@@ -164,18 +158,10 @@ class Scorer:
         if isinstance(item, CodeItem):
             if self._code is not None:
                 return await self._code.score(index, item, options)
-            detail = "code execution is not enabled on this server"
+            reason = "code execution is not enabled on this server"
         else:
-            detail = "rubric grading needs the LLM verifier, which is not configured"
-        return ScoreResult(
-            index=index,
-            id=item.id,
-            task=item.task,
-            reward=None,
-            status=Status.UNAVAILABLE,
-            judge=Judge.NONE,
-            detail=detail,
-        )
+            reason = "rubric grading needs the LLM verifier, which is not configured"
+        return unjudged(index, item.id, item.task, Status.UNAVAILABLE, reason)
 
     async def score_math(
         self,

@@ -161,41 +161,46 @@ def _looks_like_bare_answer(text: str) -> bool:
     return mathy and len(words) <= 6
 
 
-def extract_answer(completion: str, *, allow_bare: bool = True) -> Extraction:
-    """The final answer of ``completion`` and how it was found."""
-    inner = extract_answer_tag(completion)
-    if inner is not None:
-        boxed = extract_boxed_answer(inner)
-        answer = _clean(boxed if boxed is not None else inner)
-        if answer is not None:
-            return Extraction(answer, ExtractionMethod.ANSWER_TAG)
+def _from_answer_tag(text: str) -> str | None:
+    inner = extract_answer_tag(text)
+    if inner is None:
+        return None
+    boxed = extract_boxed_answer(inner)
+    return boxed if boxed is not None else inner
 
-    boxed = extract_boxed_answer(completion)
-    if boxed is not None:
-        answer = _clean(boxed)
-        if answer is not None:
-            return Extraction(answer, ExtractionMethod.BOXED)
 
-    gsm = None
-    for gsm in _GSM8K.finditer(completion):  # noqa: B007  (we want the last match)
+def _from_gsm8k(text: str) -> str | None:
+    last = None
+    for last in _GSM8K.finditer(text):  # noqa: B007  (we want the last match)
         pass
-    if gsm is not None:
-        answer = _clean(gsm.group(1))
-        if answer is not None:
-            return Extraction(answer, ExtractionMethod.GSM8K)
+    return last.group(1) if last is not None else None
 
-    said = _from_answer_is(completion)
-    if said is not None:
-        answer = _clean(said)
-        if answer is not None:
-            return Extraction(answer, ExtractionMethod.ANSWER_IS)
 
-    stripped = completion.strip()
+def _bare(text: str) -> str | None:
+    stripped = text.strip()
     # A completion that tried to box an answer and failed (unclosed or empty box) has no
     # answer; it is not itself a bare answer.
-    tried_box = any(cmd in completion for cmd in _BOX_COMMANDS)
-    if allow_bare and stripped and not tried_box and _looks_like_bare_answer(stripped):
-        answer = _clean(stripped)
+    if any(cmd in text for cmd in _BOX_COMMANDS) or not _looks_like_bare_answer(stripped):
+        return None
+    return stripped
+
+
+_FINDERS = (
+    (ExtractionMethod.ANSWER_TAG, _from_answer_tag),
+    (ExtractionMethod.BOXED, extract_boxed_answer),
+    (ExtractionMethod.GSM8K, _from_gsm8k),
+    (ExtractionMethod.ANSWER_IS, _from_answer_is),
+    (ExtractionMethod.BARE, _bare),
+)
+
+
+def extract_answer(completion: str, *, allow_bare: bool = True) -> Extraction:
+    """The final answer of ``completion`` and how it was found (see the module docstring)."""
+    for method, find in _FINDERS:
+        if method is ExtractionMethod.BARE and not allow_bare:
+            continue
+        found = find(completion)
+        answer = _clean(found) if found is not None else None
         if answer is not None:
-            return Extraction(answer, ExtractionMethod.BARE)
+            return Extraction(answer, method)
     return Extraction(None, ExtractionMethod.NONE)
