@@ -18,9 +18,9 @@ import logging
 import os
 import platform
 import statistics
-from collections import Counter
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
