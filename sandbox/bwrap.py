@@ -67,10 +67,12 @@ def bwrap_argv(plan: BwrapPlan) -> list[str]:
             a += ["--ro-bind", top, top]
     for etc in _ETC_FILES:
         a += ["--ro-bind-try", etc, etc]
-    for p in _minimal(plan.ro_paths):
-        a += ["--ro-bind", p, p]
+    # The scratch tmpfs goes first: a host path under /tmp (a checkout in /tmp/x with its
+    # venv) is then bound on top of it instead of being hidden by it.
     a += ["--proc", "/proc", "--dev", "/dev",
           "--size", str(plan.tmpfs_mb * 1024 * 1024), "--tmpfs", SCRATCH]
+    for p in _minimal(plan.ro_paths):
+        a += ["--ro-bind", p, p]
     if plan.license_dir:
         a += ["--ro-bind", plan.license_dir, QLIC_SRC,
               "--size", str(4 * 1024 * 1024), "--tmpfs", QLIC]

@@ -25,6 +25,7 @@ import resource
 import select
 import shutil
 import signal
+import stat
 import struct
 import sys
 import time
@@ -84,7 +85,11 @@ def _prctl(option: int, arg: int | bytes) -> None:
 
 
 def _wipe(path: str) -> None:
-    """Remove everything under ``path`` (a job may chmod its files to block removal)."""
+    """Remove everything under ``path`` (a job may chmod its files to block removal).
+
+    Mount points (a read-only host directory bound under the scratch dir) and the
+    directories holding them are kept: only what lives on the scratch filesystem goes.
+    """
 
     def fix(func: Any, p: str, _exc: Any) -> None:
         try:
@@ -95,16 +100,37 @@ def _wipe(path: str) -> None:
             pass
 
     try:
+        device = os.lstat(path).st_dev
         names = os.listdir(path)
     except OSError:
         return
     for name in names:
         full = os.path.join(path, name)
-        if os.path.isdir(full) and not os.path.islink(full):
-            shutil.rmtree(full, onerror=fix)
+        try:
+            info = os.lstat(full)
+        except OSError:
+            continue
+        if info.st_dev != device:
+            continue  # a mount: not ours to empty
+        if stat.S_ISDIR(info.st_mode):
+            if _holds_mount(full, device):
+                _wipe(full)
+            else:
+                shutil.rmtree(full, onerror=fix)
         else:
             with contextlib.suppress(OSError):
                 os.unlink(full)
+
+
+def _holds_mount(directory: str, device: int) -> bool:
+    """Whether a mount point lies below ``directory`` (bwrap creates such parents)."""
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8") as mounts:
+            points = [line.split()[4] for line in mounts]
+    except OSError:
+        return False
+    prefix = directory.rstrip("/") + "/"
+    return any(point.startswith(prefix) for point in points)
 
 
 def _descendants(root_pid: int) -> list[int]:
