@@ -45,3 +45,18 @@ def test_q_override_mounts_read_only() -> None:
     verifier = _load(ROOT / "deploy" / "compose.q.yaml")["services"]["verifier"]
     assert all(volume.endswith(":ro") for volume in verifier["volumes"])
     assert {"QHOME", "QLIC"} <= set(verifier["environment"])
+
+
+def test_rubric_service_serves_the_verifier_model_on_a_gpu() -> None:
+    services = _load(ROOT / "compose.yaml")["services"]
+    rubric, verifier = services["rubric"], services["verifier"]
+    assert rubric["image"].startswith("vllm/vllm-openai")
+    command = " ".join(rubric["command"])
+    assert "--model ${VERIFIER_LLM_MODEL:-zhangchenxu/TinyV-1.5B}" in command
+    devices = rubric["deploy"]["resources"]["reservations"]["devices"]
+    assert devices[0]["capabilities"] == ["gpu"] and devices[0]["driver"] == "nvidia"
+    assert "/health" in " ".join(rubric["healthcheck"]["test"])
+    assert rubric["environment"]["VLLM_API_KEY"] == "${VERIFIER_LLM_API_KEY:-}"
+    assert "ports" not in rubric  # vLLM stays private to the compose network
+    assert verifier["environment"]["VERIFIER_LLM_URL"] == "${VERIFIER_LLM_URL:-http://rubric:8000}"
+    assert verifier["environment"]["VERIFIER_LLM_API_KEY"] == "${VERIFIER_LLM_API_KEY:-}"
