@@ -15,23 +15,36 @@ STDIN_SOLUTION = "n = int(input())\nprint(n * n)\n"
 
 
 def test_assert_style_pass_and_fail(runner: Runner) -> None:
-    out = runner.run(SOLUTION, [TestCase(code="assert square(3) == 9"),
-                                TestCase(code="assert square(3) == 10"),
-                                TestCase(code="print(square(4))", expected="16\n"),
-                                TestCase(code="print(square(4))", expected="17")])
-    assert [o.failure for o in out] == [Failure.NONE, Failure.RUNTIME_ERROR, Failure.NONE,
-                                        Failure.WRONG_OUTPUT]
+    out = runner.run(
+        SOLUTION,
+        [
+            TestCase(code="assert square(3) == 9"),
+            TestCase(code="assert square(3) == 10"),
+            TestCase(code="print(square(4))", expected="16\n"),
+            TestCase(code="print(square(4))", expected="17"),
+        ],
+    )
+    assert [o.failure for o in out] == [
+        Failure.NONE,
+        Failure.RUNTIME_ERROR,
+        Failure.NONE,
+        Failure.WRONG_OUTPUT,
+    ]
     assert [o.passed for o in out] == [True, False, True, False]
     assert out[1].exit_code == 1 and "AssertionError" in out[1].stderr
     assert out[2].stdout == "16\n"
 
 
 def test_stdin_style(runner: Runner) -> None:
-    out = runner.run(STDIN_SOLUTION, [TestCase(stdin="5\n", expected="25"),
-                                      TestCase(stdin="5\n", expected="26"),
-                                      TestCase(stdin="five\n", expected="25")])
-    assert [o.failure for o in out] == [Failure.NONE, Failure.WRONG_OUTPUT,
-                                        Failure.RUNTIME_ERROR]
+    out = runner.run(
+        STDIN_SOLUTION,
+        [
+            TestCase(stdin="5\n", expected="25"),
+            TestCase(stdin="5\n", expected="26"),
+            TestCase(stdin="five\n", expected="25"),
+        ],
+    )
+    assert [o.failure for o in out] == [Failure.NONE, Failure.WRONG_OUTPUT, Failure.RUNTIME_ERROR]
     assert "ValueError" in out[2].detail
 
 
@@ -45,8 +58,11 @@ def test_outcomes_keep_test_order(runner: Runner) -> None:
 
 @pytest.mark.parametrize("style", ["assert", "stdin"])
 def test_exit_codes_and_sys_exit(runner: Runner, style: str) -> None:
-    test = TestCase(code="import sys; sys.exit(3)") if style == "assert" else TestCase(
-        stdin="", expected="")
+    test = (
+        TestCase(code="import sys; sys.exit(3)")
+        if style == "assert"
+        else TestCase(stdin="", expected="")
+    )
     program = "pass" if style == "assert" else "raise SystemExit('bad input')"
     o = runner.one(program, test)
     assert o.failure is Failure.RUNTIME_ERROR and o.exit_code in (1, 3)
@@ -57,8 +73,9 @@ def test_exit_codes_and_sys_exit(runner: Runner, style: str) -> None:
 @pytest.mark.parametrize("style", ["assert", "stdin"])
 def test_timeout(runner: Runner, style: str) -> None:
     test = TestCase(code="while True: pass") if style == "assert" else TestCase(stdin="1")
-    o = runner.one("import time\n" if style == "assert" else "while True: pass", test,
-                   Limits(wall_s=0.5))
+    o = runner.one(
+        "import time\n" if style == "assert" else "while True: pass", test, Limits(wall_s=0.5)
+    )
     assert o.failure is Failure.TIMEOUT and not o.passed
     assert o.duration_s < 2.0
 
@@ -72,8 +89,7 @@ def test_cpu_limit_is_a_timeout(runner: Runner) -> None:
 def test_memory(runner: Runner, style: str) -> None:
     bomb = "blocks = []\nwhile True:\n    blocks.append(b'x' * (32 << 20))\n"
     test = TestCase(code=bomb) if style == "assert" else TestCase(stdin="1", expected="1")
-    o = runner.one("" if style == "assert" else bomb, test,
-                   Limits(wall_s=10.0, memory_mb=256))
+    o = runner.one("" if style == "assert" else bomb, test, Limits(wall_s=10.0, memory_mb=256))
     assert o.failure is Failure.MEMORY, o
     assert "MemoryError" in o.stderr
 
@@ -101,7 +117,8 @@ def test_python_semantics(runner: Runner) -> None:
         "print(__name__, os.getcwd() == os.environ['HOME'], sys.argv[0].endswith('main.py'))\n"
         "print('rnd', random.random())\n"
     )
-    a, b = runner.run(program, [TestCase(), TestCase()])
+    # A generous wall limit: this checks semantics, not speed, on a possibly busy machine.
+    a, b = runner.run(program, [TestCase(), TestCase()], Limits(wall_s=10))
     assert a.passed and b.passed
     lines = a.stdout.splitlines()
     assert "__main__ True True" in lines

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import concurrent.futures
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
 from tests.conftest import API_KEY, SMALL_BATCH_LIMIT, SMALL_BODY_LIMIT
+from tests.service_process import running_service
 
 
 def _math(completion: str, reference: str, **extra: Any) -> dict[str, Any]:
@@ -172,7 +174,15 @@ _HOSTILE = [
 ]
 
 
-def test_hostile_batch_is_bounded_and_the_service_keeps_serving(service_url: str) -> None:
+@pytest.fixture(scope="module")
+def tight_deadline_url() -> Iterator[str]:
+    """A service with a 2 s symbolic deadline, so hostile answers are cut off quickly."""
+    with running_service({"VERIFIER_MATH_TIMEOUT_S": "2"}) as url:
+        yield url
+
+
+def test_hostile_batch_is_bounded_and_the_service_keeps_serving(tight_deadline_url: str) -> None:
+    service_url = tight_deadline_url
     answers = [_HOSTILE[i % len(_HOSTILE)] % i for i in range(200)]
     items = [_math(f"\\boxed{{{a}}}", "1") for a in answers]
     with concurrent.futures.ThreadPoolExecutor(1) as executor:
