@@ -33,12 +33,15 @@ from services.protocol import (
     RewardModelRequest,
     RewardModelResponse,
     RewardOptions,
+    RubricScoreRequest,
     ScoreRequest,
     ScoreResponse,
     Task,
 )
 from services.scoring import Scorer
 from services.settings import Settings
+from services.verification import NOT_CONFIGURED, VerifierStage
+from services.verifier import VerifierClient, VerifierConfig, parse_urls
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +70,27 @@ def _body_schema(model: type[BaseModel]) -> dict[str, Any]:
     }
 
 
+def _verifier_client(settings: Settings) -> VerifierClient | None:
+    if not settings.llm_url:
+        return None
+    config = VerifierConfig(
+        base_urls=parse_urls(settings.llm_url),
+        model=settings.llm_model,
+        api_key=settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
+        mode=settings.llm_scoring,
+        request_timeout_s=settings.llm_timeout_s,
+        max_batch=settings.llm_max_batch,
+    )
+    return VerifierClient(config)
+
+
+async def _verifier_status(client: VerifierClient | None) -> BackendStatus:
+    if client is None:
+        return BackendStatus(ok=False, detail=NOT_CONFIGURED)
+    ok, detail = await client.health()
+    return BackendStatus(ok=ok, detail=detail)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     metrics = Metrics()
@@ -85,12 +109,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # Math keeps working; code items will say why they cannot run.
             log.warning("code sandbox unavailable: %s", exc)
         app.state.sandbox = sandbox
-        app.state.scorer = Scorer(settings, checker, metrics, CodeScorer(sandbox))
+        client = _verifier_client(settings)
+        app.state.verifier = client
+        stage = VerifierStage(client, settings.mode, metrics)
+        app.state.scorer = Scorer(settings, checker, metrics, CodeScorer(sandbox), stage)
         try:
             yield
         finally:
             checker.close()
             await sandbox.aclose()
+            if client is not None:
+                await client.aclose()
 
     app = FastAPI(
         title="reward-verifier",
@@ -171,6 +200,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_score_route("/score", None, ScoreRequest, "math, code and rubric items")
     add_score_route("/score/math", Task.MATH, MathScoreRequest, "math items (task optional)")
     add_score_route("/score/code", Task.CODE, CodeScoreRequest, "code items (task optional)")
+    add_score_route(
+        "/score/rubric", Task.RUBRIC, RubricScoreRequest, "rubric items (task optional)"
+    )
 
     @app.post(
         "/grade",
@@ -232,12 +264,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 ok=bool(q.get("available")),
                 detail=f"q {q['version']}" if q.get("available") else str(q.get("reason")),
             ),
-            "llm_verifier": BackendStatus(
-                ok=False,
-                detail="not configured (set VERIFIER_LLM_URL)"
-                if settings.llm_url is None
-                else "configured but not supported by this build",
-            ),
+            "llm_verifier": await _verifier_status(request.app.state.verifier),
         }
         body = ReadyResponse(ready=backends["math"].ok, backends=backends)
         return ORJSONResponse(body.model_dump(), status_code=200 if body.ready else 503)
@@ -252,7 +279,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 title=app.title, version=app.version, description=app.description, routes=app.routes
             )
             components = schema.setdefault("components", {}).setdefault("schemas", {})
-            for model in (ScoreRequest, MathScoreRequest, CodeScoreRequest):
+            for model in (ScoreRequest, MathScoreRequest, CodeScoreRequest, RubricScoreRequest):
                 model_schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
                 components.update(model_schema.pop("$defs", {}))
                 components[model.__name__] = model_schema

@@ -40,6 +40,14 @@ class Metrics:
             registry=self.registry,
         )
 
+        self.verifier_items = Counter(
+            "verifier_llm_items",
+            "Items per LLM-verifier decision: judged, skipped (addon: the rule accepted), "
+            "fallback (verifier unavailable).",
+            ["mode", "outcome"],
+            registry=self.registry,
+        )
+
     def cache_lookup(self, hit: bool) -> None:
         self.math_cache.labels(result="hit" if hit else "miss").inc()
 

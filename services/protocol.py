@@ -94,6 +94,7 @@ class CodeItem(_ItemBase):
 class RubricItem(_ItemBase):
     task: Literal[Task.RUBRIC]
     reference: float = Field(ge=0.0, le=1.0, description="Target score in [0, 1].")
+    rubric: str = Field("", description="Optional grading criteria shown to the grader.")
 
 
 ScoreItem = Annotated[MathItem | CodeItem | RubricItem, Field(discriminator="task")]
@@ -132,6 +133,11 @@ class RewardModelResponse(BaseModel):
     extra_logs: dict[str, list[float | str | None]]
 
 
+class RubricScoreRequest(_Strict):
+    items: list[RubricItem]
+    options: RewardOptions = Field(default_factory=RewardOptions)
+
+
 class ScoreResult(BaseModel):
     index: int = Field(description="Position of the item in the request.")
     id: str | int | None = None
@@ -164,12 +170,16 @@ class GradeRequest(_Strict):
     answer: str = Field(description="The answer to grade: a bare answer or a full solution.")
     reference: str = Field(description="Ground-truth answer.", max_length=100_000)
     mode: Mode | None = None
+    verifier_weight: float = Field(1.0, ge=0.0, le=1.0)
 
 
 class GradeResponse(BaseModel):
     correct: bool | None = Field(description="null when no verdict could be reached.")
     status: Status
-    method: Judge
+    method: Judge = Field(description="Which judge decided: rule or verifier.")
+    probability: float | None = Field(
+        None, description="The LLM verifier's P(correct), when it was asked."
+    )
     extracted_answer: str | None
     extracted_reference: str | None
     explanation: str

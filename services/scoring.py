@@ -17,7 +17,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from services.codecheck.scorer import CodeScorer
 from services.mathcheck.checker import MathChecker, MathVerdict, Outcome
-from services.mathcheck.extraction import extract_answer
+from services.mathcheck.extraction import extract_answer, reference_answer
 from services.metrics import Metrics
 from services.protocol import (
     BatchSummary,
@@ -26,7 +26,6 @@ from services.protocol import (
     GradeResponse,
     Judge,
     MathItem,
-    Mode,
     RewardModelRequest,
     RewardModelResponse,
     RewardOptions,
@@ -40,6 +39,7 @@ from services.protocol import (
 from services.rewards.format_reward import score_format
 from services.rewards.math_reward import FormatWeights, RewardScale, combine
 from services.settings import Settings
+from services.verification import VerifierStage
 
 log = logging.getLogger(__name__)
 
@@ -77,11 +77,13 @@ class Scorer:
         checker: MathChecker,
         metrics: Metrics,
         code: CodeScorer | None = None,
+        verifier: VerifierStage | None = None,
     ) -> None:
         self._settings = settings
         self._checker = checker
         self._metrics = metrics
         self._code = code
+        self._verifier = verifier or VerifierStage(None, settings.mode, metrics)
 
     async def score_batch(
         self, raw_items: list[Any], options: RewardOptions, *, only: Task | None = None
@@ -93,12 +95,14 @@ class Scorer:
         # Each request may keep twice as many symbolic comparisons in flight as there are
         # workers: enough to keep them busy, few enough that requests interleave fairly.
         gate = asyncio.Semaphore(2 * self._checker.workers)
-        results = await asyncio.gather(
+        judged = await asyncio.gather(
             *(
                 self._score_raw(index, raw, only, options, gate, deadline)
                 for index, raw in enumerate(raw_items)
             )
         )
+        items = [item for item, _ in judged]
+        results = await self._verifier.apply(items, [result for _, result in judged], options)
         for result in results:
             task = result.task.value if result.task is not None else "invalid"
             self._metrics.items.labels(task=task, status=result.status.value).inc()
@@ -119,7 +123,7 @@ class Scorer:
         options: RewardOptions,
         gate: asyncio.Semaphore,
         deadline: float,
-    ) -> ScoreResult:
+    ) -> tuple[MathItem | CodeItem | RubricItem | None, ScoreResult]:
         item_id = raw.get("id") if isinstance(raw, dict) else None
         if not isinstance(item_id, str | int) or isinstance(item_id, bool):
             item_id = None
@@ -133,18 +137,18 @@ class Scorer:
             reason = (
                 describe_validation_error(exc) if isinstance(exc, ValidationError) else str(exc)
             )
-            return unjudged(index, item_id, None, Status.ERROR, f"invalid item: {reason}")
+            return None, unjudged(index, item_id, None, Status.ERROR, f"invalid item: {reason}")
         try:
             async with asyncio.timeout_at(deadline):
-                return await self._score_item(index, item, options, gate)
+                return item, await self._score_item(index, item, options, gate)
         except TimeoutError:
             budget = self._settings.batch_timeout_s
             reason = f"batch time budget of {budget:g}s exhausted before this item was judged"
-            return unjudged(index, item.id, item.task, Status.TIMEOUT, reason)
+            return None, unjudged(index, item.id, item.task, Status.TIMEOUT, reason)
         except Exception as exc:  # a bug in one judge must not lose the other results
             log.exception("scoring item %d failed", index)
             reason = f"internal error while scoring: {type(exc).__name__}"
-            return unjudged(index, item.id, item.task, Status.ERROR, reason)
+            return None, unjudged(index, item.id, item.task, Status.ERROR, reason)
 
     async def _score_item(
         self,
@@ -160,7 +164,7 @@ class Scorer:
                 return await self._code.score(index, item, options)
             reason = "code execution is not enabled on this server"
         else:
-            reason = "rubric grading needs the LLM verifier, which is not configured"
+            reason = "waiting for the LLM verifier"  # replaced by the verifier stage
         return unjudged(index, item.id, item.task, Status.UNAVAILABLE, reason)
 
     async def score_math(
@@ -188,12 +192,11 @@ class Scorer:
             detail = "no final answer found"
         else:
             verdict = await self._checker.check(
-                _reference_answer(item.reference), extraction.answer, gate
+                reference_answer(item.reference), extraction.answer, gate
             )
             status, answer_value, detail = _math_outcome(verdict, scale)
             components.update(answer=answer_value, correct=float(verdict.equal), no_answer=0.0)
             detail = f"{detail} (answer from {extraction.method.value})"
-        status, detail = self._apply_mode(options, status, detail)
         return ScoreResult(
             index=index,
             id=item.id,
@@ -204,19 +207,6 @@ class Scorer:
             components=components,
             extracted=_preview(extraction.answer),
             detail=detail,
-        )
-
-    def _apply_mode(
-        self, options: RewardOptions, status: Status, detail: str
-    ) -> tuple[Status, str]:
-        mode = options.mode or self._settings.mode
-        if mode is Mode.RULE or status is not Status.OK:
-            return status, detail
-        # No LLM verifier client is wired into this build: say so rather than pretend.
-        return (
-            Status.UNAVAILABLE,
-            f"{detail}; mode '{mode.value}' needs the LLM verifier, "
-            "which is not configured: rule verdict used",
         )
 
     async def reward_model(self, request: RewardModelRequest) -> RewardModelResponse:
@@ -245,34 +235,24 @@ class Scorer:
         )
 
     async def grade(self, request: GradeRequest) -> GradeResponse:
-        extraction = extract_answer(request.answer)
-        reference = _reference_answer(request.reference)
-        if extraction.answer is None:
-            return GradeResponse(
-                correct=False,
-                status=Status.OK,
-                method=Judge.RULE,
-                extracted_answer=None,
-                extracted_reference=reference,
-                explanation="no final answer found in the answer",
-            )
-        verdict = await self._checker.check(reference, extraction.answer)
-        correct: bool | None = verdict.equal
-        status = Status.OK
-        if verdict.outcome is Outcome.TIMEOUT:
-            correct, status = None, Status.TIMEOUT
-        elif verdict.outcome is Outcome.ERROR:
-            correct, status = None, Status.ERROR
-        status, explanation = self._apply_mode(
-            RewardOptions(mode=request.mode), status, verdict.detail
-        )
+        """One answer through the same path as a batch item, reported as a verdict."""
+        item = {
+            "prompt": request.question,
+            "completion": request.answer,
+            "reference": request.reference,
+        }
+        options = RewardOptions(mode=request.mode, verifier_weight=request.verifier_weight)
+        result = (await self.score_batch([item], options, only=Task.MATH)).results[0]
+        judged = result.reward is not None and result.status in (Status.OK, Status.UNAVAILABLE)
+        correct = result.components.get("correct") == 1.0 if judged else None
         return GradeResponse(
             correct=correct,
-            status=status,
-            method=Judge.RULE,
-            extracted_answer=_preview(extraction.answer),
-            extracted_reference=reference,
-            explanation=explanation,
+            status=result.status,
+            method=Judge.RULE if result.judge is Judge.NONE else result.judge,
+            probability=result.components.get("verifier"),
+            extracted_answer=result.extracted,
+            extracted_reference=reference_answer(request.reference),
+            explanation=result.detail,
         )
 
 
@@ -284,12 +264,6 @@ def _preview(text: str | None) -> str | None:
     if text is None or len(text) <= MAX_ECHO_CHARS:
         return text
     return text[:MAX_ECHO_CHARS] + f"… [{len(text) - MAX_ECHO_CHARS} more characters]"
-
-
-def _reference_answer(reference: str) -> str:
-    """The reference's final answer: datasets store '#### 42', '\\boxed{5}' or just '5'."""
-    extracted = extract_answer(reference).answer
-    return extracted if extracted is not None else reference.strip()
 
 
 def _math_outcome(verdict: MathVerdict, scale: RewardScale) -> tuple[Status, float, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -22,6 +23,13 @@ class Settings(BaseSettings):
     )
     llm_model: str | None = Field(None, description="Model name served by the LLM verifier.")
     llm_api_key: SecretStr | None = Field(None, description="API key for the LLM verifier.")
+    llm_scoring: Literal["logprob", "text"] = Field(
+        "logprob",
+        description="logprob: P(True)/(P(True)+P(False)) from token logprobs; "
+        "text: a constrained True/False answer.",
+    )
+    llm_timeout_s: float = Field(60.0, gt=0, description="Timeout of one verifier request.")
+    llm_max_batch: int = Field(64, gt=0, description="Prompts per verifier request.")
     max_body_bytes: int = Field(
         64 * 1024 * 1024, gt=0, description="Larger request bodies get 413."
     )

@@ -204,3 +204,9 @@ def extract_answer(completion: str, *, allow_bare: bool = True) -> Extraction:
         if answer is not None:
             return Extraction(answer, method)
     return Extraction(None, ExtractionMethod.NONE)
+
+
+def reference_answer(reference: str) -> str:
+    """The reference's final answer: datasets store '#### 42', '\\boxed{5}' or just '5'."""
+    extracted = extract_answer(reference).answer
+    return extracted if extracted is not None else reference.strip()

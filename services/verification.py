@@ -1,0 +1,189 @@
+"""The LLM-verifier stage of a batch: one batched call for every item that needs it.
+
+Runs after the rule judges. Math items are sent to the verifier as the mode requires
+(``addon`` only for answers the rule rejected) and their reward is recomputed from the
+combined score; rubric items are graded. When the verifier cannot answer, math items keep
+their rule verdict and say so in ``status``/``detail``; nothing is silently rewarded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from services.mathcheck.extraction import reference_answer
+from services.metrics import Metrics
+from services.protocol import (
+    CodeItem,
+    Judge,
+    MathItem,
+    Mode,
+    RewardOptions,
+    RubricItem,
+    ScoreResult,
+    Status,
+)
+from services.rewards.math_reward import RewardScale
+from services.rewards.modes import combined_score, needs_verifier
+from services.verifier import (
+    ErrorKind,
+    RubricJudgement,
+    RubricRequest,
+    VerifierClient,
+    VerifierJudgement,
+    VerifyRequest,
+    rubric_reward,
+)
+
+NOT_CONFIGURED = "no LLM verifier is configured (set VERIFIER_LLM_URL)"
+_CRITIQUE_CHARS = 600
+
+Item = MathItem | CodeItem | RubricItem | None
+
+
+class VerifierStage:
+    def __init__(self, client: VerifierClient | None, default_mode: Mode, metrics: Metrics) -> None:
+        self._client = client
+        self._default_mode = default_mode
+        self._metrics = metrics
+
+    async def apply(
+        self, items: Sequence[Item], results: list[ScoreResult], options: RewardOptions
+    ) -> list[ScoreResult]:
+        mode = options.mode or self._default_mode
+        math_jobs: list[int] = []
+        rubric_jobs: list[int] = []
+        for index, (item, result) in enumerate(zip(items, results, strict=True)):
+            if isinstance(item, RubricItem):
+                rubric_jobs.append(index)
+            elif isinstance(item, MathItem) and self._wants_verifier(mode, result):
+                math_jobs.append(index)
+        updated = list(results)
+        if math_jobs:
+            judgements = await self._judge(
+                [_verify_request(items[i], results[i]) for i in math_jobs]
+            )
+            for index, judgement in zip(math_jobs, judgements, strict=True):
+                updated[index] = _with_verdict(results[index], judgement, mode, options)
+                outcome = "judged" if judgement.ok else "fallback"
+                self._metrics.verifier_items.labels(mode=mode.value, outcome=outcome).inc()
+        if rubric_jobs:
+            rubric_items = [items[i] for i in rubric_jobs]
+            grades = await self._grade([_rubric_request(item) for item in rubric_items])
+            for index, item, grade in zip(rubric_jobs, rubric_items, grades, strict=True):
+                assert isinstance(item, RubricItem)
+                updated[index] = _with_grade(results[index], item, grade)
+                outcome = "judged" if grade.ok else "fallback"
+                self._metrics.verifier_items.labels(mode="rubric", outcome=outcome).inc()
+        return updated
+
+    def _wants_verifier(self, mode: Mode, result: ScoreResult) -> bool:
+        if mode is Mode.RULE or result.status is not Status.OK or result.extracted is None:
+            return False
+        if needs_verifier(mode, rule_correct=result.components.get("correct") == 1.0):
+            return True
+        # addon and the rule already accepted the answer: the verifier is not asked.
+        self._metrics.verifier_items.labels(mode=mode.value, outcome="skipped").inc()
+        return False
+
+    async def _judge(self, requests: list[VerifyRequest]) -> list[VerifierJudgement]:
+        if self._client is None:
+            return [VerifierJudgement(None, error=f"unavailable: {NOT_CONFIGURED}")] * len(requests)
+        return await self._client.judge(requests)
+
+    async def _grade(self, requests: list[RubricRequest]) -> list[RubricJudgement]:
+        if self._client is None:
+            return [RubricJudgement(None, error=f"unavailable: {NOT_CONFIGURED}")] * len(requests)
+        return await self._client.grade_rubric(requests)
+
+
+def _verify_request(item: Item, result: ScoreResult) -> VerifyRequest:
+    assert isinstance(item, MathItem) and result.extracted is not None
+    return VerifyRequest(item.prompt, reference_answer(item.reference), result.extracted)
+
+
+def _rubric_request(item: Item) -> RubricRequest:
+    assert isinstance(item, RubricItem)
+    return RubricRequest(item.prompt, item.completion, item.rubric)
+
+
+def _with_verdict(
+    result: ScoreResult, judgement: VerifierJudgement, mode: Mode, options: RewardOptions
+) -> ScoreResult:
+    if not judgement.ok or judgement.probability is None:
+        reason = judgement.error or "no probability returned"
+        if mode is Mode.VERIFIER_ONLY:
+            return result.model_copy(
+                update={
+                    "status": Status.UNAVAILABLE,
+                    "reward": None,
+                    "judge": Judge.NONE,
+                    "detail": f"{result.detail}; LLM verifier unavailable ({reason}), and "
+                    "mode 'verifier_only' has no fallback",
+                }
+            )
+        return result.model_copy(
+            update={
+                "status": Status.UNAVAILABLE,
+                "detail": f"{result.detail}; LLM verifier unavailable ({reason}): "
+                "rule verdict used",
+            }
+        )
+    rule_correct = result.components.get("correct") == 1.0
+    probability = judgement.probability
+    score = combined_score(mode, rule_correct, probability, options.verifier_weight)
+    answer = RewardScale(options.correct, options.wrong, options.no_answer).from_score(score)
+    components = {
+        **result.components,
+        "rule_correct": 1.0 if rule_correct else 0.0,
+        "verifier": probability,
+        "verifier_label_mass": judgement.label_mass if judgement.label_mass is not None else 1.0,
+        "score": score,
+        "answer": answer,
+        "correct": 1.0 if score >= 0.5 else 0.0,
+    }
+    reward = (
+        options.answer_weight * answer
+        + options.format_weight * components.get("format", 0.0)
+        + options.thinking_weight * components.get("thinking", 0.0)
+    )
+    mass = f", label mass {judgement.label_mass:.2f}" if judgement.label_mass is not None else ""
+    detail = (
+        f"{result.detail}; verifier P(correct)={probability:.3f}{mass}; "
+        f"{mode.value} score {score:.3f}"
+    )
+    return result.model_copy(
+        update={
+            "reward": reward,
+            "judge": Judge.VERIFIER,
+            "components": components,
+            "detail": detail,
+        }
+    )
+
+
+def _with_grade(result: ScoreResult, item: RubricItem, grade: RubricJudgement) -> ScoreResult:
+    critique = grade.critique[-_CRITIQUE_CHARS:]
+    if grade.ok and grade.score is not None:
+        score, status, detail = grade.score, Status.OK, f"graded {grade.score:.2f}: {critique}"
+    elif grade.error_kind is ErrorKind.BAD_RESPONSE:
+        # The model answered but its grade cannot be read: that grade counts as 0.
+        score, status = 0.0, Status.OK
+        detail = f"unparseable grade scored 0 ({grade.error}): {critique}"
+    else:
+        return result.model_copy(
+            update={
+                "status": Status.UNAVAILABLE,
+                "reward": None,
+                "judge": Judge.NONE,
+                "detail": f"rubric grading unavailable: {grade.error}",
+            }
+        )
+    return result.model_copy(
+        update={
+            "status": status,
+            "reward": rubric_reward(score, item.reference),
+            "judge": Judge.VERIFIER,
+            "components": {"score": score, "reference": item.reference},
+            "detail": detail,
+        }
+    )

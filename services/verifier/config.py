@@ -1,0 +1,73 @@
+"""Settings of the LLM verifier client (frozen: one config per client)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+# TinyV's prompt (uw-nsl/TinyV, tinyv_config.json): question, ground truth, model answer.
+TINYV_TEMPLATE = (
+    "You are an AI tasked with identifying false negatives in answer verification. A false "
+    "negative occurs when a model's answer is essentially correct but is marked as incorrect "
+    "due to minor discrepancies or formatting issues. Your job is to analyze the given "
+    "question, ground truth answer, and model answer to determine if the model's answer is "
+    "actually correct despite appearing different from the ground truth.\n\n"
+    "<question>{question}</question>\n\n"
+    "<ground_truth_answer>{reference}</ground_truth_answer>\n\n"
+    "<model_answer>{answer}</model_answer>\n\n"
+    'Return "{true_label}" if the model\'s answer is correct, otherwise return "{false_label}".'
+)
+
+RUBRIC_TEMPLATE = (
+    "You are a strict grader. Read the question and the response, then write a short "
+    "critique of the response's correctness, completeness and clarity, and finish with a "
+    "line 'Total Score: X/10' where X is an integer from 0 to 10.\n\n"
+    "<question>{question}</question>\n\n"
+    "<rubric>{rubric}</rubric>\n\n"
+    "<response>{response}</response>"
+)
+
+ScoringMode = Literal["logprob", "text"]
+ChatFormat = Literal["server", "none"]
+
+
+def parse_urls(value: str) -> tuple[str, ...]:
+    """``"http://a:8000, http://b:8000/"`` -> normalised tuple (comma-separated env var)."""
+    return tuple(url.strip().rstrip("/") for url in value.split(",") if url.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class VerifierConfig:
+    base_urls: tuple[str, ...]
+    # None: the first model the server lists at /v1/models (vLLM serves one).
+    model: str | None = None
+    api_key: str | None = None
+    mode: ScoringMode = "logprob"
+    template: str = TINYV_TEMPLATE
+    rubric_template: str = RUBRIC_TEMPLATE
+    true_label: str = "True"
+    false_label: str = "False"
+    # "server": wrap prompts in the model's own chat template, learned once from the
+    # server's /tokenize + /detokenize; "none": send the template text as is.
+    chat_format: ChatFormat = "server"
+    max_concurrency: int = 4
+    max_batch: int = 64
+    connect_timeout_s: float = 3.0
+    request_timeout_s: float = 60.0
+    retries: int = 2  # extra attempts after the first, on connect errors/5xx/timeouts
+    backoff_s: float = 0.25  # first wait; doubles each retry, with jitter
+    backoff_max_s: float = 4.0
+    breaker_failures: int = 3  # consecutive failed requests that open the breaker
+    breaker_reset_s: float = 10.0  # open for this long, then one half-open probe
+    cache_size: int = 16_384
+    rubric_max_tokens: int = 256
+    extra_headers: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        if not self.base_urls:
+            raise ValueError("VerifierConfig needs at least one base URL")
+        if self.mode not in ("logprob", "text"):
+            raise ValueError(f"unknown scoring mode {self.mode!r}")
+        if self.max_batch < 1 or self.max_concurrency < 1:
+            raise ValueError("max_batch and max_concurrency must be >= 1")
+        object.__setattr__(self, "base_urls", tuple(u.rstrip("/") for u in self.base_urls))

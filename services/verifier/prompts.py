@@ -1,0 +1,71 @@
+"""Prompt text: the TinyV/rubric templates, wrapped in the model's chat format."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from services.verifier.config import VerifierConfig
+from services.verifier.types import RubricRequest, VerifyRequest
+
+# Stands in for the user message when learning the chat format from the server.
+SENTINEL = "\u27e6VERIFIER-PROMPT\u27e7"
+
+
+@dataclass(frozen=True, slots=True)
+class ChatWrapper:
+    """The text around a single user message in the model's chat template.
+
+    ``/v1/completions`` takes a list of prompts (one request for a whole batch) but applies
+    no chat template, so the client wraps each prompt itself: ``prefix + user + suffix``.
+    """
+
+    prefix: str = ""
+    suffix: str = ""
+
+    def wrap(self, user_message: str) -> str:
+        return f"{self.prefix}{user_message}{self.suffix}"
+
+    @classmethod
+    def from_rendered(cls, rendered: str) -> ChatWrapper:
+        """Split a template rendered around :data:`SENTINEL` into prefix and suffix."""
+        if rendered.count(SENTINEL) != 1:
+            raise ValueError("the rendered chat template does not contain the prompt once")
+        prefix, suffix = rendered.split(SENTINEL)
+        return cls(prefix, suffix)
+
+
+PLAIN = ChatWrapper()
+
+
+def _fill(template: str, **fields: str) -> str:
+    # One regex pass, not str.format (LaTeX braces) nor chained str.replace (an answer that
+    # contains "{answer}" would be substituted again): only the template's own fields.
+    pattern = re.compile("|".join(re.escape("{" + name + "}") for name in fields))
+    return pattern.sub(lambda match: fields[match.group(0)[1:-1]], template)
+
+
+def verify_prompt(config: VerifierConfig, item: VerifyRequest) -> str:
+    """The TinyV-style user message for one item (before chat wrapping)."""
+    return _fill(
+        config.template,
+        question=item.question,
+        reference=item.reference,
+        answer=item.answer,
+        true_label=config.true_label,
+        false_label=config.false_label,
+    )
+
+
+def rubric_prompt(config: VerifierConfig, item: RubricRequest) -> str:
+    return _fill(
+        config.rubric_template,
+        question=item.question,
+        response=item.response,
+        rubric=item.rubric or "Correctness first, then completeness and clarity.",
+    )
+
+
+SCORE_PREFIX = "\nTotal Score: "
+# Second, constrained step of rubric grading: the score after "Total Score: ".
+SCORE_REGEX = r"(10|[0-9])(\.[0-9])?/10"

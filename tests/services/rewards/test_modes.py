@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import pytest
+
+from services.protocol import Mode
+from services.rewards.math_reward import RewardScale
+from services.rewards.modes import combined_score, needs_verifier
+
+
+@pytest.mark.parametrize(
+    ("mode", "rule_correct", "p", "w", "score"),
+    [
+        (Mode.RULE, True, 0.1, 1.0, 1.0),
+        (Mode.RULE, False, 0.9, 1.0, 0.0),
+        (Mode.ADDON, True, 0.0, 1.0, 1.0),
+        (Mode.ADDON, False, 0.8, 1.0, 0.8),
+        (Mode.ADDON, False, 0.8, 0.5, 0.4),
+        (Mode.MIXED, True, 0.2, 0.5, 0.6),
+        (Mode.MIXED, False, 0.8, 0.25, 0.2),
+        (Mode.VERIFIER_ONLY, True, 0.3, 0.5, 0.3),
+    ],
+)
+def test_combined_score(mode: Mode, rule_correct: bool, p: float, w: float, score: float) -> None:
+    assert combined_score(mode, rule_correct, p, w) == pytest.approx(score)
+
+
+def test_only_addon_skips_answers_the_rule_accepts() -> None:
+    assert not needs_verifier(Mode.RULE, False)
+    assert not needs_verifier(Mode.ADDON, True) and needs_verifier(Mode.ADDON, False)
+    assert needs_verifier(Mode.MIXED, True) and needs_verifier(Mode.VERIFIER_ONLY, True)
+
+
+def test_scores_map_onto_the_reward_scale() -> None:
+    scale = RewardScale(correct=1.0, wrong=-1.0)
+    assert scale.from_score(combined_score(Mode.ADDON, False, 0.75, 1.0)) == pytest.approx(0.5)

@@ -1,0 +1,46 @@
+"""Session fixtures: a real vLLM server (CPU, SmolLM2-135M-Instruct) for the verifier tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.vllm_process import VLLMServer, VLLMUnavailable, ensure_vllm_venv, running_vllm
+
+VLLM_API_KEY = "vllm-test-key-not-a-secret"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="session")
+def smollm2_dir() -> Path:
+    from trainer.smollm2 import ensure_smollm2
+
+    return ensure_smollm2()
+
+
+@pytest.fixture(scope="session")
+def vllm_python() -> Path:
+    """The vLLM venv; the only reason to skip is an unreachable PyPI on a first build."""
+    try:
+        return ensure_vllm_venv()
+    except VLLMUnavailable as exc:
+        pytest.skip(f"vLLM venv cannot be built: {exc}")
+
+
+@pytest.fixture(scope="session")
+def vllm_server(vllm_python: Path, smollm2_dir: Path) -> Iterator[VLLMServer]:
+    with running_vllm(smollm2_dir) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def vllm_server_with_key(vllm_python: Path, smollm2_dir: Path) -> Iterator[VLLMServer]:
+    """Started with --api-key; the restart test also kills and restarts this one."""
+    with running_vllm(smollm2_dir, api_key=VLLM_API_KEY) as server:
+        yield server

@@ -1,0 +1,104 @@
+"""The circuit breaker's state machine and the verdict cache, with a fake clock."""
+
+from __future__ import annotations
+
+from services.verifier.breaker import BreakerState, CircuitBreaker
+from services.verifier.cache import VerdictCache
+from services.verifier.types import ErrorKind, VerifierJudgement
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_opens_after_n_consecutive_failures_only() -> None:
+    breaker = CircuitBreaker(failures=3, reset_s=10, clock=Clock())
+    breaker.record_failure()
+    breaker.record_failure()
+    breaker.record_success()  # resets the streak
+    breaker.record_failure()
+    breaker.record_failure()
+    assert _state(breaker) is BreakerState.CLOSED and breaker.allow()
+    breaker.record_failure()
+    assert _state(breaker) is BreakerState.OPEN
+    assert not breaker.allow()
+
+
+def test_half_open_lets_one_probe_through_and_closes_on_success() -> None:
+    clock = Clock()
+    breaker = CircuitBreaker(failures=1, reset_s=10, clock=clock)
+    breaker.record_failure()
+    clock.now += 9.9
+    assert not breaker.allow() and breaker.retry_in() > 0
+    clock.now += 0.2
+    assert breaker.allow()  # the probe
+    assert _state(breaker) is BreakerState.HALF_OPEN
+    assert not breaker.allow()  # only one probe at a time
+    breaker.record_success()
+    assert _state(breaker) is BreakerState.CLOSED
+    assert breaker.allow() and breaker.allow()
+
+
+def test_failed_probe_reopens_for_a_full_period() -> None:
+    clock = Clock()
+    breaker = CircuitBreaker(failures=5, reset_s=10, clock=clock)
+    for _ in range(5):
+        breaker.record_failure()
+    clock.now += 10
+    assert breaker.allow()
+    breaker.record_failure()  # one failure in half-open is enough
+    assert _state(breaker) is BreakerState.OPEN
+    assert breaker.retry_in() == 10
+    clock.now += 10
+    assert breaker.allow()
+
+
+def test_released_probe_slot_can_be_claimed_again() -> None:
+    clock = Clock()
+    breaker = CircuitBreaker(failures=1, reset_s=1, clock=clock)
+    breaker.record_failure()
+    clock.now += 1
+    assert breaker.allow()
+    breaker.release()
+    assert breaker.allow()
+
+
+def _ok(p: float) -> VerifierJudgement:
+    return VerifierJudgement(p, label_mass=0.9, decided_by="logprob")
+
+
+def test_cache_is_bounded_lru_and_marks_hits() -> None:
+    cache: VerdictCache[VerifierJudgement] = VerdictCache(maxsize=2)
+    cache.put(("q", "r", "a1"), _ok(0.1))
+    cache.put(("q", "r", "a2"), _ok(0.2))
+    assert cache.get(("q", "r", "a1")) == VerifierJudgement(
+        0.1, label_mass=0.9, decided_by="logprob", cached=True
+    )
+    cache.put(("q", "r", "a3"), _ok(0.3))  # evicts a2, the least recently used
+    assert cache.get(("q", "r", "a2")) is None
+    assert cache.get(("q", "r", "a1")) is not None
+    assert len(cache) == 2
+    assert (cache.hits, cache.misses) == (2, 1)
+
+
+def test_cache_never_stores_errors() -> None:
+    cache: VerdictCache[VerifierJudgement] = VerdictCache(maxsize=8)
+    failed = VerifierJudgement(None, error=f"{ErrorKind.TIMEOUT.value}: slow")
+    cache.put(("q", "r", "a"), failed)
+    assert cache.get(("q", "r", "a")) is None
+    assert failed.error_kind is ErrorKind.TIMEOUT
+
+
+def test_zero_size_cache_is_off() -> None:
+    cache: VerdictCache[VerifierJudgement] = VerdictCache(maxsize=0)
+    cache.put(("q",), _ok(0.5))
+    assert cache.get(("q",)) is None
+
+
+def _state(breaker: CircuitBreaker) -> BreakerState:
+    """Read through a call: mypy would otherwise narrow ``breaker.state`` across mutations."""
+    return breaker.state

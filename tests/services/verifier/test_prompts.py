@@ -1,0 +1,63 @@
+"""Prompt building: the TinyV layout, brace-safe filling, chat wrapping."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.verifier.config import VerifierConfig, parse_urls
+from services.verifier.prompts import (
+    SENTINEL,
+    ChatWrapper,
+    rubric_prompt,
+    verify_prompt,
+)
+from services.verifier.types import RubricRequest, VerifyRequest
+
+CONFIG = VerifierConfig(base_urls=("http://127.0.0.1:1",))
+
+
+def test_tinyv_layout_holds_question_reference_and_answer_in_order() -> None:
+    text = verify_prompt(CONFIG, VerifyRequest("What is 1/2?", "0.5", "\\frac{1}{2}"))
+    q, ref, ans = (text.index(s) for s in ("<question>", "<ground_truth_answer>", "<model_answer>"))
+    assert q < ref < ans
+    assert "<question>What is 1/2?</question>" in text
+    assert "<model_answer>\\frac{1}{2}</model_answer>" in text
+    ending = """Return "True" if the model's answer is correct, otherwise return "False"."""
+    assert text.endswith(ending)
+
+
+def test_latex_braces_and_placeholders_in_inputs_are_left_alone() -> None:
+    # str.format would fail on "{x}" or substitute "{answer}" typed by the model.
+    text = verify_prompt(CONFIG, VerifyRequest("Solve {x}", "{answer}", "\\boxed{2}"))
+    assert "<question>Solve {x}</question>" in text
+    assert "<ground_truth_answer>{answer}</ground_truth_answer>" in text
+    assert "\\boxed{2}" in text
+
+
+def test_custom_labels_reach_the_prompt() -> None:
+    config = VerifierConfig(base_urls=("http://x",), true_label="Yes", false_label="No")
+    assert 'Return "Yes"' in verify_prompt(config, VerifyRequest("q", "r", "a"))
+
+
+def test_rubric_prompt_has_a_default_rubric() -> None:
+    text = rubric_prompt(CONFIG, RubricRequest("Explain X", "X is Y"))
+    assert "<response>X is Y</response>" in text
+    assert "Total Score: X/10" in text
+    assert "<rubric>Correctness" in text
+
+
+def test_chat_wrapper_from_rendered_template() -> None:
+    rendered = f"<|im_start|>user\n{SENTINEL}<|im_end|>\n<|im_start|>assistant\n"
+    wrapper = ChatWrapper.from_rendered(rendered)
+    assert wrapper.wrap("hi") == "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"
+    with pytest.raises(ValueError):
+        ChatWrapper.from_rendered("no sentinel here")
+
+
+def test_config_validation_and_url_parsing() -> None:
+    assert parse_urls(" http://a:1/, ,http://b:2 ") == ("http://a:1", "http://b:2")
+    assert VerifierConfig(base_urls=("http://a/",)).base_urls == ("http://a",)
+    with pytest.raises(ValueError):
+        VerifierConfig(base_urls=())
+    with pytest.raises(ValueError):
+        VerifierConfig(base_urls=("http://a",), max_batch=0)
