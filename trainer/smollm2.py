@@ -24,7 +24,14 @@ def gguf_path() -> Path:
 
 def ensure_smollm2(dest: Path = DEFAULT_CACHE) -> Path:
     """Build the model folder at ``dest`` once (about 10 s); later calls return at once."""
-    if (dest / "config.json").exists() and (dest / "model.safetensors").exists():
+    config_file = dest / "config.json"
+    # A folder whose config still names the GGUF quantization came from an older build:
+    # trainers refuse to fine-tune it, so it is rebuilt.
+    if (
+        config_file.exists()
+        and (dest / "model.safetensors").exists()
+        and '"quantization_config"' not in config_file.read_text(encoding="utf-8")
+    ):
         return dest
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -34,7 +41,12 @@ def ensure_smollm2(dest: Path = DEFAULT_CACHE) -> Path:
     loaded = AutoModelForCausalLM.from_pretrained(
         source.parent, gguf_file=source.name, dtype=torch.float32
     )
-    fresh = AutoModelForCausalLM.from_config(loaded.config, dtype=torch.float32)
+    config = loaded.config
+    # The weights are saved dequantised (float32); the GGUF quantization_config would make
+    # transformers treat the folder as quantised and refuse to train it.
+    if hasattr(config, "quantization_config"):
+        del config.quantization_config
+    fresh = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
     missing, unexpected = fresh.load_state_dict(loaded.state_dict(), strict=False)
     tied = {"lm_head.weight"} if loaded.config.tie_word_embeddings else set()
     if set(missing) - tied or unexpected:

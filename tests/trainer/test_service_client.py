@@ -1,0 +1,98 @@
+"""Retries against a real service that goes away and comes back (or never does)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from tests import service_process
+from trainer.config import RewardSection
+from trainer.service_client import AsyncServiceClient, ClientSettings, RewardServiceError
+
+ITEMS = [{"task": "math", "completion": "\\boxed{4}", "reference": "4"}]
+OPTIONS = RewardSection().options()
+
+
+@contextmanager
+def service_on(port: int) -> Iterator[str]:
+    """The real service, on a port the test chose (so it can come back at the same URL)."""
+    chosen = pytest.MonkeyPatch()
+    chosen.setattr(service_process, "free_port", lambda: port)
+    try:
+        with service_process.running_service() as url:
+            chosen.undo()
+            yield url
+    finally:
+        chosen.undo()
+
+
+def score(url: str, **policy: Any) -> list[dict[str, Any]]:
+    client = AsyncServiceClient(ClientSettings(urls=(url,), **policy))
+
+    async def run() -> list[dict[str, Any]]:
+        try:
+            return await client.score(ITEMS, OPTIONS)
+        finally:
+            await client.aclose()
+
+    return asyncio.run(run())
+
+
+def test_retries_until_the_service_is_back(caplog: pytest.LogCaptureFixture) -> None:
+    port = service_process.free_port()
+    with service_on(port) as url:
+        assert score(url)[0]["reward"] == 1.0
+    # Stopped. A call made now keeps retrying while the service restarts on the same port.
+    outcome: dict[str, Any] = {}
+
+    def call() -> None:
+        started = time.monotonic()
+        try:
+            outcome["results"] = score(url, retries=30, backoff_s=0.2, backoff_max_s=1.0,
+                                       connect_timeout_s=1.0)
+        except Exception as exc:  # reported by the assertion below
+            outcome["error"] = exc
+        outcome["seconds"] = time.monotonic() - started
+
+    caplog.set_level(logging.WARNING, logger="trainer.service_client")
+    worker = threading.Thread(target=call)
+    worker.start()
+    time.sleep(1.0)  # let it fail a few times first
+    with service_on(port):
+        worker.join(timeout=120)
+    assert not worker.is_alive()
+    assert "error" not in outcome, outcome.get("error")
+    assert outcome["results"][0]["reward"] == 1.0
+    retries = [r for r in caplog.records if "retrying" in r.getMessage()]
+    assert len(retries) >= 2, "the call should have failed and retried before the restart"
+
+
+def test_fails_clearly_when_the_service_never_returns() -> None:
+    url = f"http://127.0.0.1:{service_process.free_port()}"  # nothing listens here
+    started = time.monotonic()
+    with pytest.raises(RewardServiceError, match=r"unreachable after 3 attempts") as error:
+        score(url, retries=2, backoff_s=0.1, backoff_max_s=0.2)
+    assert url in str(error.value)
+    assert time.monotonic() - started < 10
+
+
+def test_failover_to_the_next_url(service_url: str) -> None:
+    dead = f"http://127.0.0.1:{service_process.free_port()}"
+    client = AsyncServiceClient(ClientSettings(urls=(dead, service_url), retries=1,
+                                               backoff_s=0.05))
+
+    async def run() -> list[list[dict[str, Any]]]:
+        try:
+            return [await client.score(ITEMS, OPTIONS) for _ in range(4)]
+        finally:
+            await client.aclose()
+
+    # Every call succeeds: an attempt that lands on the dead URL moves on to the live one.
+    assert all(results[0]["reward"] == 1.0 for results in asyncio.run(run()))

