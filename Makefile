@@ -1,13 +1,14 @@
 # The two commands of the README:
 #   make run   - install the service into .venv and serve on http://127.0.0.1:8000
 #   make test  - install everything the tests need and run lint, types and the whole suite
+#   make train-demo - a short CPU GRPO run of SmolLM2-135M against a local service
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test install-service install-dev lint bench clean
+.PHONY: run test train-demo install-service install-dev lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +28,10 @@ install-dev: $(BIN)/python
 
 run: install-service
 	$(BIN)/verifier serve --host $(HOST) --port $(PORT)
+
+# A few GRPO steps of SmolLM2-135M-Instruct on CPU against a locally started service.
+train-demo: install-dev
+	$(BIN)/grpo-train --config trainer/configs/demo_cpu.yaml
 
 lint:
 	$(BIN)/ruff check .

@@ -30,6 +30,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--max_steps", type=int, help="stop after N optimiser steps")
     parser.add_argument("--resume", nargs="?", const="latest",
                         help="resume from a checkpoint folder; alone: the newest in output_dir")
+    parser.add_argument("--mode", choices=["rule", "addon", "mixed", "verifier_only"],
+                        help="judge mode of the reward service (reward.mode)")
+    parser.add_argument("--verifier_weight", type=float,
+                        help="LLM verifier weight w in addon/mixed (reward.verifier_weight)")
     parser.add_argument("--print_config", action="store_true",
                         help="print the resolved config as YAML and exit")
     return parser.parse_args(argv)

@@ -269,6 +269,8 @@ CLI_OVERRIDES: dict[str, tuple[str, str]] = {
     "max_samples": ("data", "max_samples"),
     "max_steps": ("training", "max_steps"),
     "resume": ("training", "resume"),
+    "mode": ("reward", "mode"),
+    "verifier_weight": ("reward", "verifier_weight"),
 }
 
 

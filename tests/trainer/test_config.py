@@ -62,6 +62,15 @@ def test_cli_overrides_win_over_yaml() -> None:
     assert config.grpo.beta == 0.05  # untouched YAML values stay
 
 
+def test_mode_and_verifier_weight_flags() -> None:
+    args = parse_args(["--config", str(CONFIGS / "math.yaml"), "--mode", "mixed",
+                       "--verifier_weight", "0.3"])
+    config = resolve_config(args)
+    assert (config.reward.mode, config.reward.verifier_weight) == ("mixed", 0.3)
+    with pytest.raises(SystemExit):
+        parse_args(["--mode", "oracle"])
+
+
 def test_resume_takes_a_path() -> None:
     assert resolve_config(parse_args(["--resume", "/ckpt/checkpoint-5"])).training.resume == (
         "/ckpt/checkpoint-5"
