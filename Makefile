@@ -38,6 +38,7 @@ lint:
 	$(BIN)/mypy services sandbox trainer tests benchmarks
 
 test: install-dev lint
+	$(BIN)/python -m tests.vllm_process
 	$(BIN)/python -m pytest -q
 
 bench: install-dev

@@ -237,3 +237,12 @@ def running_vllm(
     finally:
         server.stop()
         server.log_path.unlink(missing_ok=True)
+
+
+if __name__ == "__main__":
+    # `make test` prepares the vLLM venv and model folder before pytest runs, so no test's
+    # time limit has to cover a multi-minute install.
+    from trainer.smollm2 import ensure_smollm2
+
+    print(f"vLLM venv: {ensure_vllm_venv()}", flush=True)
+    print(f"vLLM model folder: {vllm_model_dir(ensure_smollm2())}", flush=True)

@@ -44,3 +44,15 @@ def vllm_server_with_key(vllm_python: Path, smollm2_dir: Path) -> Iterator[VLLMS
     """Started with --api-key; the restart test also kills and restarts this one."""
     with running_vllm(smollm2_dir, api_key=VLLM_API_KEY) as server:
         yield server
+
+
+# A CPU vLLM server answers a verifier batch in tens of seconds, and a session fixture's
+# start-up (about a minute) is charged to the first test that uses it.
+VLLM_TEST_TIMEOUT_S = 900
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.timeout(VLLM_TEST_TIMEOUT_S))
