@@ -12,7 +12,9 @@ from services.protocol import Mode
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="VERIFIER_", extra="ignore")
+    # Blank variables (compose passes ${VAR:-} as "") mean "unset", not "empty string": an
+    # empty API key would otherwise demand an empty bearer token on every request.
+    model_config = SettingsConfigDict(env_prefix="VERIFIER_", extra="ignore", env_ignore_empty=True)
 
     api_key: SecretStr | None = Field(
         None, description="When set, scoring routes require 'Authorization: Bearer <key>'."

@@ -1,0 +1,24 @@
+from __future__ import annotations
+
+import pytest
+
+from services.protocol import Mode
+from services.settings import Settings
+
+
+def test_blank_variables_mean_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERIFIER_API_KEY", "")
+    monkeypatch.setenv("VERIFIER_LLM_URL", "")
+    monkeypatch.setenv("VERIFIER_MODE", "")
+    settings = Settings()
+    assert settings.api_key is None and settings.llm_url is None
+    assert settings.mode is Mode.RULE
+
+
+def test_values_are_read_with_the_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERIFIER_API_KEY", "k")
+    monkeypatch.setenv("VERIFIER_MODE", "addon")
+    monkeypatch.setenv("VERIFIER_MATH_WORKERS", "3")
+    settings = Settings()
+    assert settings.api_key is not None and settings.api_key.get_secret_value() == "k"
+    assert (settings.mode, settings.math_workers) == (Mode.ADDON, 3)
