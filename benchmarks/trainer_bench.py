@@ -14,8 +14,12 @@ transport alone, ``1 + (remote reward time - in-process reward time) / in-proces
 (target <= 1.05), and the share of step time spent in the reward. The tiny model makes
 steps short, so both are upper bounds for real models.
 
-Writes ``benchmarks/results/trainer_bench.json`` and prints a Markdown table.
-Usage: ``python benchmarks/trainer_bench.py [--steps 10] [--rounds 3]``.
+``--shape qwen2.5-1.5b`` (the default when CUDA is available) uses a random model with the
+transformer body of Qwen2.5-1.5B (28 layers, hidden 1536, MLP 8960, 12 query / 2 KV heads;
+the locally trained small vocabulary), so step times are those of a real model on a GPU.
+
+Writes ``benchmarks/results/trainer_bench[-<shape>].json`` and prints a Markdown table.
+Usage: ``python benchmarks/trainer_bench.py [--steps 10] [--rounds 3] [--shape tiny]``.
 """
 
 from __future__ import annotations
@@ -49,6 +53,12 @@ from trainer.tiny_model import build_tiny_model
 from trainer.training import METRICS_FILE, build_trainer, close_rewards
 
 RESULTS = Path(__file__).resolve().parent / "results"
+# Model shapes: the tiny CPU model, and Qwen2.5-1.5B's transformer body for GPU runs.
+SHAPES: dict[str, dict[str, int]] = {
+    "tiny": {"hidden": 32, "layers": 2},
+    "qwen2.5-1.5b": {"hidden": 1536, "layers": 28, "intermediate": 8960, "heads": 12,
+                     "kv_heads": 2},
+}
 DATA = Path(__file__).resolve().parents[1] / "trainer" / "data" / "demo_math.jsonl"
 
 
@@ -116,12 +126,19 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--shape", choices=["auto", *SHAPES], default="auto",
+                        help="model shape; auto = qwen2.5-1.5b on a GPU, tiny otherwise")
     args = parser.parse_args()
+    shape = args.shape
+    if shape == "auto":
+        import torch
+
+        shape = "qwen2.5-1.5b" if torch.cuda.is_available() else "tiny"
     logging.basicConfig(level=logging.WARNING)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
     work = Path(tempfile.mkdtemp(prefix="trainer-bench-"))
-    model = build_tiny_model(work / "tiny-model")
+    model = build_tiny_model(work / f"{shape}-model", **SHAPES[shape])
     settings = Settings()
     in_process = InProcessScorer(settings)
     runs: dict[str, list[dict[str, list[float]]]] = {"remote": [], "in_process": []}
@@ -155,7 +172,7 @@ def main() -> None:
         "benchmark": "GRPO step time: remote reward (HTTP) vs in-process reward",
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
                     "python": platform.python_version()},
-        "setup": {"model": "tiny random Llama (hidden 32, 2 layers), LoRA r4, beta 0.05",
+        "setup": {"model": f"random Llama, shape {shape} {SHAPES[shape]}, LoRA r4, beta 0.05",
                   "completions_per_step": 16, "num_generations": 8,
                   "max_completion_length": 32, "steps_per_run": args.steps,
                   "rounds": args.rounds, "seed": args.seed, "warmup_steps_dropped": 1,
@@ -171,7 +188,8 @@ def main() -> None:
         "runs": runs,
     }
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "trainer_bench.json").write_text(json.dumps(report, indent=2) + "\n")
+    name = "trainer_bench.json" if shape == "tiny" else f"trainer_bench-{shape}.json"
+    (RESULTS / name).write_text(json.dumps(report, indent=2) + "\n")
     print("| reward path | median step time (s) | median reward time (s) | reward share of step |")
     print("|---|---|---|---|")
     for name, row in (("remote `/score` (HTTP, loopback)", remote),

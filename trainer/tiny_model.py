@@ -28,8 +28,21 @@ _CORPUS = [
 ]
 
 
-def build_tiny_model(dest: Path, *, hidden: int = 32, layers: int = 2, seed: int = 0) -> Path:
-    """Write a tokenizer and a random LlamaForCausalLM to ``dest``; returns ``dest``."""
+def build_tiny_model(
+    dest: Path,
+    *,
+    hidden: int = 32,
+    layers: int = 2,
+    seed: int = 0,
+    intermediate: int | None = None,
+    heads: int = 4,
+    kv_heads: int = 2,
+) -> Path:
+    """Write a tokenizer and a random LlamaForCausalLM to ``dest``; returns ``dest``.
+
+    The defaults make a model small enough for CPU tests; the other arguments give the
+    transformer body of a real model's shape (e.g. Qwen2.5-1.5B) for step-time benchmarks.
+    """
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
@@ -58,10 +71,10 @@ def build_tiny_model(dest: Path, *, hidden: int = 32, layers: int = 2, seed: int
     config = LlamaConfig(
         vocab_size=len(tokenizer),
         hidden_size=hidden,
-        intermediate_size=hidden * 2,
+        intermediate_size=intermediate or hidden * 2,
         num_hidden_layers=layers,
-        num_attention_heads=4,
-        num_key_value_heads=2,
+        num_attention_heads=heads,
+        num_key_value_heads=kv_heads,
         max_position_embeddings=512,
         pad_token_id=tokenizer.pad_token_id,
         bos_token_id=tokenizer.bos_token_id,
