@@ -1,6 +1,7 @@
 """The FastAPI app factory. Routes only translate HTTP to calls on the Scorer."""
 
 import asyncio
+import json
 import logging
 import secrets
 from collections.abc import AsyncIterator
@@ -10,6 +11,7 @@ from typing import Annotated, Any, cast
 
 import orjson
 from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import ORJSONResponse, Response
@@ -25,6 +27,7 @@ from services.middleware import BodyLimitMiddleware, MetricsMiddleware
 from services.protocol import (
     BackendStatus,
     CodeScoreRequest,
+    ErrorResponse,
     GradeRequest,
     GradeResponse,
     HealthResponse,
@@ -57,6 +60,37 @@ class _Envelope(BaseModel):
     model_config = ConfigDict(extra="forbid")
     items: list[Any]
     options: RewardOptions = Field(default_factory=RewardOptions)
+
+
+# Errors every POST route can answer, so the spec documents them (schemathesis checks it).
+_AUTH_AND_SIZE_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorResponse, "description": "Missing or invalid API key"},
+    413: {"model": ErrorResponse, "description": "Request body too large"},
+}
+# FastAPI answers 400 (not 422) to a body that is not UTF-8 text on the routes whose body
+# it parses itself.
+_PARSED_BODY_ERRORS: dict[int | str, dict[str, Any]] = {
+    **_AUTH_AND_SIZE_ERRORS,
+    400: {"model": ErrorResponse, "description": "Body is not UTF-8 text"},
+}
+# The batch routes parse their body themselves, so FastAPI does not add the 422 it
+# documents for the routes whose body is a declared parameter.
+_BATCH_ERRORS: dict[int | str, dict[str, Any]] = {
+    **_AUTH_AND_SIZE_ERRORS,
+    422: {"model": ErrorResponse, "description": "Malformed request: the field and the reason"},
+}
+
+
+class _JSONResponse(ORJSONResponse):
+    """orjson, except for text orjson refuses to encode: a lone surrogate, which a client
+    may send as a JSON escape (``"\\ud800"``) and get echoed back, is escaped the same way
+    instead of failing the request with a 500."""
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except TypeError:
+            return json.dumps(content, separators=(",", ":")).encode()
 
 
 def _body_schema(model: type[BaseModel]) -> dict[str, Any]:
@@ -127,8 +161,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Batched reward verification for RL training: math answers, "
         "sandboxed code and an LLM verifier.",
         lifespan=lifespan,
-        default_response_class=ORJSONResponse,
+        default_response_class=_JSONResponse,
     )
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
+        # FastAPI's own handler, with an encoder that survives a lone surrogate in the
+        # echoed input (FastAPI's raises on it: a 500 for a malformed body).
+        return _JSONResponse({"detail": jsonable_encoder(exc.errors())}, status_code=422)
+
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
 
@@ -193,6 +234,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             response_model=ScoreResponse,
             dependencies=[Authorized],
             openapi_extra=_body_schema(body),
+            responses=_BATCH_ERRORS,
             summary=f"Score a batch of {what}",
             name=f"score_{only.value}" if only else "score",
         )(route)
@@ -207,6 +249,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post(
         "/grade",
         response_model=GradeResponse,
+        responses=_PARSED_BODY_ERRORS,
         dependencies=[Authorized],
         summary="Grade one answer against a reference",
     )
@@ -218,6 +261,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post(
         "/get_reward",
         response_model=RewardModelResponse,
+        responses=_PARSED_BODY_ERRORS,
         dependencies=[Authorized],
         summary="OpenRLHF remote reward model: {query, prompts, labels} -> rewards",
     )

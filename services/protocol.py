@@ -56,7 +56,10 @@ class RewardOptions(_Strict):
         0.0, description="Weight of the short-thinking penalty (component is 0 or -1)."
     )
     min_thinking_words: int = Field(
-        20, ge=0, description="Thinking sections with fewer words are penalised."
+        20,
+        ge=0,
+        le=1_000_000,  # documented bound: pydantic refuses integers past 64 bits anyway
+        description="Thinking sections with fewer words are penalised.",
     )
     base_weight: float = Field(1.0, description="Code: weight of the fraction of tests passed.")
     perfect_bonus: float = Field(1.0, description="Code: bonus when every test passes.")

@@ -1,0 +1,273 @@
+"""Sustained-load test: many concurrent clients send a mix of math and code requests (and
+rubric requests when a verifier URL is given) for a fixed duration, at each concurrency.
+
+Reports per concurrency level: requests/s, items/s, p50/p95/p99 latency per task, HTTP
+status counts, item status counts, client-side errors, 5xx and lost items (an item is lost
+when its request got no 200, or the 200 does not carry a result with its index and id).
+Loopback only, bounded in time: each level runs ``--duration`` seconds, then in-flight
+requests finish (at most ``--timeout`` seconds more).
+
+Writes ``benchmarks/results/load_test.json`` and prints a Markdown table.
+Usage: ``python benchmarks/load_test.py [--duration 60] [--concurrency 4,16,64]
+[--url http://127.0.0.1:8000] [--verifier-url http://127.0.0.1:9000]``.
+Without ``--url`` a service is started here on a free loopback port.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import platform
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.service_process import running_service
+
+RESULTS = Path(__file__).resolve().parent / "results"
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+class Workload:
+    """Request bodies: unique math answers (so the verdict cache does not flatter us),
+    small Python programs with passing and failing tests, and optional rubric items."""
+
+    def __init__(self, math_batch: int, code_batch: int, rubric: bool) -> None:
+        self.math_batch = math_batch
+        self.code_batch = code_batch
+        self.rubric = rubric
+        self._serial = itertools.count()
+        # Three math requests per code request (GRPO math runs dominate), one rubric in 8.
+        self._tasks = itertools.cycle(
+            ["math", "math", "code", "math", "math", "math", "code", "rubric" if rubric else "math"]
+        )
+
+    def next(self) -> tuple[str, list[dict[str, Any]]]:
+        task = next(self._tasks)
+        n = next(self._serial)
+        if task == "math":
+            return task, [self._math(n, i) for i in range(self.math_batch)]
+        if task == "code":
+            return task, [self._code(n, i) for i in range(self.code_batch)]
+        return task, [self._rubric(n, i) for i in range(4)]
+
+    @staticmethod
+    def _math(n: int, i: int) -> dict[str, Any]:
+        k = n * 1000 + i + 1
+        kind = i % 4
+        if kind == 0:  # symbolic: a radical against its rationalised form
+            completion = f"\\boxed{{\\frac{{{k}}}{{\\sqrt{{2}}}}}}"
+            reference = f"\\frac{{{k}\\sqrt{{2}}}}{{2}}"
+        elif kind == 1:  # numeric, correct
+            completion, reference = f"The answer is {k}.", str(k)
+        elif kind == 2:  # wrong
+            completion, reference = f"#### {k + 1}", str(k)
+        else:  # no extractable answer
+            completion, reference = "I could not finish this one, sorry about that.", str(k)
+        return {"task": "math", "id": f"m{n}-{i}", "completion": completion, "reference": reference}
+
+    @staticmethod
+    def _code(n: int, i: int) -> dict[str, Any]:
+        wrong = i % 3 == 2
+        body = f"def f(x):\n    return x * {n % 7 + 1}{' + 1' if wrong else ''}"
+        tests = [{"code": f"assert f({j}) == {j * (n % 7 + 1)}"} for j in range(3)]
+        return {"task": "code", "id": f"c{n}-{i}", "language": "python",
+                "completion": f"```python\n{body}\n```", "tests": tests}
+
+    @staticmethod
+    def _rubric(n: int, i: int) -> dict[str, Any]:
+        return {"task": "rubric", "id": f"r{n}-{i}", "prompt": "Why is the sky blue?",
+                "completion": "Rayleigh scattering favours short wavelengths.", "reference": 0.8}
+
+
+@dataclass
+class Level:
+    concurrency: int
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    http: Counter[str] = field(default_factory=Counter)
+    items: dict[str, Counter[str]] = field(default_factory=dict)
+    client_errors: Counter[str] = field(default_factory=Counter)
+    sent_items: int = 0
+    scored_items: int = 0
+    lost_items: int = 0
+    requests: int = 0
+
+    def record(self, task: str, items: list[dict[str, Any]], seconds: float,
+               response: httpx.Response | None, error: str | None) -> None:
+        self.requests += 1
+        self.sent_items += len(items)
+        if response is None:
+            self.client_errors[error or "unknown"] += 1
+            self.lost_items += len(items)
+            return
+        self.http[str(response.status_code)] += 1
+        if response.status_code != 200:
+            self.lost_items += len(items)
+            return
+        results = response.json()["results"]
+        expected = [(i, item["id"]) for i, item in enumerate(items)]
+        got = [(r["index"], r["id"]) for r in results]
+        if got != expected:
+            self.lost_items += len(items) - len(set(got) & set(expected))
+        self.scored_items += len(results)
+        self.latencies.setdefault(task, []).append(seconds)
+        statuses = self.items.setdefault(task, Counter())
+        statuses.update(r["status"] for r in results)
+
+    def summary(self, wall_s: float) -> dict[str, Any]:
+        return {
+            "concurrency": self.concurrency,
+            "wall_s": round(wall_s, 2),
+            "requests": self.requests,
+            "requests_per_s": round(self.requests / wall_s, 2),
+            "items_per_s": round(self.scored_items / wall_s, 1),
+            "items_sent": self.sent_items,
+            "items_scored": self.scored_items,
+            "lost_items": self.lost_items,
+            "http_5xx": sum(n for code, n in self.http.items() if code.startswith("5")),
+            "http_status": dict(self.http),
+            "client_errors": dict(self.client_errors),
+            "item_status": {task: dict(c) for task, c in self.items.items()},
+            "latency_ms": {
+                task: {
+                    name: round(1000 * (percentile(values, q) or 0.0), 1)
+                    for name, q in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99))
+                }
+                | {"requests": len(values)}
+                for task, values in sorted(self.latencies.items())
+            },
+        }
+
+
+async def run_level(url: str, concurrency: int, duration_s: float, timeout_s: float,
+                    workload: Workload) -> dict[str, Any]:
+    level = Level(concurrency)
+    stop_at = time.monotonic() + duration_s
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(base_url=url, timeout=timeout_s, limits=limits) as http:
+
+        async def client() -> None:
+            while time.monotonic() < stop_at:
+                task, items = workload.next()
+                started = time.monotonic()
+                try:
+                    response = await http.post("/score", json={"items": items})
+                    level.record(task, items, time.monotonic() - started, response, None)
+                except httpx.HTTPError as exc:
+                    level.record(task, items, time.monotonic() - started, None,
+                                 type(exc).__name__)
+
+        started = time.monotonic()
+        await asyncio.gather(*(client() for _ in range(concurrency)))
+        return level.summary(time.monotonic() - started)
+
+
+def table(levels: list[dict[str, Any]]) -> str:
+    tasks = sorted({task for level in levels for task in level["latency_ms"]})
+    head = ["clients", "req/s", "items/s"] + [f"{t} p50/p95/p99 ms" for t in tasks] + [
+        "5xx", "client errors", "lost items", "item statuses"]
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for level in levels:
+        lat = [
+            "/".join(f"{level['latency_ms'][t][p]:g}" for p in ("p50", "p95", "p99"))
+            if t in level["latency_ms"] else "-"
+            for t in tasks
+        ]
+        statuses = "; ".join(
+            f"{task}: " + ", ".join(f"{k} {v}" for k, v in sorted(c.items()))
+            for task, c in sorted(level["item_status"].items())
+        )
+        cells = [str(level["concurrency"]), f"{level['requests_per_s']:g}",
+                 f"{level['items_per_s']:g}", *lat, str(level["http_5xx"]),
+                 str(sum(level["client_errors"].values())), str(level["lost_items"]), statuses]
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+@contextmanager
+def service(url: str | None, verifier_url: str | None) -> Iterator[str]:
+    if url is not None:
+        yield url.rstrip("/")
+        return
+    env = {"VERIFIER_LLM_URL": verifier_url} if verifier_url else {}
+    with running_service(env) as started:
+        yield started
+
+
+def check_loopback(url: str | None, what: str) -> None:
+    if url is not None and urlparse(url).hostname not in LOOPBACK:
+        raise SystemExit(f"{what} must be a loopback URL (this is a load test): {url}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--duration", type=float, default=60.0,
+                        help="seconds of sustained load per concurrency level")
+    parser.add_argument("--concurrency", default="4,16,64",
+                        help="comma-separated numbers of concurrent clients")
+    parser.add_argument("--math-batch", type=int, default=32, help="items per math request")
+    parser.add_argument("--code-batch", type=int, default=4, help="items per code request")
+    parser.add_argument("--timeout", type=float, default=120.0, help="per-request timeout (s)")
+    parser.add_argument("--url", help="an already running service (loopback); default: start one")
+    parser.add_argument("--verifier-url", help="LLM verifier (loopback); adds rubric requests")
+    parser.add_argument("--out", type=Path, default=RESULTS / "load_test.json")
+    args = parser.parse_args()
+    check_loopback(args.url, "--url")
+    check_loopback(args.verifier_url, "--verifier-url")
+    levels_wanted = [int(c) for c in args.concurrency.split(",") if c.strip()]
+    if not levels_wanted or max(levels_wanted) > 512:
+        raise SystemExit("--concurrency: 1 to 512 clients per level")
+
+    levels = []
+    load_before = os.getloadavg()
+    with service(args.url, args.verifier_url) as url:
+        for concurrency in levels_wanted:
+            workload = Workload(args.math_batch, args.code_batch, args.verifier_url is not None)
+            summary = asyncio.run(
+                run_level(url, concurrency, args.duration, args.timeout, workload)
+            )
+            levels.append(summary)
+            print(f"{concurrency} clients: {summary['requests_per_s']} req/s, "
+                  f"{summary['items_per_s']} items/s, 5xx {summary['http_5xx']}, "
+                  f"lost {summary['lost_items']}", flush=True)
+    top = max(levels, key=lambda level: level["concurrency"])
+    report = {
+        "benchmark": "sustained mixed load: math + code (+ rubric) from concurrent clients",
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                    "loadavg_at_start": [round(x, 2) for x in load_before]},
+        "settings": {"duration_s": args.duration, "concurrency": levels_wanted,
+                     "math_batch": args.math_batch, "code_batch": args.code_batch,
+                     "rubric": args.verifier_url is not None,
+                     "service": "started here" if args.url is None else "external"},
+        "levels": levels,
+        "target_met_at_highest_concurrency": top["http_5xx"] == 0 and top["lost_items"] == 0,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2) + "\n")
+    print(table(levels))
+    if not report["target_met_at_highest_concurrency"]:
+        raise SystemExit("target missed: 5xx or lost items at the highest concurrency")
+
+
+if __name__ == "__main__":
+    main()

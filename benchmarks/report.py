@@ -1,0 +1,218 @@
+"""Build ``docs/results.md`` and its plots (``docs/img/*.png``) from benchmarks/results/*.json.
+
+Every number in the report comes from those files; a file that is missing (e.g.
+``scale_bench.json`` before the scaling benchmark has run) leaves its section saying so.
+Usage: ``python benchmarks/report.py`` (after the benchmarks; see docs/results.md).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no display
+
+import matplotlib.pyplot as plt
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+DOCS = ROOT / "docs"
+IMG = DOCS / "img"
+
+Json = dict[str, Any]
+
+
+def load(name: str) -> Json | None:
+    path = RESULTS / f"{name}.json"
+    if not path.exists():
+        return None
+    data: Json = json.loads(path.read_text())
+    return data
+
+
+def missing(name: str, command: str) -> str:
+    return f"_No `benchmarks/results/{name}.json` yet: run `{command}`._\n"
+
+
+def save(figure: Any, name: str) -> str:
+    IMG.mkdir(parents=True, exist_ok=True)
+    figure.tight_layout()
+    figure.savefig(IMG / name, dpi=110)
+    plt.close(figure)
+    return f"![{name}](img/{name})\n"
+
+
+def peers_section(math: Json | None, code: Json | None, verifier: Json | None,
+                  trainer: Json | None) -> str:
+    rows: list[tuple[str, str, float]] = []
+    if math:
+        rows.append((f"math: service, {math['batch_size']}-item batches",
+                     "math-verify in-process", math["throughput_ratio"]))
+    if code:
+        rows.append(("code: warm sandbox workers", "one subprocess per test",
+                     code["throughput_ratio"]))
+    if verifier:
+        for row in verifier["rows"][1:]:
+            rows.append(("LLM verifier: batched completions + logprobs", row["path"],
+                         row["speedup_of_ours"]))
+    if trainer:
+        rows.append(("GRPO step: reward over HTTP", "in-process reward (reward-time ratio, "
+                     "lower is better)", trainer["reward_overhead_ratio"]))
+    if not rows:
+        return "_No peer benchmarks yet._\n"
+    text = "| ours | peer | ratio |\n|---|---|---|\n" + "".join(
+        f"| {ours} | {peer} | {ratio:.2f}× |\n" for ours, peer, ratio in rows
+    )
+    figure, axis = plt.subplots(figsize=(8, 0.6 + 0.5 * len(rows)))
+    labels = [f"{ours.split(':')[0]} vs {peer.split(':')[0].split(' (')[0]}"
+              for ours, peer, _ in rows]
+    axis.barh(labels, [ratio for *_, ratio in rows], color="tab:blue")
+    axis.axvline(1.0, color="grey", linestyle="--", linewidth=1)
+    axis.set_xlabel("ratio (throughput: higher is better; trainer: time, ~1 = no overhead)")
+    axis.invert_yaxis()
+    return text + "\n" + save(figure, "peer_ratios.png")
+
+
+def batch_section(sweep: Json | None) -> str:
+    if sweep is None:
+        return missing("batch_sweep", "python benchmarks/batch_sweep.py")
+    rows = sweep["rows"]
+    text = "| batch size | items/s | p50 ms | p99 ms |\n|---|---|---|---|\n" + "".join(
+        f"| {r['batch_size']} | {r['items_per_s']:g} | {r['latency_p50_ms']:g} | "
+        f"{r['latency_p99_ms']:g} |\n"
+        for r in rows
+    )
+    figure, axis = plt.subplots(figsize=(6, 3.5))
+    axis.plot([r["batch_size"] for r in rows], [r["items_per_s"] for r in rows], marker="o")
+    axis.set_xscale("log", base=2)
+    axis.set_xlabel("items per /score/math request")
+    axis.set_ylabel("items/s (one client)")
+    axis.set_title("Math throughput vs batch size")
+    axis.grid(True, alpha=0.3)
+    return text + "\n" + save(figure, "throughput_vs_batch.png")
+
+
+def load_section(load_test: Json | None) -> str:
+    if load_test is None:
+        return missing("load_test", "python benchmarks/load_test.py")
+    levels = load_test["levels"]
+    settings = load_test["settings"]
+    tasks = sorted({task for level in levels for task in level["latency_ms"]})
+    head = ["clients", "req/s", "items/s", *[f"{t} p50 / p95 / p99 ms" for t in tasks],
+            "5xx", "client errors", "lost items", "item statuses"]
+    text = (
+        f"{settings['duration_s']:g} s per level; math requests carry {settings['math_batch']} "
+        f"items, code requests {settings['code_batch']}; "
+        f"rubric {'on' if settings['rubric'] else 'off (no verifier URL given)'}. "
+        f"Target (zero 5xx, zero lost items at the highest concurrency): "
+        f"**{'met' if load_test['target_met_at_highest_concurrency'] else 'MISSED'}**.\n\n"
+        "| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n"
+    )
+    for level in levels:
+        latency = [
+            " / ".join(f"{level['latency_ms'][t][p]:g}" for p in ("p50", "p95", "p99"))
+            if t in level["latency_ms"] else "-"
+            for t in tasks
+        ]
+        statuses = "; ".join(
+            f"{task}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+            for task, counts in sorted(level["item_status"].items())
+        )
+        cells = [str(level["concurrency"]), f"{level['requests_per_s']:g}",
+                 f"{level['items_per_s']:g}", *latency, str(level["http_5xx"]),
+                 str(sum(level["client_errors"].values())), str(level["lost_items"]), statuses]
+        text += "| " + " | ".join(cells) + " |\n"
+    figure, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+    clients = [level["concurrency"] for level in levels]
+    for task in tasks:
+        for pct, style in (("p50", "-"), ("p95", "--"), ("p99", ":")):
+            left.plot(clients, [level["latency_ms"].get(task, {}).get(pct) for level in levels],
+                      linestyle=style, marker="o", label=f"{task} {pct}")
+    left.set_xscale("log", base=2)
+    left.set_yscale("log")
+    left.set_xlabel("concurrent clients")
+    left.set_ylabel("request latency (ms)")
+    left.set_title("Latency percentiles under load")
+    left.legend(fontsize=7)
+    left.grid(True, alpha=0.3)
+    right.plot(clients, [level["items_per_s"] for level in levels], marker="o", label="items/s")
+    right.plot(clients, [level["requests_per_s"] for level in levels], marker="s",
+               label="requests/s")
+    right.set_xscale("log", base=2)
+    right.set_xlabel("concurrent clients")
+    right.set_title("Throughput under load")
+    right.legend()
+    right.grid(True, alpha=0.3)
+    return text + "\n" + save(figure, "load_test.png")
+
+
+def scale_section(scale: Json | None) -> str:
+    if scale is None:
+        return missing("scale_bench", "python benchmarks/scale_bench.py")
+    rows = scale["rows"]
+    text = ("| setup | math items/s | math p50 / p99 s | code items/s | code p50 / p99 s |\n"
+            "|---|---|---|---|---|\n")
+    for row in rows:
+        m, c = row["math"], row["code"]
+        text += (f"| {row['config']} | {m['per_s']:g} | {m['p50_s']:g} / {m['p99_s']:g} | "
+                 f"{c['per_s']:g} | {c['p50_s']:g} / {c['p99_s']:g} |\n")
+    gateway = [row for row in rows if row.get("gateway")] or rows
+    figure, axis = plt.subplots(figsize=(6, 3.5))
+    replicas = [row["replicas"] for row in gateway]
+    axis.plot(replicas, [row["math"]["per_s"] for row in gateway], marker="o", label="math")
+    axis.plot(replicas, [row["code"]["per_s"] for row in gateway], marker="s", label="code")
+    axis.set_xticks(replicas)
+    axis.set_xlabel("replicas behind the gateway")
+    axis.set_ylabel("items/s")
+    axis.set_title(f"Scaling with replicas ({scale['machine']['cpus']} CPUs)")
+    axis.legend()
+    axis.grid(True, alpha=0.3)
+    return text + "\n" + save(figure, "scaling.png")
+
+
+INTRO = """# Results
+
+Generated by `python benchmarks/report.py` from `benchmarks/results/*.json`; do not edit by
+hand. All numbers come from a 2-core CPU machine shared with other work, so read them as
+ratios between approaches run side by side, not as absolute capacity (see DESIGN's
+performance method). Regenerate the load test, the batch sweep and this report with:
+
+```bash
+.venv/bin/python benchmarks/load_test.py && .venv/bin/python benchmarks/batch_sweep.py \\
+  && .venv/bin/python benchmarks/report.py
+```
+"""
+
+
+def build() -> str:
+    math, code = load("math_bench"), load("code_bench")
+    verifier, trainer = load("verifier_bench"), load("trainer_bench")
+    parts = [
+        INTRO,
+        "## Against the peer approaches\n\nSame inputs, same run (`benchmarks/*_bench.py`).\n",
+        peers_section(math, code, verifier, trainer),
+        "## Sustained load (`benchmarks/load_test.py`)\n\nConcurrent clients send a mix of "
+        "math and code requests to one service on loopback for a fixed time per level. An "
+        "item is *lost* when its request got no 200 or the 200 lacks a result with the "
+        "item's index and id.\n",
+        load_section(load("load_test")),
+        "## Math throughput vs batch size (`benchmarks/batch_sweep.py`)\n\nOne client, "
+        "batches sent back to back, unique answers (no cache hits).\n",
+        batch_section(load("batch_sweep")),
+        "## Scaling with replicas (`benchmarks/scale_bench.py`)\n\n",
+        scale_section(load("scale_bench")),
+    ]
+    return "\n".join(parts)
+
+
+def main() -> None:
+    DOCS.mkdir(exist_ok=True)
+    (DOCS / "results.md").write_text(build())
+    print(f"wrote {DOCS / 'results.md'} and {sorted(p.name for p in IMG.glob('*.png'))}")
+
+
+if __name__ == "__main__":
+    main()
