@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test train-demo install-service install-dev lint bench clean
+.PHONY: run test train-demo install-service install-dev lint bench report clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,12 @@ test: install-dev lint
 
 bench: install-dev
 	$(BIN)/python benchmarks/math_bench.py
+
+# Load test, batch-size sweep, then docs/results.md and its plots from every results JSON.
+report: install-dev
+	$(BIN)/python benchmarks/load_test.py
+	$(BIN)/python benchmarks/batch_sweep.py
+	$(BIN)/python benchmarks/report.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from services.codecheck.scorer import CodeScorer
+from services.echo import preview
 from services.mathcheck.checker import MathChecker, MathVerdict, Outcome
 from services.mathcheck.extraction import extract_answer, reference_answer
 from services.metrics import Metrics
@@ -205,7 +206,7 @@ class Scorer:
             status=status,
             judge=Judge.RULE,
             components=components,
-            extracted=_preview(extraction.answer),
+            extracted=preview(extraction.answer),
             detail=detail,
         )
 
@@ -254,16 +255,6 @@ class Scorer:
             extracted_reference=reference_answer(request.reference),
             explanation=result.detail,
         )
-
-
-# Echoed answers are cut to this length: a refused megabyte answer need not come back whole.
-MAX_ECHO_CHARS = 4096
-
-
-def _preview(text: str | None) -> str | None:
-    if text is None or len(text) <= MAX_ECHO_CHARS:
-        return text
-    return text[:MAX_ECHO_CHARS] + f"… [{len(text) - MAX_ECHO_CHARS} more characters]"
 
 
 def _math_outcome(verdict: MathVerdict, scale: RewardScale) -> tuple[Status, float, str]:

@@ -6,6 +6,7 @@ from collections import Counter
 
 from sandbox import Failure, Language, Limits, Sandbox, SandboxUnavailable, TestCase, TestOutcome
 from services.codecheck.extraction import extract_code
+from services.echo import MAX_CODE_ECHO, preview
 from services.protocol import CodeItem, Judge, RewardOptions, ScoreResult, Status, Task
 from services.rewards.code_reward import CodeRewardWeights, code_reward
 from services.rewards.format_reward import score_format
@@ -51,7 +52,7 @@ class CodeScorer:
                 status=status,
                 judge=Judge.RULE,
                 components=components,
-                extracted=extracted,
+                extracted=preview(extracted, MAX_CODE_ECHO),
                 detail=detail,
             )
 
