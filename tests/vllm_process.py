@@ -21,7 +21,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.service_process import free_port
+from services.launcher import NotReady, free_port, wait_until_ready
 
 VLLM_VERSION = "0.32.0"
 REPO = Path(__file__).resolve().parents[1]
@@ -158,24 +158,13 @@ class VLLMServer:
                 self.command(), env=env, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True,
             )  # fmt: skip
-        deadline = started + self.startup_s
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(
-                    f"vLLM exited during start-up (rc={self.process.returncode}):\n"
-                    f"{self.log_tail()}"
-                )
-            try:
-                if httpx.get(f"{self.url}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(
-                    f"vLLM not healthy after {self.startup_s:.0f}s:\n{self.log_tail()}"
-                )
-            time.sleep(0.5)
+        try:
+            wait_until_ready(
+                self.process, f"{self.url}/health", self.startup_s, self.log_tail, poll_s=0.5
+            )
+        except NotReady as exc:
+            self.stop()
+            raise NotReady(f"vLLM {exc}") from None
         self.startup_time_s = time.monotonic() - started
         return self
 

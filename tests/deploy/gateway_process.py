@@ -14,17 +14,14 @@ import re
 import shutil
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
-
+from services.launcher import free_port, wait_until_ready
 from tests.deploy.compose_files import ROOT, load_compose, read_env_file
-from tests.service_process import free_port
 
 TEMPLATE = ROOT / "deploy" / "nginx" / "gateway.conf.template"
 _PLACEHOLDER = re.compile(r"\$\{([A-Z][A-Z0-9_]*)\}")
@@ -128,18 +125,10 @@ def running_gateway(
         )
     gateway = Gateway(f"http://127.0.0.1:{port}", directory, process)
     try:
-        deadline = time.monotonic() + startup_s
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"nginx exited: {gateway.error_log.read_text()}")
-            try:
-                if httpx.get(f"{gateway.url}/ready", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"gateway not ready after {startup_s}s")
-            time.sleep(0.1)
+        wait_until_ready(
+            process, f"{gateway.url}/ready", startup_s,
+            lambda: gateway.error_log.read_text(errors="replace"), poll_s=0.1,
+        )  # fmt: skip
         yield gateway
     finally:
         process.terminate()

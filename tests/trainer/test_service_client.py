@@ -23,14 +23,13 @@ OPTIONS = RewardSection().options()
 @contextmanager
 def service_on(port: int) -> Iterator[str]:
     """The real service, on a port the test chose (so it can come back at the same URL)."""
-    chosen = pytest.MonkeyPatch()
-    chosen.setattr(service_process, "free_port", lambda: port)
+    service = service_process.ServiceProcess(port=port)
     try:
-        with service_process.running_service() as url:
-            chosen.undo()
-            yield url
+        service.start()
+        service.wait_ready()
+        yield service.url
     finally:
-        chosen.undo()
+        service.stop()
 
 
 def score(url: str, **policy: Any) -> list[dict[str, Any]]:
