@@ -106,7 +106,9 @@ def load_section(load_test: Json | None) -> str:
     text = (
         f"{settings['duration_s']:g} s per level; math requests carry {settings['math_batch']} "
         f"items, code requests {settings['code_batch']}; "
-        f"rubric {'on' if settings['rubric'] else 'off (no verifier URL given)'}. "
+        f"rubric {'on (every rubric item is the same text, so after the first grade the '
+                  'verifier cache answers: rubric latencies measure the service path, not '
+                  'the model)' if settings['rubric'] else 'off (no verifier URL given)'}. "
         f"Target (zero 5xx, zero lost items at the highest concurrency): "
         f"**{'met' if load_test['target_met_at_highest_concurrency'] else 'MISSED'}**.\n\n"
         "| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n"
