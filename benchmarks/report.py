@@ -106,9 +106,7 @@ def load_section(load_test: Json | None) -> str:
     text = (
         f"{settings['duration_s']:g} s per level; math requests carry {settings['math_batch']} "
         f"items, code requests {settings['code_batch']}; "
-        f"rubric {'on (every rubric item is the same text, so after the first grade the '
-                  'verifier cache answers: rubric latencies measure the service path, not '
-                  'the model)' if settings['rubric'] else 'off (no verifier URL given)'}. "
+        f"rubric {RUBRIC_ON if settings['rubric'] else 'off (no verifier URL given)'}. "
         f"Target (zero 5xx, zero lost items at the highest concurrency): "
         f"**{'met' if load_test['target_met_at_highest_concurrency'] else 'MISSED'}**.\n\n"
         "| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n"
@@ -174,6 +172,11 @@ def scale_section(scale: Json | None) -> str:
     axis.grid(True, alpha=0.3)
     return text + "\n" + save(figure, "scaling.png")
 
+
+RUBRIC_ON = (
+    "on (every rubric item is the same text, so after the first grade the verifier cache "
+    "answers: rubric latencies measure the service path, not the model)"
+)
 
 INTRO = """# Results
 
