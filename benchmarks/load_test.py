@@ -182,14 +182,16 @@ async def run_level(url: str, concurrency: int, duration_s: float, timeout_s: fl
         return level.summary(time.monotonic() - started)
 
 
-def table(levels: list[dict[str, Any]]) -> str:
+def table(levels: list[dict[str, Any]], sep: str = "/") -> str:
+    """Markdown table of the levels: throughput, latency percentiles per task, errors."""
     tasks = sorted({task for level in levels for task in level["latency_ms"]})
-    head = ["clients", "req/s", "items/s"] + [f"{t} p50/p95/p99 ms" for t in tasks] + [
-        "5xx", "client errors", "lost items", "item statuses"]
+    percentiles = sep.join(("p50", "p95", "p99"))
+    head = ["clients", "req/s", "items/s", *[f"{t} {percentiles} ms" for t in tasks],
+            "5xx", "client errors", "lost items", "item statuses"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for level in levels:
         lat = [
-            "/".join(f"{level['latency_ms'][t][p]:g}" for p in ("p50", "p95", "p99"))
+            sep.join(f"{level['latency_ms'][t][p]:g}" for p in ("p50", "p95", "p99"))
             if t in level["latency_ms"] else "-"
             for t in tasks
         ]

@@ -8,10 +8,15 @@ Usage: ``python benchmarks/report.py`` (after the benchmarks; see docs/results.m
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import matplotlib
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.load_test import table
 
 matplotlib.use("Agg")  # files only, no display
 
@@ -100,33 +105,17 @@ def load_section(load_test: Json | None) -> str:
         return missing("load_test", "python benchmarks/load_test.py")
     levels = load_test["levels"]
     settings = load_test["settings"]
-    tasks = sorted({task for level in levels for task in level["latency_ms"]})
-    head = ["clients", "req/s", "items/s", *[f"{t} p50 / p95 / p99 ms" for t in tasks],
-            "5xx", "client errors", "lost items", "item statuses"]
     text = (
         f"{settings['duration_s']:g} s per level; math requests carry {settings['math_batch']} "
         f"items, code requests {settings['code_batch']}; "
         f"rubric {RUBRIC_ON if settings['rubric'] else 'off (no verifier URL given)'}. "
         f"Target (zero 5xx, zero lost items at the highest concurrency): "
         f"**{'met' if load_test['target_met_at_highest_concurrency'] else 'MISSED'}**.\n\n"
-        "| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n"
     )
-    for level in levels:
-        latency = [
-            " / ".join(f"{level['latency_ms'][t][p]:g}" for p in ("p50", "p95", "p99"))
-            if t in level["latency_ms"] else "-"
-            for t in tasks
-        ]
-        statuses = "; ".join(
-            f"{task}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-            for task, counts in sorted(level["item_status"].items())
-        )
-        cells = [str(level["concurrency"]), f"{level['requests_per_s']:g}",
-                 f"{level['items_per_s']:g}", *latency, str(level["http_5xx"]),
-                 str(sum(level["client_errors"].values())), str(level["lost_items"]), statuses]
-        text += "| " + " | ".join(cells) + " |\n"
+    text += table(levels, sep=" / ") + "\n"
     figure, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
     clients = [level["concurrency"] for level in levels]
+    tasks = sorted({task for level in levels for task in level["latency_ms"]})
     for task in tasks:
         for pct, style in (("p50", "-"), ("p95", "--"), ("p99", ":")):
             left.plot(clients, [level["latency_ms"].get(task, {}).get(pct) for level in levels],
