@@ -151,6 +151,10 @@ class VLLMServer:
             return self
         env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1"}
         env.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
+        if (os.cpu_count() or 1) <= 4:
+            # vLLM keeps one core for its scheduler, which on a 2-core host halves the model's
+            # share; giving the worker every core made batches ~1.75x faster there.
+            env.setdefault("VLLM_CPU_NUM_OF_RESERVED_CPU", "0")
         started = time.monotonic()
         with self.log_path.open("ab") as log:
             # A new session: stop() signals the whole group (API server + engine core).
