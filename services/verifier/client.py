@@ -145,23 +145,12 @@ class VerifierClient:
 
     async def judge(self, items: Sequence[VerifyRequest]) -> list[VerifierJudgement]:
         """P(answer is correct) for each item, in order; errors are per item, never raised."""
-        results: list[VerifierJudgement | None] = [None] * len(items)
-        pending: dict[tuple[str, ...], list[int]] = {}
-        for index, item in enumerate(items):
-            key: tuple[str, ...] = (item.question, item.reference, item.answer)
-            hit = self.cache.get(key)
-            if hit is not None:
-                results[index] = hit
-            else:
-                pending.setdefault(key, []).append(index)  # duplicates asked once
-        if pending:
-            keys = list(pending)
-            fresh = await self._judge_uncached([VerifyRequest(*key) for key in keys])
-            for key, judgement in zip(keys, fresh, strict=True):
-                self.cache.put(key, judgement)
-                for index in pending[key]:
-                    results[index] = judgement
-        return [r if r is not None else _missing() for r in results]
+        keys = [(item.question, item.reference, item.answer) for item in items]
+
+        async def fresh(missed: list[tuple[str, ...]]) -> list[VerifierJudgement]:
+            return await self._judge_uncached([VerifyRequest(*key) for key in missed])
+
+        return await self.cache.through(keys, fresh, _missing())
 
     async def _judge_uncached(self, items: list[VerifyRequest]) -> list[VerifierJudgement]:
         try:
@@ -244,24 +233,14 @@ class VerifierClient:
 
     async def grade_rubric(self, items: Sequence[RubricRequest]) -> list[RubricJudgement]:
         """A critique ending in "Total Score: X/10" per item; score = min(10, X)/10."""
-        results: list[RubricJudgement | None] = [None] * len(items)
-        pending: dict[tuple[str, ...], list[int]] = {}
-        for index, item in enumerate(items):
-            key: tuple[str, ...] = (item.question, item.response, item.rubric)
-            hit = self.rubric_cache.get(key)
-            if hit is not None:
-                results[index] = hit
-            else:
-                pending.setdefault(key, []).append(index)
-        if pending:
-            keys = list(pending)
-            fresh = await self._grade_uncached([RubricRequest(*key) for key in keys])
-            for key, judgement in zip(keys, fresh, strict=True):
-                self.rubric_cache.put(key, judgement)
-                for index in pending[key]:
-                    results[index] = judgement
-        missing = RubricJudgement(None, error=_missing().error)
-        return [r if r is not None else missing for r in results]
+        keys = [(item.question, item.response, item.rubric) for item in items]
+
+        async def fresh(missed: list[tuple[str, ...]]) -> list[RubricJudgement]:
+            return await self._grade_uncached([RubricRequest(*key) for key in missed])
+
+        return await self.rubric_cache.through(
+            keys, fresh, RubricJudgement(None, error=_missing().error)
+        )
 
     async def _grade_uncached(self, items: list[RubricRequest]) -> list[RubricJudgement]:
         try:
