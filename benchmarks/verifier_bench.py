@@ -266,6 +266,7 @@ def serving(args: argparse.Namespace) -> Iterator[tuple[Server, dict[str, Any]]]
             )
         finally:
             vllm.stop()
+        vllm.log_path.unlink(missing_ok=True)  # kept when start-up or the run failed
         return
     from trainer.smollm2 import ensure_smollm2
 

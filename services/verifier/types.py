@@ -38,6 +38,11 @@ def error_reason(kind: ErrorKind, detail: str) -> str:
     return f"{kind.value}: {detail}"
 
 
+def error_kind(reason: str | None) -> ErrorKind | None:
+    """The kind an :func:`error_reason` string starts with; None for no error."""
+    return None if reason is None else ErrorKind(reason.split(":", 1)[0])
+
+
 @dataclass(frozen=True, slots=True)
 class VerifierJudgement:
     """The verifier's verdict on one item, or an error reason.
@@ -59,9 +64,7 @@ class VerifierJudgement:
 
     @property
     def error_kind(self) -> ErrorKind | None:
-        if self.error is None:
-            return None
-        return ErrorKind(self.error.split(":", 1)[0])
+        return error_kind(self.error)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +82,4 @@ class RubricJudgement:
 
     @property
     def error_kind(self) -> ErrorKind | None:
-        if self.error is None:
-            return None
-        return ErrorKind(self.error.split(":", 1)[0])
+        return error_kind(self.error)
