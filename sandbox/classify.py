@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import signal
-from typing import Any
 
 from .models import Failure, Language, Limits, TestCase, TestOutcome
 from .q_errors import has_q_error, is_memory_error, license_problem, q_errors
+from .worker_main import Reply
 
 EXCERPT_CHARS = 4096
 
@@ -30,26 +30,25 @@ def _signal_name(num: int) -> str:
         return f"signal {num}"
 
 
-def classify(language: Language, test: TestCase, raw: dict[str, Any],
-             limits: Limits) -> TestOutcome:
-    stdout = str(raw.get("stdout", ""))
-    stderr = str(raw.get("stderr", ""))
-    exit_code: int | None = raw.get("exit_code")
-    sig: int | None = raw.get("signal")
-    duration = float(raw.get("duration_s", 0.0))
+def classify(language: Language, test: TestCase, raw: Reply, limits: Limits) -> TestOutcome:
+    if "error" in raw:
+        return TestOutcome(False, Failure.SANDBOX_ERROR, None, "", "", 0.0, raw["error"])
+    stdout = raw["stdout"]
+    stderr = raw["stderr"]
+    exit_code = raw["exit_code"]
+    sig = raw["signal"]
+    duration = raw["duration_s"]
 
     def out(failure: Failure, detail: str, passed: bool = False) -> TestOutcome:
         return TestOutcome(passed, failure, exit_code, excerpt(stdout), excerpt(stderr),
                            duration, detail)
 
-    if raw.get("error"):
-        return out(Failure.SANDBOX_ERROR, str(raw["error"]))
-    if raw.get("output_limit"):
+    if raw["output_limit"]:
         return out(Failure.OUTPUT_LIMIT,
                    f"output exceeded {limits.max_output_bytes} bytes; program killed")
-    if raw.get("timed_out"):
+    if raw["timed_out"]:
         return out(Failure.TIMEOUT, f"wall-clock limit of {limits.wall_s:g} s exceeded")
-    cpu = float(raw.get("cpu_s", 0.0))
+    cpu = raw["cpu_s"]
     if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu >= limits.cpu_s):
         return out(Failure.TIMEOUT, f"CPU-time limit of {limits.cpu_s:g} s exceeded")
     if language is Language.Q:

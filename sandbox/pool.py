@@ -18,9 +18,10 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from . import worker_main
+from .worker_main import ExitFrame, FrameError, Hello, Job, JobError, Reply, WorkerConfig
 from .errors import SandboxUnavailable
 from .reaper import reap_adopted
 
@@ -40,7 +41,7 @@ class WorkerSpec:
 
     prefix: Sequence[str]
     python: str
-    config: dict[str, Any]
+    config: WorkerConfig
     drop_uid: bool  # the service is root: slot i runs as uid_base + i
     uid_base: int
     host_scratch: bool = False  # NONE isolation: a private host dir per worker
@@ -50,7 +51,7 @@ class WorkerSpec:
         prefix = list(self.prefix)
         if info_fd is not None:  # bwrap reports the sandboxed worker's host pid here
             prefix[1:1] = ["--info-fd", str(info_fd)]
-        cfg = dict(self.config)
+        cfg = self.config.copy()
         if self.drop_uid:
             cfg["uid"] = cfg["gid"] = self.uid_base + slot
         if base:  # NONE isolation: scratch (and the q licence copy) live in a host dir
@@ -111,15 +112,14 @@ class WorkerProcess:
         self._w = self.proc.stdin.fileno()
         self._r = self.proc.stdout.fileno()
         try:
-            hello = self._recv(START_TIMEOUT_S)
-        except WorkerDied as exc:
+            self.info: Hello = worker_main.parse_hello(self._recv(START_TIMEOUT_S))
+        except (WorkerDied, FrameError) as exc:
             self.kill()
             raise SandboxUnavailable(f"sandbox worker failed to start: {exc}") from exc
         finally:
             if info_r >= 0:
                 self.worker_pid = _read_child_pid(info_r)
                 os.close(info_r)
-        self.info: dict[str, Any] = hello
 
     def _diagnostics(self) -> str:
         try:
@@ -128,7 +128,8 @@ class WorkerProcess:
         except (OSError, ValueError):
             return ""
 
-    def _recv(self, timeout: float) -> Any:
+    def _recv(self, timeout: float) -> object:
+        """The next frame's JSON value (not yet checked against its type)."""
         ready, _, _ = select.select([self._r], [], [], timeout)
         if not ready:
             raise WorkerDied(f"no answer within {timeout:.1f} s")
@@ -144,12 +145,15 @@ class WorkerProcess:
             raise WorkerDied(f"{err} (status {self.proc.returncode}): {self._diagnostics()}")
         return frame
 
-    def run(self, job: dict[str, Any], timeout: float) -> dict[str, Any]:
+    def run(self, job: Job, timeout: float) -> Reply:
         try:
             worker_main.write_frame(self._w, job)
         except OSError as exc:
             raise WorkerDied(f"cannot send job: {exc}") from exc
-        result: dict[str, Any] = self._recv(timeout)
+        try:
+            result = worker_main.parse_reply(self._recv(timeout))
+        except FrameError as exc:
+            raise WorkerDied(f"bad reply: {exc}") from exc
         self.jobs += 1
         return result
 
@@ -160,7 +164,8 @@ class WorkerProcess:
         """Ask the worker to exit (it kills its jobs first); force-kill if it lingers."""
         if self.alive():
             try:
-                worker_main.write_frame(self._w, {"op": "exit"})
+                bye: ExitFrame = {"op": "exit"}
+                worker_main.write_frame(self._w, bye)
                 self.proc.wait(timeout=2)
             except (OSError, subprocess.TimeoutExpired):
                 pass
@@ -251,13 +256,15 @@ class WorkerPool:
                 self._live.discard(worker)
             worker.close()
 
-    def run(self, job: dict[str, Any], wall_s: float) -> dict[str, Any]:
+    def run(self, job: Job, wall_s: float) -> Reply:
         worker = self._acquire()
         try:
             result = worker.run(job, wall_s + HOST_GRACE_S)
         except WorkerDied as exc:
             self._release(worker, healthy=False)
-            return {"error": f"sandbox worker failed during the job and was replaced: {exc}"}
+            failed: JobError = {
+                "error": f"sandbox worker failed during the job and was replaced: {exc}"}
+            return failed
         except BaseException:
             self._release(worker, healthy=False)
             raise

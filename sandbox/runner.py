@@ -8,7 +8,6 @@ import shutil
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 from .bwrap import QLIC, QLIC_SRC, SCRATCH, BwrapPlan, bwrap_argv
 from .classify import classify
@@ -20,6 +19,7 @@ from .pool import WorkerPool, WorkerSpec
 from .q_license import LicenseDir, prepare_license
 from .q_script import SCRIPT_NAME, build_script, q_argv
 from .reaper import become_subreaper
+from .worker_main import Job, JobLimits, WorkerConfig
 
 NO_Q = "Q_BIN not set: no licensed q on this machine"
 # Imported once in each warm worker so solutions do not pay for them per test. Nothing
@@ -123,9 +123,8 @@ class Sandbox:
     def _bwrap(self) -> bool:
         return self.config.isolation is Isolation.BWRAP
 
-    def _job(self, language: Language, program: str, test: TestCase,
-             limits: Limits) -> dict[str, Any]:
-        lim = {"wall_s": limits.wall_s, "cpu_s": limits.cpu_s, "memory_mb": limits.memory_mb,
+    def _job(self, language: Language, program: str, test: TestCase, limits: Limits) -> Job:
+        lim: JobLimits = {"wall_s": limits.wall_s, "cpu_s": limits.cpu_s, "memory_mb": limits.memory_mb,
                "max_processes": limits.max_processes,
                "max_output_bytes": limits.max_output_bytes,
                "max_file_bytes": limits.max_file_bytes,
@@ -170,7 +169,7 @@ class Sandbox:
             self._python = probe_python(cfg.python_bin)
         info = self._python
         ro_paths = list(info.mount_paths())
-        worker_cfg: dict[str, Any] = {"scratch": SCRATCH, "preimport": list(PREIMPORT)}
+        worker_cfg: WorkerConfig = {"scratch": SCRATCH, "preimport": list(PREIMPORT)}
         license_dir: str | None = None
         if language is Language.Q:
             if not cfg.q_bin:
@@ -185,7 +184,7 @@ class Sandbox:
                          os.path.dirname(os.path.abspath(cfg.q_bin))]
             worker_cfg["qlic_src"], worker_cfg["qlic"] = QLIC_SRC, QLIC
         if not self._bwrap:
-            if language is Language.Q:
+            if license_dir is not None:  # q: the worker copies the licence into its dir
                 worker_cfg["qlic_src"], worker_cfg["qlic"] = license_dir, ""
             return WorkerSpec(prefix=(), python=info.executable, config=worker_cfg,
                               drop_uid=self._as_root, uid_base=cfg.uid_base,

@@ -2,11 +2,13 @@
 
 This file is self-contained (stdlib only, no package imports) because it is started
 inside bubblewrap with ``python -I -c <this source>``: the repository is not visible
-there. The host imports it too, to share the frame codec (``write_frame``/``read_frame``).
+there. The host imports it too, so both sides share one definition of every frame (the
+TypedDicts below) and one codec (``write_frame``/``read_frame``/``parse_*``).
 
-Protocol: 4-byte big-endian length + UTF-8 JSON, in both directions. The host sends a
-config frame on the command line (argv[1]); then the worker answers ``{"ready": ...}`` and
-serves job frames until EOF or ``{"op": "exit"}``.
+Protocol: 4-byte big-endian length + UTF-8 JSON, in both directions. The host passes a
+``WorkerConfig`` on the command line (argv[1]); the worker answers a ``Hello`` and then
+answers each ``Job`` frame with a ``Reply`` until EOF or an ``ExitFrame``. A frame that
+does not match its type is answered with a ``JobError`` naming the problem.
 
 Per job the worker forks a child that starts a new session, applies rlimits, chdirs into a
 fresh job directory, and either runs Python source in the forked interpreter (fast: no
@@ -14,8 +16,8 @@ exec, no interpreter start-up) or execs a binary (q). The worker enforces the wa
 deadline and the output cap, then kills every process the job left behind.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: the TypedDicts' NotRequired markers must be
+# evaluated for ``__required_keys__`` to be right.
 import contextlib
 import ctypes
 import gc
@@ -29,7 +31,10 @@ import stat
 import struct
 import sys
 import time
-from typing import Any
+import types
+from collections.abc import Callable
+from typing import Any, Literal, NotRequired, TypedDict, cast, final, get_args, get_origin
+from typing import get_type_hints, is_typeddict
 
 _HEADER = struct.Struct(">I")
 MAX_FRAME = 64 * 1024 * 1024
@@ -40,11 +45,210 @@ PR_SET_PDEATHSIG = 1
 JOB_DIR = "job"
 
 
+# --------------------------------------------------------------------------- frames
+
+
+@final
+class WorkerConfig(TypedDict):
+    """argv[1] of the worker: where it works and what it prepares."""
+
+    scratch: str  # the job's writable directory (emptied after every job)
+    preimport: list[str]  # modules imported once, before jobs fork
+    wipe: NotRequired[list[str]]  # more directories to empty after every job
+    qlic_src: NotRequired[str]  # q licence files to copy ...
+    qlic: NotRequired[str]  # ... into this directory, owned by the job uid
+    uid: NotRequired[int]  # drop to this uid/gid (the host runs as root)
+    gid: NotRequired[int]
+
+
+@final
+class Hello(TypedDict):
+    """The worker's first frame: it is set up and waits for jobs."""
+
+    ready: bool
+    uid: int
+    pid: int
+    python: str
+
+
+@final
+class JobLimits(TypedDict):
+    wall_s: float
+    cpu_s: float
+    memory_mb: int
+    max_processes: int
+    max_output_bytes: int
+    max_file_bytes: int
+    max_open_files: int
+
+
+@final
+class PythonJob(TypedDict):
+    """Run ``files[main]`` in the forked interpreter."""
+
+    kind: Literal["python"]
+    main: str
+    files: dict[str, str]
+    stdin: str
+    limits: JobLimits
+
+
+@final
+class ExecJob(TypedDict):
+    """Exec ``argv`` (q) with ``env`` added to the worker's environment."""
+
+    kind: Literal["exec"]
+    argv: list[str]
+    files: dict[str, str]
+    stdin: str
+    env: dict[str, str]
+    limits: JobLimits
+
+
+@final
+class ExitFrame(TypedDict):
+    op: Literal["exit"]
+
+
+@final
+class JobResult(TypedDict):
+    """What a job did; ``signal`` is set instead of ``exit_code`` when it was killed."""
+
+    exit_code: int | None
+    signal: int | None
+    stdout: str
+    stderr: str
+    timed_out: bool
+    output_limit: bool
+    duration_s: float
+    cpu_s: float
+    maxrss_kb: int
+
+
+@final
+class JobError(TypedDict):
+    """The job could not be run (bad frame, worker failure); nothing about the program."""
+
+    error: str
+
+
+Job = PythonJob | ExecJob
+Reply = JobResult | JobError
+Frame = WorkerConfig | Hello | Job | ExitFrame | Reply
+_JOB_KINDS: dict[object, Any] = {"python": PythonJob, "exec": ExecJob}
+
+
+class FrameError(ValueError):
+    """A frame that is not JSON or does not match its type."""
+
+
+Check = Callable[[object, str], str | None]  # (value, where) -> the problem, or None
+_CHECKS: dict[Any, Check] = {}
+
+
+def _check(hint: Any) -> Check:
+    """A function telling why a value does not match ``hint`` (built once per type)."""
+    check = _CHECKS.get(hint)
+    if check is None:
+        check = _CHECKS[hint] = _build_check(hint)
+    return check
+
+
+def _build_check(hint: Any) -> Check:
+    origin, args = get_origin(hint), get_args(hint)
+    if is_typeddict(hint):
+        return _record_check(hint)
+    if origin is types.UnionType:
+        options = [_check(arg) for arg in args]
+        name = " or ".join(getattr(arg, "__name__", str(arg)) for arg in args)
+        return lambda v, where: (
+            None if any(c(v, where) is None for c in options)
+            else f"{where}: expected {name}, got {type(v).__name__}")
+    if origin is Literal:
+        return lambda v, where: (
+            None if v in args else f"{where}: expected one of {list(args)}, got {v!r}")
+    if origin is list:
+        item = _check(args[0])
+
+        def check_list(v: object, where: str) -> str | None:
+            if not isinstance(v, list):
+                return f"{where}: expected a list, got {type(v).__name__}"
+            return next(filter(None, (item(x, f"{where}[{i}]") for i, x in enumerate(v))),
+                        None)
+
+        return check_list
+    if origin is dict:
+        value = _check(args[1])
+
+        def check_dict(v: object, where: str) -> str | None:
+            if not isinstance(v, dict) or not all(isinstance(k, str) for k in v):
+                return f"{where}: expected an object, got {type(v).__name__}"
+            return next(filter(None, (value(x, f"{where}.{k}") for k, x in v.items())), None)
+
+        return check_dict
+    # JSON has no int/float distinction for whole numbers; bool is never a number.
+    accept = (int, float) if hint is float else hint
+    return lambda v, where: (
+        None if isinstance(v, accept) and not (isinstance(v, bool) and hint is not bool)
+        else f"{where}: expected {hint.__name__}, got {type(v).__name__}")
+
+
+def _record_check(shape: Any) -> Check:
+    fields = {key: _check(hint) for key, hint in get_type_hints(shape).items()}
+    required = shape.__required_keys__
+
+    def check_record(v: object, where: str) -> str | None:
+        if not isinstance(v, dict):
+            return f"{where}: expected an object, got {type(v).__name__}"
+        missing = sorted(required - v.keys())
+        if missing:
+            return f"{where}: missing {', '.join(missing)}"
+        unknown = sorted(map(str, v.keys() - fields.keys()))
+        if unknown:
+            return f"{where}: unknown {', '.join(unknown)}"
+        return next(filter(None, (fields[k](x, f"{where}.{k}") for k, x in v.items())), None)
+
+    return check_record
+
+
+def _expect(value: object, shape: Any, where: str) -> Any:
+    problem = _check(shape)(value, where)
+    if problem:
+        raise FrameError(problem)
+    return value
+
+
+def parse_config(value: object) -> WorkerConfig:
+    return cast(WorkerConfig, _expect(value, WorkerConfig, "config"))
+
+
+def parse_hello(value: object) -> Hello:
+    return cast(Hello, _expect(value, Hello, "hello"))
+
+
+def parse_job(value: object) -> Job | None:
+    """The job in a frame from the host; None for the exit frame."""
+    if isinstance(value, dict) and "op" in value:
+        _expect(value, ExitFrame, "frame")
+        return None
+    kind = value.get("kind") if isinstance(value, dict) else None
+    shape = _JOB_KINDS.get(kind)
+    if shape is None:
+        raise FrameError(f"job: kind must be one of {sorted(_JOB_KINDS)}, got {kind!r}")
+    return cast(Job, _expect(value, shape, "job"))
+
+
+def parse_reply(value: object) -> Reply:
+    if isinstance(value, dict) and "error" in value:
+        return cast(JobError, _expect(value, JobError, "reply"))
+    return cast(JobResult, _expect(value, JobResult, "reply"))
+
+
 # --------------------------------------------------------------------------- framing
 
 
-def write_frame(fd: int, obj: object) -> None:
-    data = json.dumps(obj, separators=(",", ":")).encode()
+def write_frame(fd: int, frame: Frame) -> None:
+    data = json.dumps(frame, separators=(",", ":")).encode()
     buf = memoryview(_HEADER.pack(len(data)) + data)
     while buf:
         n = os.write(fd, buf)
@@ -62,18 +266,30 @@ def _read_exact(fd: int, n: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def read_frame(fd: int) -> Any:
-    """Read one frame; None on EOF."""
+def read_frame(fd: int) -> object:
+    """Read one frame's JSON value; None on EOF. Raises FrameError for a frame that is
+    too large or not JSON, after consuming it (the stream stays in step)."""
     head = _read_exact(fd, _HEADER.size)
     if head is None:
         return None
     (size,) = _HEADER.unpack(head)
     if size > MAX_FRAME:
-        raise ValueError(f"frame too large: {size}")
+        while size:
+            chunk = os.read(fd, min(size, 1 << 20))
+            if not chunk:
+                return None
+            size -= len(chunk)
+        raise FrameError(f"frame too large: more than {MAX_FRAME} bytes")
     body = _read_exact(fd, size)
     if body is None:
         return None
-    return json.loads(body)
+    try:
+        value: object = json.loads(body)
+    except ValueError as exc:
+        raise FrameError(f"frame is not JSON: {exc}") from None
+    if value is None:  # None means EOF to the caller
+        raise FrameError("frame is null")
+    return value
 
 
 # --------------------------------------------------------------------------- helpers
@@ -156,7 +372,7 @@ def _descendants(root_pid: int) -> list[int]:
 
 
 class Worker:
-    def __init__(self, cfg: dict[str, Any]) -> None:
+    def __init__(self, cfg: WorkerConfig) -> None:
         self.cfg = cfg
         self.pid1 = os.getpid() == 1
         self.scratch = cfg["scratch"]
@@ -229,28 +445,37 @@ class Worker:
     # ---- main loop -------------------------------------------------------------
 
     def serve(self) -> None:
-        write_frame(self.wfd, {"ready": True, "uid": os.getuid(), "pid": os.getpid(),
-                               "python": sys.version.split()[0]})
+        hello: Hello = {"ready": True, "uid": os.getuid(), "pid": os.getpid(),
+                        "python": sys.version.split()[0]}
+        write_frame(self.wfd, hello)
         while True:
-            job = read_frame(self.rfd)
-            if job is None or job.get("op") == "exit":
-                return
+            result: Reply
             try:
-                result = self.run_job(job)
-            except Exception as exc:  # report, do not die: the host decides to recycle
-                self._kill_all()
-                result = {"error": f"worker error: {type(exc).__name__}: {exc}"}
+                frame = read_frame(self.rfd)
+                if frame is None:  # EOF: the host is gone
+                    return
+                job = parse_job(frame)
+            except FrameError as exc:
+                result = {"error": f"bad job frame: {exc}"}
+            else:
+                if job is None:  # the exit frame
+                    return
+                try:
+                    result = self.run_job(job)
+                except Exception as exc:  # report, do not die: the host decides to recycle
+                    self._kill_all()
+                    result = {"error": f"worker error: {type(exc).__name__}: {exc}"}
             self.jobs += 1
             write_frame(self.wfd, result)
 
-    def run_job(self, job: dict[str, Any]) -> dict[str, Any]:
+    def run_job(self, job: Job) -> JobResult:
         os.mkdir(self.job_dir, 0o700)
-        for name, content in job.get("files", {}).items():
+        for name, content in job["files"].items():
             with open(os.path.join(self.job_dir, name), "w", encoding="utf-8") as f:
                 f.write(content)
         # stdin comes from a memfd: no writer thread, no pipe-buffer deadlock.
         stdin_fd = os.memfd_create("stdin", 0)
-        os.write(stdin_fd, job.get("stdin", "").encode())
+        os.write(stdin_fd, job["stdin"].encode())
         os.lseek(stdin_fd, 0, os.SEEK_SET)
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
@@ -270,8 +495,8 @@ class Worker:
             for path in (self.scratch, *self.cfg.get("wipe", [])):
                 _wipe(path)
 
-    def _supervise(self, pid: int, t0: float, limits: dict[str, Any], out_r: int,
-                   err_r: int) -> dict[str, Any]:
+    def _supervise(self, pid: int, t0: float, limits: JobLimits, out_r: int,
+                   err_r: int) -> JobResult:
         cap = int(limits["max_output_bytes"])
         bufs: dict[int, bytearray] = {out_r: bytearray(), err_r: bytearray()}
         total = 0
@@ -369,7 +594,7 @@ class Worker:
 
     # ---- the job child -----------------------------------------------------------
 
-    def _child(self, job: dict[str, Any], limits: dict[str, Any], stdin_fd: int, out_w: int,
+    def _child(self, job: Job, limits: JobLimits, stdin_fd: int, out_w: int,
                err_w: int) -> None:
         code = 125
         try:
@@ -387,7 +612,7 @@ class Worker:
                         signal.SIGTTOU):
                 signal.signal(sig, signal.SIG_DFL)
             _set_limits(limits)
-            env = dict(job.get("env", {}))
+            env = dict(job["env"]) if job["kind"] == "exec" else {}
             env.setdefault("HOME", self.job_dir)
             if self.cfg.get("qlic"):
                 env.setdefault("QLIC", self.cfg["qlic"])
@@ -405,7 +630,7 @@ class Worker:
         os._exit(code)
 
 
-def _set_limits(limits: dict[str, Any]) -> None:
+def _set_limits(limits: JobLimits) -> None:
     cpu = max(1, int(-(-float(limits["cpu_s"]) // 1)))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     mem = int(limits["memory_mb"]) * 1024 * 1024
@@ -483,8 +708,7 @@ def _exit_code(exc: SystemExit) -> int:
 
 
 def main() -> None:
-    cfg = json.loads(sys.argv[1])
-    worker = Worker(cfg)
+    worker = Worker(parse_config(json.loads(sys.argv[1])))
     worker.setup()
     worker.serve()
 
