@@ -124,11 +124,12 @@ class Sandbox:
         return self.config.isolation is Isolation.BWRAP
 
     def _job(self, language: Language, program: str, test: TestCase, limits: Limits) -> Job:
-        lim: JobLimits = {"wall_s": limits.wall_s, "cpu_s": limits.cpu_s, "memory_mb": limits.memory_mb,
-               "max_processes": limits.max_processes,
-               "max_output_bytes": limits.max_output_bytes,
-               "max_file_bytes": limits.max_file_bytes,
-               "max_open_files": limits.max_open_files}
+        lim: JobLimits = {"wall_s": limits.wall_s, "cpu_s": limits.cpu_s,
+                          "memory_mb": limits.memory_mb,
+                          "max_processes": limits.max_processes,
+                          "max_output_bytes": limits.max_output_bytes,
+                          "max_file_bytes": limits.max_file_bytes,
+                          "max_open_files": limits.max_open_files}
         if language is Language.PYTHON:
             source = program if test.code is None else f"{program}\n{test.code}\n"
             return {"kind": "python", "main": "main.py", "files": {"main.py": source},

@@ -13,6 +13,7 @@ from sandbox.classify import classify
 from sandbox.q_errors import has_q_error, is_memory_error, license_problem, q_errors
 from sandbox.q_license import prepare_license
 from sandbox.q_script import build_script, q_argv, strip_trailing_exit
+from sandbox.worker_main import JobResult
 
 
 def test_script_strips_trailing_exit_and_appends_test() -> None:
@@ -66,12 +67,11 @@ def test_ordinary_errors_are_not_license_failures(stderr: str) -> None:
     assert license_problem(stderr) is None
 
 
-def _raw(**kw: object) -> dict[str, object]:
-    base: dict[str, object] = {"exit_code": 0, "signal": None, "stdout": "", "stderr": "",
-                               "timed_out": False, "output_limit": False, "duration_s": 0.01,
-                               "cpu_s": 0.01}
-    base.update(kw)
-    return base
+def _raw(stdout: str = "", stderr: str = "", exit_code: int | None = 0,
+         signal: int | None = None, timed_out: bool = False) -> JobResult:
+    return {"exit_code": exit_code, "signal": signal, "stdout": stdout, "stderr": stderr,
+            "timed_out": timed_out, "output_limit": False, "duration_s": 0.01, "cpu_s": 0.01,
+            "maxrss_kb": 1000}
 
 
 def test_q_classification() -> None:
