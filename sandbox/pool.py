@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import IO
 
 from . import worker_main
-from .worker_main import ExitFrame, FrameError, Hello, Job, JobError, Reply, WorkerConfig
 from .errors import SandboxUnavailable
 from .reaper import reap_adopted
+from .worker_main import ExitFrame, FrameError, Hello, Job, JobError, Reply, WorkerConfig
 
 WORKER_SOURCE = Path(worker_main.__file__).read_text(encoding="utf-8")
 START_TIMEOUT_S = 20.0
@@ -53,7 +53,7 @@ class WorkerSpec:
             prefix[1:1] = ["--info-fd", str(info_fd)]
         cfg = self.config.copy()
         if self.drop_uid:
-            cfg["uid"] = cfg["gid"] = self.uid_base + slot
+            cfg["uid"] = self.uid_base + slot
         if base:  # NONE isolation: scratch (and the q licence copy) live in a host dir
             cfg["scratch"] = os.path.join(base, "s")
             if cfg.get("qlic") == "":

@@ -22,6 +22,7 @@ import contextlib
 import ctypes
 import gc
 import json
+import math
 import os
 import resource
 import select
@@ -33,8 +34,18 @@ import sys
 import time
 import types
 from collections.abc import Callable
-from typing import Any, Literal, NotRequired, TypedDict, cast, final, get_args, get_origin
-from typing import get_type_hints, is_typeddict
+from typing import (
+    Any,
+    Literal,
+    NotRequired,
+    TypedDict,
+    cast,
+    final,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
 _HEADER = struct.Struct(">I")
 MAX_FRAME = 64 * 1024 * 1024
@@ -57,8 +68,7 @@ class WorkerConfig(TypedDict):
     wipe: NotRequired[list[str]]  # more directories to empty after every job
     qlic_src: NotRequired[str]  # q licence files to copy ...
     qlic: NotRequired[str]  # ... into this directory, owned by the job uid
-    uid: NotRequired[int]  # drop to this uid/gid (the host runs as root)
-    gid: NotRequired[int]
+    uid: NotRequired[int]  # drop to this uid and the same gid (the host runs as root)
 
 
 @final
@@ -135,7 +145,7 @@ class JobError(TypedDict):
 Job = PythonJob | ExecJob
 Reply = JobResult | JobError
 Frame = WorkerConfig | Hello | Job | ExitFrame | Reply
-_JOB_KINDS: dict[object, Any] = {"python": PythonJob, "exec": ExecJob}
+_JOB_KINDS: dict[str, Any] = {"python": PythonJob, "exec": ExecJob}
 
 
 class FrameError(ValueError):
@@ -232,7 +242,7 @@ def parse_job(value: object) -> Job | None:
         _expect(value, ExitFrame, "frame")
         return None
     kind = value.get("kind") if isinstance(value, dict) else None
-    shape = _JOB_KINDS.get(kind)
+    shape = _JOB_KINDS.get(kind) if isinstance(kind, str) else None
     if shape is None:
         raise FrameError(f"job: kind must be one of {sorted(_JOB_KINDS)}, got {kind!r}")
     return cast(Job, _expect(value, shape, "job"))
@@ -377,7 +387,6 @@ class Worker:
         self.pid1 = os.getpid() == 1
         self.scratch = cfg["scratch"]
         self.job_dir = os.path.join(self.scratch, JOB_DIR)
-        self.jobs = 0
 
     # ---- setup ---------------------------------------------------------------
 
@@ -400,14 +409,13 @@ class Worker:
             # Orphans of a job re-parent to us, so the sweep can find and kill them.
             _prctl(PR_SET_CHILD_SUBREAPER, 1)
         os.makedirs(self.scratch, exist_ok=True)
-        uid: int | None = self.cfg.get("uid")
-        gid: int = self.cfg.get("gid", uid if uid is not None else -1)
-        self._install_license(uid, gid)
+        uid = self.cfg.get("uid")
+        self._install_license(uid)
         if os.getuid() == 0 and uid is not None:
             os.chmod(self.scratch, 0o700)  # before chown: afterwards we no longer own it
-            os.chown(self.scratch, uid, gid)
+            os.chown(self.scratch, uid, uid)
             os.setgroups([])
-            os.setresgid(gid, gid, gid)
+            os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)
         # Die with our parent. Set after the uid change, which clears it. (As root, bwrap
         # may lack permission to deliver it; then the host kills us by pid, and EOF on the
@@ -415,7 +423,7 @@ class Worker:
         _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         # Not dumpable: jobs (same uid) cannot ptrace us or read /proc/1/{mem,fd,environ}.
         _prctl(PR_SET_DUMPABLE, 0)
-        for name in self.cfg.get("preimport", []):
+        for name in self.cfg["preimport"]:
             with contextlib.suppress(ImportError):
                 __import__(name)
         _wipe(self.scratch)
@@ -423,7 +431,7 @@ class Worker:
         # (and copy-on-write) the worker's pages.
         gc.freeze()
 
-    def _install_license(self, uid: int | None, gid: int) -> None:
+    def _install_license(self, uid: int | None) -> None:
         """Copy the q licence (readable only by the host's uid) to a tmpfs the job uid owns."""
         src, dst = self.cfg.get("qlic_src"), self.cfg.get("qlic")
         if not src or not dst:
@@ -437,10 +445,10 @@ class Worker:
                 f.write(data)
             os.chmod(target, 0o400)
             if os.getuid() == 0 and uid is not None:
-                os.chown(target, uid, gid)
+                os.chown(target, uid, uid)
         os.chmod(dst, 0o500)
         if os.getuid() == 0 and uid is not None:
-            os.chown(dst, uid, gid)
+            os.chown(dst, uid, uid)
 
     # ---- main loop -------------------------------------------------------------
 
@@ -465,7 +473,6 @@ class Worker:
                 except Exception as exc:  # report, do not die: the host decides to recycle
                     self._kill_all()
                     result = {"error": f"worker error: {type(exc).__name__}: {exc}"}
-            self.jobs += 1
             write_frame(self.wfd, result)
 
     def run_job(self, job: Job) -> JobResult:
@@ -479,16 +486,15 @@ class Worker:
         os.lseek(stdin_fd, 0, os.SEEK_SET)
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
-        limits = job["limits"]
         t0 = time.monotonic()
         pid = os.fork()
         if pid == 0:  # child: never returns
-            self._child(job, limits, stdin_fd, out_w, err_w)
+            self._child(job, stdin_fd, out_w, err_w)
         os.close(stdin_fd)
         os.close(out_w)
         os.close(err_w)
         try:
-            return self._supervise(pid, t0, limits, out_r, err_r)
+            return self._supervise(pid, t0, job["limits"], out_r, err_r)
         finally:
             os.close(out_r)
             os.close(err_r)
@@ -497,7 +503,7 @@ class Worker:
 
     def _supervise(self, pid: int, t0: float, limits: JobLimits, out_r: int,
                    err_r: int) -> JobResult:
-        cap = int(limits["max_output_bytes"])
+        cap = limits["max_output_bytes"]
         bufs: dict[int, bytearray] = {out_r: bytearray(), err_r: bytearray()}
         total = 0
         timed_out = output_limit = False
@@ -505,8 +511,7 @@ class Worker:
         poller = select.poll()
         for fd in (out_r, err_r, pidfd):
             poller.register(fd, select.POLLIN)
-        deadline = t0 + float(limits["wall_s"])
-        open_pipes = 2
+        deadline = t0 + limits["wall_s"]
         exited = False
         while not exited:
             remaining = deadline - time.monotonic()
@@ -520,7 +525,6 @@ class Worker:
                 data = os.read(fd, 65536)
                 if not data:
                     poller.unregister(fd)
-                    open_pipes -= 1
                     continue
                 bufs[fd] += data
                 total += len(data)
@@ -531,7 +535,7 @@ class Worker:
         duration = time.monotonic() - t0
         if not exited:
             # Timeout or output cap: kill the job before collecting its status.
-            self._kill_all(pid)
+            self._kill_all(reap=False)
         _, status, ru = os.wait4(pid, 0)
         self._kill_all()
         # Everything that could write is dead now: the pipes reach EOF.
@@ -557,14 +561,16 @@ class Worker:
             "maxrss_kb": ru.ru_maxrss,
         }
 
-    def _kill_all(self, main_pid: int | None = None) -> None:
-        """Kill every process of the job, daemons and setsid'd orphans included."""
+    def _kill_all(self, reap: bool = True) -> None:
+        """Kill every process of the job, daemons and setsid'd orphans included.
+
+        ``reap=False`` leaves the job's main process for the caller's ``wait4``.
+        """
         if self.pid1:
             # As PID 1 of the namespace, kill(-1) reaches every other process in it.
-            # The main child is collected by wait4 before we reap the rest.
             with contextlib.suppress(ProcessLookupError):
                 os.kill(-1, signal.SIGKILL)
-            if main_pid is not None:
+            if not reap:
                 return
             while True:
                 try:
@@ -581,7 +587,7 @@ class Worker:
             for p in procs:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(p, signal.SIGKILL)
-            if main_pid is not None:
+            if not reap:
                 return
             while True:
                 try:
@@ -594,7 +600,7 @@ class Worker:
 
     # ---- the job child -----------------------------------------------------------
 
-    def _child(self, job: Job, limits: JobLimits, stdin_fd: int, out_w: int,
+    def _child(self, job: Job, stdin_fd: int, out_w: int,
                err_w: int) -> None:
         code = 125
         try:
@@ -611,7 +617,7 @@ class Worker:
                         signal.SIGUSR2, signal.SIGALRM, signal.SIGTSTP, signal.SIGTTIN,
                         signal.SIGTTOU):
                 signal.signal(sig, signal.SIG_DFL)
-            _set_limits(limits)
+            _set_limits(job["limits"])
             env = dict(job["env"]) if job["kind"] == "exec" else {}
             env.setdefault("HOME", self.job_dir)
             if self.cfg.get("qlic"):
@@ -631,13 +637,13 @@ class Worker:
 
 
 def _set_limits(limits: JobLimits) -> None:
-    cpu = max(1, int(-(-float(limits["cpu_s"]) // 1)))
+    cpu = max(1, math.ceil(limits["cpu_s"]))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    mem = int(limits["memory_mb"]) * 1024 * 1024
+    mem = limits["memory_mb"] * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-    resource.setrlimit(resource.RLIMIT_NOFILE, (int(limits["max_open_files"]),) * 2)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (int(limits["max_file_bytes"]),) * 2)
-    resource.setrlimit(resource.RLIMIT_NPROC, (int(limits["max_processes"]),) * 2)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (limits["max_open_files"],) * 2)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limits["max_file_bytes"],) * 2)
+    resource.setrlimit(resource.RLIMIT_NPROC, (limits["max_processes"],) * 2)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
@@ -645,7 +651,6 @@ def _run_python(path: str) -> int:
     """Run a script in this (forked) interpreter with ``python script.py`` semantics."""
     import atexit
     import io
-    import types
 
     atexit._clear()
     # Fresh streams on the job's fds 0/1/2, set up like the interpreter's own.
