@@ -19,6 +19,7 @@ from .pool import WorkerPool, WorkerSpec
 from .q_license import LicenseDir, prepare_license
 from .q_script import SCRIPT_NAME, build_script, q_argv
 from .reaper import become_subreaper
+from .status import IsolationStatus, PoolStatus, PythonStatus, QStatus, SandboxStatus
 from .worker_main import Job, JobLimits, WorkerConfig
 
 NO_Q = "Q_BIN not set: no licensed q on this machine"
@@ -68,33 +69,26 @@ class Sandbox:
         pool = await loop.run_in_executor(self._executor, self._pool, Language.PYTHON)
         await loop.run_in_executor(self._executor, pool.warm)
 
-    def status(self) -> dict[str, object]:
+    def status(self) -> SandboxStatus:
         """Readiness facts for /ready (blocking; may start one worker the first time)."""
-        isolation: dict[str, object] = {"level": str(self.config.isolation)}
-        python: dict[str, object]
+        level = self.config.isolation
         try:
             pool = self._pool(Language.PYTHON)
             pool.warm(1)
-            python = {"ok": True, "version": self._python.version if self._python else None,
-                      "bin": self.config.python_bin}
-            isolation["ok"] = True
-            isolation["reason"] = ("bubblewrap sandbox works" if self._bwrap
-                                   else "isolation=none: rlimits and timeouts only")
         except SandboxUnavailable as exc:
-            python = {"ok": False, "reason": exc.reason}
-            isolation["ok"] = False
-            isolation["reason"] = exc.reason
-        return {
-            "isolation": isolation,
-            "bwrap": {"ok": bool(isolation["ok"]) and self._bwrap,
-                      "reason": isolation["reason"]},
-            "python": python,
-            "q": self._q_status(),
-            "workers": {str(lang): {"alive": pool.alive(), "spawned": pool.spawned,
-                                    "retired": pool.retired}
-                        for lang, pool in self._pools.items()},
-            "subreaper": self.subreaper,
-        }
+            isolation = IsolationStatus(level, ok=False, reason=exc.reason)
+            python = PythonStatus(ok=False, reason=exc.reason)
+        else:
+            isolation = IsolationStatus(level, ok=True, reason=(
+                "bubblewrap sandbox works" if self._bwrap
+                else "isolation=none: rlimits and timeouts only"))
+            python = PythonStatus(ok=True, version=self._python.version if self._python else None,
+                                  bin=self.config.python_bin)
+        workers = {lang: PoolStatus(alive=pool.alive(), spawned=pool.spawned,
+                                    retired=pool.retired)
+                   for lang, pool in self._pools.items()}
+        return SandboxStatus(isolation=isolation, python=python, q=self._q_status(),
+                             workers=workers, subreaper=self.subreaper)
 
     async def aclose(self) -> None:
         await asyncio.get_running_loop().run_in_executor(None, self.close)
@@ -198,22 +192,20 @@ class Sandbox:
         return WorkerSpec(prefix=bwrap_argv(plan), python=info.executable, config=worker_cfg,
                           drop_uid=self._as_root, uid_base=base)
 
-    def _q_status(self) -> dict[str, object]:
+    def _q_status(self) -> QStatus:
         if not self.config.q_bin:
-            return {"available": False, "reason": NO_Q}
+            return QStatus(available=False, reason=NO_Q)
         if self._q_version is not None:
-            return {"available": True, "version": self._q_version}
+            return QStatus(available=True, version=self._q_version)
         try:
             pool = self._pool(Language.Q)
             probe = TestCase(code=_Q_VERSION_SCRIPT)
             raw = pool.run(self._job(Language.Q, "", probe, Limits(wall_s=5.0)), 5.0)
         except SandboxUnavailable as exc:
-            return {"available": False, "reason": exc.reason}
+            return QStatus(available=False, reason=exc.reason)
         outcome = classify(Language.Q, probe, raw, Limits(wall_s=5.0))
         if outcome.exit_code != 0 or outcome.failure.value not in ("none",):
-            return {"available": False, "reason": outcome.detail}
+            return QStatus(available=False, reason=outcome.detail)
         self._q_version = outcome.stdout.strip()
-        status: dict[str, object] = {"available": True, "version": self._q_version}
-        if self._license and self._license.warning:
-            status["warning"] = self._license.warning
-        return status
+        return QStatus(available=True, version=self._q_version,
+                       warning=(self._license.warning or None) if self._license else None)

@@ -7,7 +7,7 @@ import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
 import orjson
 from fastapi import Depends, FastAPI, HTTPException, Request
@@ -293,8 +293,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def ready(request: Request) -> ORJSONResponse:
         sandbox: Sandbox = request.app.state.sandbox
         facts = await asyncio.to_thread(sandbox.status)
-        isolation = cast(dict[str, Any], facts["isolation"])
-        q = cast(dict[str, Any], facts["q"])
+        isolation = vars(facts.isolation)
+        q = vars(facts.q)
         backends = {
             "math": BackendStatus(
                 ok=hasattr(request.app.state, "scorer"),

@@ -271,5 +271,4 @@ def test_killed_worker_only_fails_that_job() -> None:
         o = r.one("import time\ntime.sleep(3)\n", limits=Limits(wall_s=5.0))
         assert o.failure is Failure.SANDBOX_ERROR and "replaced" in o.detail
         r.assert_healthy()
-        workers = sb.status()["workers"]
-        assert isinstance(workers, dict) and workers["python"]["spawned"] == 2
+        assert sb.status().workers[Language.PYTHON].spawned == 2

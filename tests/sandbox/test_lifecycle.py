@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import platform
+import sys
 import time
 import uuid
 
@@ -12,8 +14,12 @@ import pytest
 from sandbox import (
     Failure,
     Isolation,
+    IsolationStatus,
     Language,
     Limits,
+    PoolStatus,
+    PythonStatus,
+    QStatus,
     Sandbox,
     SandboxConfig,
     SandboxUnavailable,
@@ -68,8 +74,7 @@ def test_thousand_runs_leave_no_zombies_or_strays() -> None:
         assert zombies == {}
         # Same number of live sandbox processes as before (workers may have been recycled).
         assert len(after) == len(before), (before, after)
-        status = sb.status()["workers"]
-        assert isinstance(status, dict) and status["python"]["retired"] >= 2
+        assert sb.status().workers[Language.PYTHON].retired >= 2
     deadline = time.monotonic() + 5.0
     while True:
         left = {p: v for p, v in _descendants(os.getpid()).items()
@@ -86,8 +91,7 @@ def test_recycling_keeps_results_correct() -> None:
         out = Runner(sb).run("print(input())", [TestCase(stdin=str(i), expected=str(i))
                                                 for i in range(10)])
         assert all(o.passed for o in out)
-        workers = sb.status()["workers"]
-        assert isinstance(workers, dict) and workers["python"]["spawned"] >= 4
+        assert sb.status().workers[Language.PYTHON].spawned >= 4
 
 
 @needs_bwrap
@@ -107,13 +111,14 @@ def test_tests_run_concurrently_across_workers() -> None:
 def test_status_reports_isolation_python_and_q() -> None:
     with Sandbox(SandboxConfig(workers=1, q_bin=None)) as sb:
         st = sb.status()
-        assert st["isolation"] == {"level": "bwrap", "ok": True,
-                                   "reason": "bubblewrap sandbox works"}
-        assert st["bwrap"] == {"ok": True, "reason": "bubblewrap sandbox works"}
-        assert isinstance(st["python"], dict) and st["python"]["ok"] is True
-        assert st["q"] == {"available": False,
-                           "reason": "Q_BIN not set: no licensed q on this machine"}
-        assert st["workers"] == {"python": {"alive": 1, "spawned": 1, "retired": 0}}
+        assert st.isolation == IsolationStatus(Isolation.BWRAP, ok=True,
+                                               reason="bubblewrap sandbox works")
+        assert st.python == PythonStatus(ok=True, version=platform.python_version(),
+                                         bin=sys.executable)
+        assert st.q == QStatus(available=False,
+                               reason="Q_BIN not set: no licensed q on this machine")
+        assert st.workers == {Language.PYTHON: PoolStatus(alive=1, spawned=1, retired=0)}
+        assert st.subreaper is True
 
 
 def test_missing_bwrap_refuses_with_reason() -> None:
@@ -122,7 +127,9 @@ def test_missing_bwrap_refuses_with_reason() -> None:
             asyncio.run(sb.run_tests(Language.PYTHON, "print(1)", [TestCase()], Limits()))
         assert "isolation=none" in info.value.reason
         st = sb.status()
-        assert st["bwrap"] == {"ok": False, "reason": info.value.reason}
+        assert st.isolation == IsolationStatus(Isolation.BWRAP, ok=False,
+                                               reason=info.value.reason)
+        assert st.python == PythonStatus(ok=False, reason=info.value.reason)
 
 
 @needs_bwrap
@@ -166,9 +173,8 @@ def test_isolation_none_runs_with_limits_and_kills_daemons() -> None:
         assert o.failure is Failure.TIMEOUT
         o = r.one("x = bytearray(4 << 30)", limits=Limits(memory_mb=256))
         assert o.failure is Failure.MEMORY
-        st = sb.status()
-        assert st["isolation"] == {"level": "none", "ok": True,
-                                   "reason": "isolation=none: rlimits and timeouts only"}
+        assert sb.status().isolation == IsolationStatus(
+            Isolation.NONE, ok=True, reason="isolation=none: rlimits and timeouts only")
         r.assert_healthy()
 
 

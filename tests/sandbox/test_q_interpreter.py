@@ -40,5 +40,5 @@ def test_q_timeout_and_no_network(q_runner: Runner) -> None:
     out = q_runner.run("h:@[hopen;`:1.1.1.1:53;{`failed}];", [TestCase(code="show h",
                        expected="`failed")], language=Language.Q)
     assert out[0].passed, out
-    st = q_runner.sandbox.status()["q"]
-    assert isinstance(st, dict) and st["available"] is True
+    st = q_runner.sandbox.status().q
+    assert st.available is True and st.version and st.reason is None
