@@ -40,12 +40,14 @@ def classify(language: Language, test: TestCase, raw: Reply, limits: Limits) -> 
     duration = raw["duration_s"]
 
     def out(failure: Failure, detail: str, passed: bool = False) -> TestOutcome:
-        return TestOutcome(passed, failure, exit_code, excerpt(stdout), excerpt(stderr),
-                           duration, detail)
+        return TestOutcome(
+            passed, failure, exit_code, excerpt(stdout), excerpt(stderr), duration, detail
+        )
 
     if raw["output_limit"]:
-        return out(Failure.OUTPUT_LIMIT,
-                   f"output exceeded {limits.max_output_bytes} bytes; program killed")
+        return out(
+            Failure.OUTPUT_LIMIT, f"output exceeded {limits.max_output_bytes} bytes; program killed"
+        )
     if raw["timed_out"]:
         return out(Failure.TIMEOUT, f"wall-clock limit of {limits.wall_s:g} s exceeded")
     cpu = raw["cpu_s"]

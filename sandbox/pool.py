@@ -97,9 +97,14 @@ class WorkerProcess:
         try:
             self.proc = subprocess.Popen(
                 spec.command(slot, self._scratch, info_w if info_w >= 0 else None),
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                close_fds=True, pass_fds=(info_w,) if info_w >= 0 else (),
-                start_new_session=True, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr,
+                close_fds=True,
+                pass_fds=(info_w,) if info_w >= 0 else (),
+                start_new_session=True,
+                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+            )
         except OSError as exc:
             self._stderr.close()
             raise SandboxUnavailable(f"cannot start sandbox worker: {exc}") from exc
@@ -192,8 +197,13 @@ class WorkerProcess:
 class WorkerPool:
     """Up to ``size`` warm workers for one spec; LIFO reuse keeps the hot ones hot."""
 
-    def __init__(self, spec: WorkerSpec, size: int, recycle_after: int,
-                 on_close: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        spec: WorkerSpec,
+        size: int,
+        recycle_after: int,
+        on_close: Callable[[], None] | None = None,
+    ) -> None:
         self.spec = spec
         self.size = max(1, size)
         self.recycle_after = max(1, recycle_after)
@@ -263,7 +273,8 @@ class WorkerPool:
         except WorkerDied as exc:
             self._release(worker, healthy=False)
             failed: JobError = {
-                "error": f"sandbox worker failed during the job and was replaced: {exc}"}
+                "error": f"sandbox worker failed during the job and was replaced: {exc}"
+            }
             return failed
         except BaseException:
             self._release(worker, healthy=False)

@@ -25,9 +25,27 @@ from .worker_main import Job, JobLimits, WorkerConfig
 NO_Q = "Q_BIN not set: no licensed q on this machine"
 # Imported once in each warm worker so solutions do not pay for them per test. Nothing
 # stateful that forked jobs would share (e.g. no `random`: every job would get one seed).
-PREIMPORT = ("collections", "functools", "itertools", "math", "re", "heapq", "bisect",
-             "string", "operator", "typing", "dataclasses", "fractions", "decimal", "json",
-             "io", "types", "atexit", "traceback", "linecache")
+PREIMPORT = (
+    "collections",
+    "functools",
+    "itertools",
+    "math",
+    "re",
+    "heapq",
+    "bisect",
+    "string",
+    "operator",
+    "typing",
+    "dataclasses",
+    "fractions",
+    "decimal",
+    "json",
+    "io",
+    "types",
+    "atexit",
+    "traceback",
+    "linecache",
+)
 _Q_VERSION_SCRIPT = '-1 (string .z.K)," ",string .z.k;\n'
 
 
@@ -41,15 +59,17 @@ class Sandbox:
         self._license: LicenseDir | None = None
         self._q_version: str | None = None
         self._closed = False
-        self._executor = ThreadPoolExecutor(max_workers=max(1, config.workers),
-                                            thread_name_prefix="sandbox")
+        self._executor = ThreadPoolExecutor(
+            max_workers=max(1, config.workers), thread_name_prefix="sandbox"
+        )
         # Anything that escapes a worker tree re-parents to us (and is reaped), not to init.
         self.subreaper = become_subreaper()
 
     # ------------------------------------------------------------------ public API
 
-    async def run_tests(self, language: Language, program: str, tests: Sequence[TestCase],
-                        limits: Limits) -> list[TestOutcome]:
+    async def run_tests(
+        self, language: Language, program: str, tests: Sequence[TestCase], limits: Limits
+    ) -> list[TestOutcome]:
         """One outcome per test, in order. Raises SandboxUnavailable only when the
         language or isolation level cannot run here, never because of the program."""
         language = Language(language)
@@ -58,9 +78,9 @@ class Sandbox:
         if pool is None:  # first use: probing the interpreter blocks, keep it off the loop
             pool = await loop.run_in_executor(self._executor, self._pool, language)
         jobs = [self._job(language, program, t, limits) for t in tests]
-        raws = await asyncio.gather(*(
-            loop.run_in_executor(self._executor, pool.run, job, limits.wall_s)
-            for job in jobs))
+        raws = await asyncio.gather(
+            *(loop.run_in_executor(self._executor, pool.run, job, limits.wall_s) for job in jobs)
+        )
         return [classify(language, t, r, limits) for t, r in zip(tests, raws, strict=True)]
 
     async def warmup(self) -> None:
@@ -79,16 +99,31 @@ class Sandbox:
             isolation = IsolationStatus(level, ok=False, reason=exc.reason)
             python = PythonStatus(ok=False, reason=exc.reason)
         else:
-            isolation = IsolationStatus(level, ok=True, reason=(
-                "bubblewrap sandbox works" if self._bwrap
-                else "isolation=none: rlimits and timeouts only"))
-            python = PythonStatus(ok=True, version=self._python.version if self._python else None,
-                                  bin=self.config.python_bin)
-        workers = {lang: PoolStatus(alive=pool.alive(), spawned=pool.spawned,
-                                    retired=pool.retired)
-                   for lang, pool in self._pools.items()}
-        return SandboxStatus(isolation=isolation, python=python, q=self._q_status(),
-                             workers=workers, subreaper=self.subreaper)
+            isolation = IsolationStatus(
+                level,
+                ok=True,
+                reason=(
+                    "bubblewrap sandbox works"
+                    if self._bwrap
+                    else "isolation=none: rlimits and timeouts only"
+                ),
+            )
+            python = PythonStatus(
+                ok=True,
+                version=self._python.version if self._python else None,
+                bin=self.config.python_bin,
+            )
+        workers = {
+            lang: PoolStatus(alive=pool.alive(), spawned=pool.spawned, retired=pool.retired)
+            for lang, pool in self._pools.items()
+        }
+        return SandboxStatus(
+            isolation=isolation,
+            python=python,
+            q=self._q_status(),
+            workers=workers,
+            subreaper=self.subreaper,
+        )
 
     async def aclose(self) -> None:
         await asyncio.get_running_loop().run_in_executor(None, self.close)
@@ -118,23 +153,36 @@ class Sandbox:
         return self.config.isolation is Isolation.BWRAP
 
     def _job(self, language: Language, program: str, test: TestCase, limits: Limits) -> Job:
-        lim: JobLimits = {"wall_s": limits.wall_s, "cpu_s": limits.cpu_s,
-                          "memory_mb": limits.memory_mb,
-                          "max_processes": limits.max_processes,
-                          "max_output_bytes": limits.max_output_bytes,
-                          "max_file_bytes": limits.max_file_bytes,
-                          "max_open_files": limits.max_open_files}
+        lim: JobLimits = {
+            "wall_s": limits.wall_s,
+            "cpu_s": limits.cpu_s,
+            "memory_mb": limits.memory_mb,
+            "max_processes": limits.max_processes,
+            "max_output_bytes": limits.max_output_bytes,
+            "max_file_bytes": limits.max_file_bytes,
+            "max_open_files": limits.max_open_files,
+        }
         if language is Language.PYTHON:
             source = program if test.code is None else f"{program}\n{test.code}\n"
-            return {"kind": "python", "main": "main.py", "files": {"main.py": source},
-                    "stdin": test.stdin or "", "limits": lim}
+            return {
+                "kind": "python",
+                "main": "main.py",
+                "files": {"main.py": source},
+                "stdin": test.stdin or "",
+                "limits": lim,
+            }
         assert self.config.q_bin is not None
         # q reserves its workspace on top of the interpreter itself.
         lim["memory_mb"] = limits.memory_mb + self.config.q_workspace_mb
         env = {"QHOME": self._q_home()}
-        return {"kind": "exec", "argv": q_argv(self.config.q_bin, self.config.q_workspace_mb),
-                "files": {SCRIPT_NAME: build_script(program, test.code)},
-                "stdin": test.stdin or "", "env": env, "limits": lim}
+        return {
+            "kind": "exec",
+            "argv": q_argv(self.config.q_bin, self.config.q_workspace_mb),
+            "files": {SCRIPT_NAME: build_script(program, test.code)},
+            "stdin": test.stdin or "",
+            "env": env,
+            "limits": lim,
+        }
 
     def _q_home(self) -> str:
         if self.config.q_home:
@@ -148,8 +196,9 @@ class Sandbox:
                 raise SandboxUnavailable("sandbox is closed")
             pool = self._pools.get(language)
             if pool is None:
-                pool = WorkerPool(self._spec(language), self.config.workers,
-                                  self.config.recycle_after)
+                pool = WorkerPool(
+                    self._spec(language), self.config.workers, self.config.recycle_after
+                )
                 self._pools[language] = pool
             return pool
 
@@ -159,7 +208,8 @@ class Sandbox:
             raise SandboxUnavailable(
                 f"bubblewrap ({cfg.bwrap_bin}) is not installed: install bubblewrap, or set "
                 "isolation=none to run code with rlimits and timeouts only (unsafe for "
-                "untrusted code)")
+                "untrusted code)"
+            )
         if self._python is None:
             self._python = probe_python(cfg.python_bin)
         info = self._python
@@ -172,25 +222,45 @@ class Sandbox:
             if not (os.path.isfile(cfg.q_bin) and os.access(cfg.q_bin, os.X_OK)):
                 raise SandboxUnavailable(f"Q_BIN={cfg.q_bin} is not an executable file")
             if self._license is None:
-                self._license = prepare_license(cfg.q_license_dir, cfg.q_license_b64,
-                                                cfg.q_k4_license_b64)
+                self._license = prepare_license(
+                    cfg.q_license_dir, cfg.q_license_b64, cfg.q_k4_license_b64
+                )
             license_dir = self._license.path
-            ro_paths += [self._q_home(), os.path.dirname(os.path.realpath(cfg.q_bin)),
-                         os.path.dirname(os.path.abspath(cfg.q_bin))]
+            ro_paths += [
+                self._q_home(),
+                os.path.dirname(os.path.realpath(cfg.q_bin)),
+                os.path.dirname(os.path.abspath(cfg.q_bin)),
+            ]
             worker_cfg["qlic_src"], worker_cfg["qlic"] = QLIC_SRC, QLIC
         if not self._bwrap:
             if license_dir is not None:  # q: the worker copies the licence into its dir
                 worker_cfg["qlic_src"], worker_cfg["qlic"] = license_dir, ""
-            return WorkerSpec(prefix=(), python=info.executable, config=worker_cfg,
-                              drop_uid=self._as_root, uid_base=cfg.uid_base,
-                              host_scratch=True, bwrap=False)
+            return WorkerSpec(
+                prefix=(),
+                python=info.executable,
+                config=worker_cfg,
+                drop_uid=self._as_root,
+                uid_base=cfg.uid_base,
+                host_scratch=True,
+                bwrap=False,
+            )
         worker_cfg["wipe"] = ["/dev/shm"]
-        plan = BwrapPlan(cfg.bwrap_bin, ro_paths=ro_paths, tmpfs_mb=cfg.tmpfs_mb,
-                         license_dir=license_dir, as_root=self._as_root)
+        plan = BwrapPlan(
+            cfg.bwrap_bin,
+            ro_paths=ro_paths,
+            tmpfs_mb=cfg.tmpfs_mb,
+            license_dir=license_dir,
+            as_root=self._as_root,
+        )
         # Python pool and q pool get distinct uid ranges so NPROC never mixes them.
         base = cfg.uid_base + (1000 if language is Language.Q else 0)
-        return WorkerSpec(prefix=bwrap_argv(plan), python=info.executable, config=worker_cfg,
-                          drop_uid=self._as_root, uid_base=base)
+        return WorkerSpec(
+            prefix=bwrap_argv(plan),
+            python=info.executable,
+            config=worker_cfg,
+            drop_uid=self._as_root,
+            uid_base=base,
+        )
 
     def _q_status(self) -> QStatus:
         if not self.config.q_bin:
@@ -207,5 +277,8 @@ class Sandbox:
         if outcome.exit_code != 0 or outcome.failure.value not in ("none",):
             return QStatus(available=False, reason=outcome.detail)
         self._q_version = outcome.stdout.strip()
-        return QStatus(available=True, version=self._q_version,
-                       warning=(self._license.warning or None) if self._license else None)
+        return QStatus(
+            available=True,
+            version=self._q_version,
+            warning=(self._license.warning or None) if self._license else None,
+        )

@@ -172,19 +172,21 @@ def _build_check(hint: Any) -> Check:
         options = [_check(arg) for arg in args]
         name = " or ".join(getattr(arg, "__name__", str(arg)) for arg in args)
         return lambda v, where: (
-            None if any(c(v, where) is None for c in options)
-            else f"{where}: expected {name}, got {type(v).__name__}")
+            None
+            if any(c(v, where) is None for c in options)
+            else f"{where}: expected {name}, got {type(v).__name__}"
+        )
     if origin is Literal:
         return lambda v, where: (
-            None if v in args else f"{where}: expected one of {list(args)}, got {v!r}")
+            None if v in args else f"{where}: expected one of {list(args)}, got {v!r}"
+        )
     if origin is list:
         item = _check(args[0])
 
         def check_list(v: object, where: str) -> str | None:
             if not isinstance(v, list):
                 return f"{where}: expected a list, got {type(v).__name__}"
-            return next(filter(None, (item(x, f"{where}[{i}]") for i, x in enumerate(v))),
-                        None)
+            return next(filter(None, (item(x, f"{where}[{i}]") for i, x in enumerate(v))), None)
 
         return check_list
     if origin is dict:
@@ -199,8 +201,10 @@ def _build_check(hint: Any) -> Check:
     # JSON has no int/float distinction for whole numbers; bool is never a number.
     accept = (int, float) if hint is float else hint
     return lambda v, where: (
-        None if isinstance(v, accept) and not (isinstance(v, bool) and hint is not bool)
-        else f"{where}: expected {hint.__name__}, got {type(v).__name__}")
+        None
+        if isinstance(v, accept) and not (isinstance(v, bool) and hint is not bool)
+        else f"{where}: expected {hint.__name__}, got {type(v).__name__}"
+    )
 
 
 def _record_check(shape: Any) -> Check:
@@ -400,9 +404,20 @@ class Worker:
         os.close(null)
         # Jobs may signal us (same uid): ignore the catchable ones; as PID 1 of the
         # namespace SIGKILL/SIGSTOP from inside are dropped by the kernel anyway.
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
-                    signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGTSTP,
-                    signal.SIGTTIN, signal.SIGTTOU, signal.SIGPIPE, signal.SIGXFSZ):
+        for sig in (
+            signal.SIGINT,
+            signal.SIGTERM,
+            signal.SIGHUP,
+            signal.SIGQUIT,
+            signal.SIGUSR1,
+            signal.SIGUSR2,
+            signal.SIGALRM,
+            signal.SIGTSTP,
+            signal.SIGTTIN,
+            signal.SIGTTOU,
+            signal.SIGPIPE,
+            signal.SIGXFSZ,
+        ):
             signal.signal(sig, signal.SIG_IGN)
         _prctl(PR_SET_NAME, b"sbx-worker")
         if not self.pid1:
@@ -453,8 +468,12 @@ class Worker:
     # ---- main loop -------------------------------------------------------------
 
     def serve(self) -> None:
-        hello: Hello = {"ready": True, "uid": os.getuid(), "pid": os.getpid(),
-                        "python": sys.version.split()[0]}
+        hello: Hello = {
+            "ready": True,
+            "uid": os.getuid(),
+            "pid": os.getpid(),
+            "python": sys.version.split()[0],
+        }
         write_frame(self.wfd, hello)
         while True:
             result: Reply
@@ -501,8 +520,9 @@ class Worker:
             for path in (self.scratch, *self.cfg.get("wipe", [])):
                 _wipe(path)
 
-    def _supervise(self, pid: int, t0: float, limits: JobLimits, out_r: int,
-                   err_r: int) -> JobResult:
+    def _supervise(
+        self, pid: int, t0: float, limits: JobLimits, out_r: int, err_r: int
+    ) -> JobResult:
         cap = limits["max_output_bytes"]
         bufs: dict[int, bytearray] = {out_r: bytearray(), err_r: bytearray()}
         total = 0
@@ -600,8 +620,7 @@ class Worker:
 
     # ---- the job child -----------------------------------------------------------
 
-    def _child(self, job: Job, stdin_fd: int, out_w: int,
-               err_w: int) -> None:
+    def _child(self, job: Job, stdin_fd: int, out_w: int, err_w: int) -> None:
         code = 125
         try:
             os.setsid()  # own session/process group, detached from the worker's
@@ -613,9 +632,17 @@ class Worker:
             if not self.pid1:
                 _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
             signal.signal(signal.SIGINT, signal.default_int_handler)
-            for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1,
-                        signal.SIGUSR2, signal.SIGALRM, signal.SIGTSTP, signal.SIGTTIN,
-                        signal.SIGTTOU):
+            for sig in (
+                signal.SIGTERM,
+                signal.SIGHUP,
+                signal.SIGQUIT,
+                signal.SIGUSR1,
+                signal.SIGUSR2,
+                signal.SIGALRM,
+                signal.SIGTSTP,
+                signal.SIGTTIN,
+                signal.SIGTTOU,
+            ):
                 signal.signal(sig, signal.SIG_DFL)
             _set_limits(job["limits"])
             env = dict(job["env"]) if job["kind"] == "exec" else {}
@@ -655,12 +682,17 @@ def _run_python(path: str) -> int:
     atexit._clear()
     # Fresh streams on the job's fds 0/1/2, set up like the interpreter's own.
     sys.stdin = io.TextIOWrapper(
-        io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8")
+        io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8"
+    )
     sys.stdout = io.TextIOWrapper(
-        io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8")
+        io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8"
+    )
     sys.stderr = io.TextIOWrapper(
-        io.BufferedWriter(io.FileIO(2, "w", closefd=False)), encoding="utf-8",
-        errors="backslashreplace", line_buffering=True)
+        io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
+        encoding="utf-8",
+        errors="backslashreplace",
+        line_buffering=True,
+    )
     for name in ("stdin", "stdout", "stderr"):
         setattr(sys, f"__{name}__", getattr(sys, name))
     sys.argv = [path]

@@ -90,8 +90,9 @@ def test_parent_environment_is_invisible(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("KDB_LICENSE_B64", secret)
     # Positive control: an ordinary child process would inherit it.
     show = "import os; print(os.environ['KDB_LICENSE_B64'])"
-    leaked = subprocess.run([sys.executable, "-c", show], capture_output=True, text=True,
-                            check=True).stdout
+    leaked = subprocess.run(
+        [sys.executable, "-c", show], capture_output=True, text=True, check=True
+    ).stdout
     assert secret in leaked
     program = (
         "import os, glob\n"
@@ -114,8 +115,14 @@ def test_parent_environment_is_invisible(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_cannot_write_outside_work_dir(runner: Runner) -> None:
-    targets = ["/usr/evil", "/etc/evil", "/evil", str(REPO_FILE.parent / "evil"),
-               f"{sys.base_prefix}/evil", "/proc/sys/kernel/evil"]
+    targets = [
+        "/usr/evil",
+        "/etc/evil",
+        "/evil",
+        str(REPO_FILE.parent / "evil"),
+        f"{sys.base_prefix}/evil",
+        "/proc/sys/kernel/evil",
+    ]
     program = (
         f"for p in {targets!r}:\n"
         "    try:\n"
@@ -134,19 +141,15 @@ def test_cannot_write_outside_work_dir(runner: Runner) -> None:
 
 def test_files_do_not_leak_between_jobs(runner: Runner) -> None:
     runner.one("open('/tmp/leak', 'w').write('x'); open('leak2', 'w').write('y')")
-    o = runner.run("import os\nprint(os.path.exists('/tmp/leak'), os.listdir('.'))",
-                   [TestCase()] * 4)
+    o = runner.run(
+        "import os\nprint(os.path.exists('/tmp/leak'), os.listdir('.'))", [TestCase()] * 4
+    )
     assert all(x.stdout.strip() == "False ['main.py']" for x in o), o
 
 
 def test_fork_bomb_is_bounded(runner: Runner) -> None:
     program = (
-        "import os\n"
-        "while True:\n"
-        "    try:\n"
-        "        os.fork()\n"
-        "    except OSError:\n"
-        "        pass\n"
+        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
     )
     t = time.monotonic()
     o = runner.one(program, limits=Limits(wall_s=1.0, max_processes=16))
@@ -235,8 +238,12 @@ def _marked(marker: str) -> list[int]:
 def test_background_daemon_does_not_survive(runner: Runner) -> None:
     marker = "bg" + uuid.uuid4().hex[:10]
     # Positive control: the same program run plainly leaves its daemon behind.
-    subprocess.run([sys.executable, "-c", DAEMON.format(marker=marker)], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-c", DAEMON.format(marker=marker)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     leftover = _marked(marker)
     assert leftover, "control daemon not found: the /proc scan could not detect survivors"
     for pid in leftover:

@@ -77,8 +77,11 @@ def test_thousand_runs_leave_no_zombies_or_strays() -> None:
         assert sb.status().workers[Language.PYTHON].retired >= 2
     deadline = time.monotonic() + 5.0
     while True:
-        left = {p: v for p, v in _descendants(os.getpid()).items()
-                if p not in baseline and v[0] in ("sbx-worker", "bwrap", "python3")}
+        left = {
+            p: v
+            for p, v in _descendants(os.getpid()).items()
+            if p not in baseline and v[0] in ("sbx-worker", "bwrap", "python3")
+        }
         if not left or time.monotonic() > deadline:
             break
         time.sleep(0.1)
@@ -88,8 +91,9 @@ def test_thousand_runs_leave_no_zombies_or_strays() -> None:
 @needs_bwrap
 def test_recycling_keeps_results_correct() -> None:
     with Sandbox(SandboxConfig(workers=1, recycle_after=3)) as sb:
-        out = Runner(sb).run("print(input())", [TestCase(stdin=str(i), expected=str(i))
-                                                for i in range(10)])
+        out = Runner(sb).run(
+            "print(input())", [TestCase(stdin=str(i), expected=str(i)) for i in range(10)]
+        )
         assert all(o.passed for o in out)
         assert sb.status().workers[Language.PYTHON].spawned >= 4
 
@@ -100,8 +104,7 @@ def test_tests_run_concurrently_across_workers() -> None:
         r = Runner(sb)
         r.assert_healthy()
         t = time.monotonic()
-        out = r.run("import time\ntime.sleep(0.5)", [TestCase()] * 4,
-                    Limits(wall_s=2.0))
+        out = r.run("import time\ntime.sleep(0.5)", [TestCase()] * 4, Limits(wall_s=2.0))
         elapsed = time.monotonic() - t
         assert all(o.passed for o in out)
         assert elapsed < 1.8  # 4 x 0.5 s on 2 workers: ~1 s, not 2 s
@@ -111,12 +114,15 @@ def test_tests_run_concurrently_across_workers() -> None:
 def test_status_reports_isolation_python_and_q() -> None:
     with Sandbox(SandboxConfig(workers=1, q_bin=None)) as sb:
         st = sb.status()
-        assert st.isolation == IsolationStatus(Isolation.BWRAP, ok=True,
-                                               reason="bubblewrap sandbox works")
-        assert st.python == PythonStatus(ok=True, version=platform.python_version(),
-                                         bin=sys.executable)
-        assert st.q == QStatus(available=False,
-                               reason="Q_BIN not set: no licensed q on this machine")
+        assert st.isolation == IsolationStatus(
+            Isolation.BWRAP, ok=True, reason="bubblewrap sandbox works"
+        )
+        assert st.python == PythonStatus(
+            ok=True, version=platform.python_version(), bin=sys.executable
+        )
+        assert st.q == QStatus(
+            available=False, reason="Q_BIN not set: no licensed q on this machine"
+        )
         assert st.workers == {Language.PYTHON: PoolStatus(alive=1, spawned=1, retired=0)}
         assert st.subreaper is True
 
@@ -127,8 +133,7 @@ def test_missing_bwrap_refuses_with_reason() -> None:
             asyncio.run(sb.run_tests(Language.PYTHON, "print(1)", [TestCase()], Limits()))
         assert "isolation=none" in info.value.reason
         st = sb.status()
-        assert st.isolation == IsolationStatus(Isolation.BWRAP, ok=False,
-                                               reason=info.value.reason)
+        assert st.isolation == IsolationStatus(Isolation.BWRAP, ok=False, reason=info.value.reason)
         assert st.python == PythonStatus(ok=False, reason=info.value.reason)
 
 
@@ -138,16 +143,20 @@ def test_unusable_bwrap_refuses_with_its_error(tmp_path: os.PathLike[str]) -> No
     # that forbids namespaces): the worker never says hello, the reason is bwrap's stderr.
     wrapper = os.path.join(tmp_path, "bwrap")
     with open(wrapper, "w") as f:
-        f.write("#!/bin/sh\nexec /usr/bin/bwrap --no-such-option \"$@\"\n")
+        f.write('#!/bin/sh\nexec /usr/bin/bwrap --no-such-option "$@"\n')
     os.chmod(wrapper, 0o755)
-    with (Sandbox(SandboxConfig(bwrap_bin=wrapper)) as sb,
-          pytest.raises(SandboxUnavailable, match=r"failed to start.*no-such-option")):
+    with (
+        Sandbox(SandboxConfig(bwrap_bin=wrapper)) as sb,
+        pytest.raises(SandboxUnavailable, match=r"failed to start.*no-such-option"),
+    ):
         asyncio.run(sb.run_tests(Language.PYTHON, "print(1)", [TestCase()], Limits()))
 
 
 def test_q_without_binary_is_unavailable() -> None:
-    with (Sandbox(SandboxConfig(q_bin=None)) as sb,
-          pytest.raises(SandboxUnavailable, match="Q_BIN not set")):
+    with (
+        Sandbox(SandboxConfig(q_bin=None)) as sb,
+        pytest.raises(SandboxUnavailable, match="Q_BIN not set"),
+    ):
         asyncio.run(sb.run_tests(Language.Q, "x:1", [TestCase(code="show x")], Limits()))
 
 
@@ -174,16 +183,23 @@ def test_isolation_none_runs_with_limits_and_kills_daemons() -> None:
         o = r.one("x = bytearray(4 << 30)", limits=Limits(memory_mb=256))
         assert o.failure is Failure.MEMORY
         assert sb.status().isolation == IsolationStatus(
-            Isolation.NONE, ok=True, reason="isolation=none: rlimits and timeouts only")
+            Isolation.NONE, ok=True, reason="isolation=none: rlimits and timeouts only"
+        )
         r.assert_healthy()
 
 
 def test_from_env_reads_q_and_sandbox_settings() -> None:
-    cfg = SandboxConfig.from_env({
-        "Q_BIN": "/opt/kx/l64/q", "QHOME": "/opt/kx", "QLIC": "/lic",
-        "KDB_LICENSE_B64": "a2M=", "KDB_K4LICENSE_B64": "azQ=",
-        "VERIFIER_SANDBOX_ISOLATION": "none", "VERIFIER_SANDBOX_WORKERS": "3",
-    })
+    cfg = SandboxConfig.from_env(
+        {
+            "Q_BIN": "/opt/kx/l64/q",
+            "QHOME": "/opt/kx",
+            "QLIC": "/lic",
+            "KDB_LICENSE_B64": "a2M=",
+            "KDB_K4LICENSE_B64": "azQ=",
+            "VERIFIER_SANDBOX_ISOLATION": "none",
+            "VERIFIER_SANDBOX_WORKERS": "3",
+        }
+    )
     assert (cfg.q_bin, cfg.q_home, cfg.q_license_dir) == ("/opt/kx/l64/q", "/opt/kx", "/lic")
     assert (cfg.q_license_b64, cfg.q_k4_license_b64) == ("a2M=", "azQ=")
     assert cfg.isolation is Isolation.NONE and cfg.workers == 3

@@ -11,8 +11,9 @@ from sandbox import Failure, Language, Sandbox, SandboxConfig, TestCase
 from .conftest import Runner
 
 pytestmark = [
-    pytest.mark.skipif(not os.environ.get("Q_BIN"),
-                       reason="Q_BIN not set: no licensed q on this machine"),
+    pytest.mark.skipif(
+        not os.environ.get("Q_BIN"), reason="Q_BIN not set: no licensed q on this machine"
+    ),
     pytest.mark.timeout(120),
 ]
 
@@ -28,17 +29,24 @@ def _run(r: Runner, program: str, tests: list[TestCase]) -> list[Failure]:
 
 def test_q_pass_wrong_error(q_runner: Runner) -> None:
     sol = "solve:{x*2};\nexit 0;\n"
-    assert _run(q_runner, sol, [
-        TestCase(code="show solve[21];", expected="42"),
-        TestCase(code="show solve[1];", expected="3"),
-        TestCase(code="show solve[`a];", expected="42"),
-    ]) == [Failure.NONE, Failure.WRONG_OUTPUT, Failure.RUNTIME_ERROR]
+    assert _run(
+        q_runner,
+        sol,
+        [
+            TestCase(code="show solve[21];", expected="42"),
+            TestCase(code="show solve[1];", expected="3"),
+            TestCase(code="show solve[`a];", expected="42"),
+        ],
+    ) == [Failure.NONE, Failure.WRONG_OUTPUT, Failure.RUNTIME_ERROR]
 
 
 def test_q_timeout_and_no_network(q_runner: Runner) -> None:
     assert _run(q_runner, "f:{while[1b;x+:1]}", [TestCase(code="f 0")]) == [Failure.TIMEOUT]
-    out = q_runner.run("h:@[hopen;`:1.1.1.1:53;{`failed}];", [TestCase(code="show h",
-                       expected="`failed")], language=Language.Q)
+    out = q_runner.run(
+        "h:@[hopen;`:1.1.1.1:53;{`failed}];",
+        [TestCase(code="show h", expected="`failed")],
+        language=Language.Q,
+    )
     assert out[0].passed, out
     st = q_runner.sandbox.status().q
     assert st.available is True and st.version and st.reason is None

@@ -26,13 +26,16 @@ def test_script_strips_trailing_exit_and_appends_test() -> None:
     assert q_argv("/opt/q/l64/q", 256) == ["/opt/q/l64/q", "script.q", "-q", "-w", "256"]
 
 
-@pytest.mark.parametrize(("stderr", "errors"), [
-    ("'type\n  [0]  1+`a\n       ^\n", ["type"]),
-    ("'length\n'rank\n", ["length", "rank"]),
-    ("'nyi", ["nyi"]),
-    ("all good\n", []),
-    ("it's fine\n", []),
-])
+@pytest.mark.parametrize(
+    ("stderr", "errors"),
+    [
+        ("'type\n  [0]  1+`a\n       ^\n", ["type"]),
+        ("'length\n'rank\n", ["length", "rank"]),
+        ("'nyi", ["nyi"]),
+        ("all good\n", []),
+        ("it's fine\n", []),
+    ],
+)
 def test_q_error_detection(stderr: str, errors: list[str]) -> None:
     assert q_errors(stderr) == errors
     assert has_q_error(stderr) is bool(errors)
@@ -44,14 +47,17 @@ def test_workspace_exhaustion() -> None:
     assert not is_memory_error("'type\n")
 
 
-@pytest.mark.parametrize("stderr", [
-    "'kc.lic\n",
-    "'k4.lic\n",
-    "'host\n",
-    "'exp\n",
-    "'2024.05.01T10:00:00.000 couldn't connect to license daemon -- exiting\n",
-    "licence error: expired\n",
-])
+@pytest.mark.parametrize(
+    "stderr",
+    [
+        "'kc.lic\n",
+        "'k4.lic\n",
+        "'host\n",
+        "'exp\n",
+        "'2024.05.01T10:00:00.000 couldn't connect to license daemon -- exiting\n",
+        "licence error: expired\n",
+    ],
+)
 def test_license_failures_are_recognised(stderr: str) -> None:
     msg = license_problem(stderr)
     assert msg is not None and "licence" in msg
@@ -67,11 +73,24 @@ def test_ordinary_errors_are_not_license_failures(stderr: str) -> None:
     assert license_problem(stderr) is None
 
 
-def _raw(stdout: str = "", stderr: str = "", exit_code: int | None = 0,
-         signal: int | None = None, timed_out: bool = False) -> JobResult:
-    return {"exit_code": exit_code, "signal": signal, "stdout": stdout, "stderr": stderr,
-            "timed_out": timed_out, "output_limit": False, "duration_s": 0.01, "cpu_s": 0.01,
-            "maxrss_kb": 1000}
+def _raw(
+    stdout: str = "",
+    stderr: str = "",
+    exit_code: int | None = 0,
+    signal: int | None = None,
+    timed_out: bool = False,
+) -> JobResult:
+    return {
+        "exit_code": exit_code,
+        "signal": signal,
+        "stdout": stdout,
+        "stderr": stderr,
+        "timed_out": timed_out,
+        "output_limit": False,
+        "duration_s": 0.01,
+        "cpu_s": 0.01,
+        "maxrss_kb": 1000,
+    }
 
 
 def test_q_classification() -> None:

@@ -65,10 +65,19 @@ class Wire:
         assert bwrap is not None
         plan = BwrapPlan(bwrap, ro_paths=info.mount_paths(), as_root=as_root)
         # A uid range of its own: the module's other sandboxes count their processes apart.
-        spec = WorkerSpec(prefix=bwrap_argv(plan), python=info.executable, config=config,
-                          drop_uid=as_root, uid_base=60_900)
-        self.proc = subprocess.Popen(spec.command(0, None, None), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        spec = WorkerSpec(
+            prefix=bwrap_argv(plan),
+            python=info.executable,
+            config=config,
+            drop_uid=as_root,
+            uid_base=60_900,
+        )
+        self.proc = subprocess.Popen(
+            spec.command(0, None, None),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.w, self.r = self.proc.stdin.fileno(), self.proc.stdout.fileno()
 
@@ -109,16 +118,21 @@ def wire() -> Iterator[Wire]:
 
 
 def _python_job(source: str, stdin: str = "") -> PythonJob:
-    return {"kind": "python", "main": "main.py", "files": {"main.py": source},
-            "stdin": stdin, "limits": LIMITS}
+    return {
+        "kind": "python",
+        "main": "main.py",
+        "files": {"main.py": source},
+        "stdin": stdin,
+        "limits": LIMITS,
+    }
 
 
 @needs_bwrap
 def test_python_job_reply_has_every_result_field(wire: Wire) -> None:
     reply = wire.ask(_python_job("import sys\nprint(input())\nsys.exit(3)\n", "hi\n"))
     assert isinstance(reply, dict) and set(reply) == RESULT_KEYS
-    assert (reply["exit_code"], reply["signal"], reply["stdout"], reply["stderr"]) == (
-        3, None, "hi\n", "")
+    assert reply["exit_code"] == 3 and reply["signal"] is None
+    assert reply["stdout"] == "hi\n" and reply["stderr"] == ""
     assert reply["timed_out"] is False and reply["output_limit"] is False
     assert isinstance(reply["duration_s"], float) and isinstance(reply["cpu_s"], float)
     assert isinstance(reply["maxrss_kb"], int) and reply["maxrss_kb"] > 0
@@ -127,29 +141,43 @@ def test_python_job_reply_has_every_result_field(wire: Wire) -> None:
 
 @needs_bwrap
 def test_exec_job_gets_its_env_and_a_killed_job_its_signal(wire: Wire) -> None:
-    job: ExecJob = {"kind": "exec", "argv": ["/bin/sh", "-c", "echo $GREETING; kill -9 $$"],
-                    "files": {}, "stdin": "", "env": {"GREETING": "hello"}, "limits": LIMITS}
+    job: ExecJob = {
+        "kind": "exec",
+        "argv": ["/bin/sh", "-c", "echo $GREETING; kill -9 $$"],
+        "files": {},
+        "stdin": "",
+        "env": {"GREETING": "hello"},
+        "limits": LIMITS,
+    }
     reply = parse_reply(wire.ask(job))
     assert "error" not in reply
     assert (reply["stdout"], reply["exit_code"], reply["signal"]) == ("hello\n", None, 9)
 
 
 @needs_bwrap
-@pytest.mark.parametrize(("body", "problem"), [
-    (b"{not json", "frame is not JSON"),
-    (b"null", "frame is null"),
-    (b"[1, 2]", "job: kind must be one of ['exec', 'python'], got None"),
-    (b'{"kind": "shell"}', "job: kind must be one of ['exec', 'python'], got 'shell'"),
-    (b'{"kind": "python", "main": "main.py"}', "job: missing files, limits, stdin"),
-    (json.dumps({**_python_job("print(1)"), "env": {}}).encode(), "job: unknown env"),
-    (json.dumps({**_python_job("print(1)"), "files": {"main.py": 1}}).encode(),
-     "job.files.main.py: expected str, got int"),
-    (json.dumps({**_python_job("print(1)"), "limits": {**LIMITS, "wall_s": "1"}}).encode(),
-     "job.limits.wall_s: expected float, got str"),
-    (b'{"op": "stop"}', "frame.op: expected one of ['exit'], got 'stop'"),
-])
-def test_malformed_job_frame_is_answered_with_an_error(wire: Wire, body: bytes,
-                                                       problem: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        (b"{not json", "frame is not JSON"),
+        (b"null", "frame is null"),
+        (b"[1, 2]", "job: kind must be one of ['exec', 'python'], got None"),
+        (b'{"kind": "shell"}', "job: kind must be one of ['exec', 'python'], got 'shell'"),
+        (b'{"kind": "python", "main": "main.py"}', "job: missing files, limits, stdin"),
+        (json.dumps({**_python_job("print(1)"), "env": {}}).encode(), "job: unknown env"),
+        (
+            json.dumps({**_python_job("print(1)"), "files": {"main.py": 1}}).encode(),
+            "job.files.main.py: expected str, got int",
+        ),
+        (
+            json.dumps({**_python_job("print(1)"), "limits": {**LIMITS, "wall_s": "1"}}).encode(),
+            "job.limits.wall_s: expected float, got str",
+        ),
+        (b'{"op": "stop"}', "frame.op: expected one of ['exit'], got 'stop'"),
+    ],
+)
+def test_malformed_job_frame_is_answered_with_an_error(
+    wire: Wire, body: bytes, problem: str
+) -> None:
     reply = wire.ask_raw(body)
     assert isinstance(reply, dict) and set(reply) == {"error"}
     assert reply["error"].startswith("bad job frame: " + problem), reply
@@ -210,5 +238,13 @@ def test_parse_checks_nested_types_and_accepts_whole_floats() -> None:
     with pytest.raises(FrameError, match=r"job.limits.memory_mb: expected int, got bool"):
         parse_job({**job, "limits": {**LIMITS, "memory_mb": True}})
     with pytest.raises(FrameError, match=r"reply.signal: expected int or NoneType, got str"):
-        parse_reply({**dict.fromkeys(RESULT_KEYS, 0), "stdout": "", "stderr": "",
-                     "timed_out": False, "output_limit": False, "signal": "9"})
+        parse_reply(
+            {
+                **dict.fromkeys(RESULT_KEYS, 0),
+                "stdout": "",
+                "stderr": "",
+                "timed_out": False,
+                "output_limit": False,
+                "signal": "9",
+            }
+        )
