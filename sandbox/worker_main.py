@@ -156,6 +156,12 @@ Check = Callable[[object, str], str | None]  # (value, where) -> the problem, or
 _CHECKS: dict[Any, Check] = {}
 
 
+def _show(value: object) -> str:
+    """A value for an error message, cut short (a frame may carry megabytes)."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:80] + "…"
+
+
 def _check(hint: Any) -> Check:
     """A function telling why a value does not match ``hint`` (built once per type)."""
     check = _CHECKS.get(hint)
@@ -178,7 +184,7 @@ def _build_check(hint: Any) -> Check:
         )
     if origin is Literal:
         return lambda v, where: (
-            None if v in args else f"{where}: expected one of {list(args)}, got {v!r}"
+            None if v in args else f"{where}: expected one of {list(args)}, got {_show(v)}"
         )
     if origin is list:
         item = _check(args[0])
@@ -217,7 +223,7 @@ def _record_check(shape: Any) -> Check:
         missing = sorted(required - v.keys())
         if missing:
             return f"{where}: missing {', '.join(missing)}"
-        unknown = sorted(map(str, v.keys() - fields.keys()))
+        unknown = sorted(map(_show, v.keys() - fields.keys()))
         if unknown:
             return f"{where}: unknown {', '.join(unknown)}"
         return next(filter(None, (fields[k](x, f"{where}.{k}") for k, x in v.items())), None)
@@ -248,7 +254,7 @@ def parse_job(value: object) -> Job | None:
     kind = value.get("kind") if isinstance(value, dict) else None
     shape = _JOB_KINDS.get(kind) if isinstance(kind, str) else None
     if shape is None:
-        raise FrameError(f"job: kind must be one of {sorted(_JOB_KINDS)}, got {kind!r}")
+        raise FrameError(f"job: kind must be one of {sorted(_JOB_KINDS)}, got {_show(kind)}")
     return cast(Job, _expect(value, shape, "job"))
 
 
@@ -282,7 +288,7 @@ def _read_exact(fd: int, n: int) -> bytes | None:
 
 def read_frame(fd: int) -> object:
     """Read one frame's JSON value; None on EOF. Raises FrameError for a frame that is
-    too large or not JSON, after consuming it (the stream stays in step)."""
+    too large, not JSON or null, after consuming it (the stream stays in step)."""
     head = _read_exact(fd, _HEADER.size)
     if head is None:
         return None

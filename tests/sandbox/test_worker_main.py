@@ -163,7 +163,7 @@ def test_exec_job_gets_its_env_and_a_killed_job_its_signal(wire: Wire) -> None:
         (b"[1, 2]", "job: kind must be one of ['exec', 'python'], got None"),
         (b'{"kind": "shell"}', "job: kind must be one of ['exec', 'python'], got 'shell'"),
         (b'{"kind": "python", "main": "main.py"}', "job: missing files, limits, stdin"),
-        (json.dumps({**_python_job("print(1)"), "env": {}}).encode(), "job: unknown env"),
+        (json.dumps({**_python_job("print(1)"), "env": {}}).encode(), "job: unknown 'env'"),
         (
             json.dumps({**_python_job("print(1)"), "files": {"main.py": 1}}).encode(),
             "job.files.main.py: expected str, got int",
@@ -173,6 +173,7 @@ def test_exec_job_gets_its_env_and_a_killed_job_its_signal(wire: Wire) -> None:
             "job.limits.wall_s: expected float, got str",
         ),
         (b'{"op": "stop"}', "frame.op: expected one of ['exit'], got 'stop'"),
+        (json.dumps({"kind": "x" * 100_000}).encode(), "job: kind must be one of"),
     ],
 )
 def test_malformed_job_frame_is_answered_with_an_error(
@@ -181,6 +182,7 @@ def test_malformed_job_frame_is_answered_with_an_error(
     reply = wire.ask_raw(body)
     assert isinstance(reply, dict) and set(reply) == {"error"}
     assert reply["error"].startswith("bad job frame: " + problem), reply
+    assert len(reply["error"]) < 200  # the frame's values are quoted, cut short
     # Nothing ran and nothing broke: the next job is served as usual.
     out = parse_reply(wire.ask(_python_job("print(2)")))
     assert "error" not in out and out["stdout"] == "2\n"
