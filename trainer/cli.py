@@ -4,6 +4,10 @@
 
 Flags override the YAML; ``--service_url auto`` (or ``service.url: auto``) starts a local
 service for the run and stops it afterwards.
+
+    grpo-train convert-config seed_config.yaml -o trainer/configs/mine.yaml
+
+rewrites a seed-format config (flat keys such as ``lora_r``, ``kl_coef``) in sections.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
-from trainer.config import CLI_OVERRIDES, TrainerConfig, load_config
+from trainer.config import CLI_OVERRIDES, TrainerConfig, load_config, read_raw
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -44,7 +48,31 @@ def resolve_config(args: argparse.Namespace) -> TrainerConfig:
     return load_config(args.config, overrides)
 
 
+def convert_config(argv: Sequence[str]) -> int:
+    """``grpo-train convert-config SRC [-o DST]``: a seed-format YAML written in sections."""
+    import yaml
+
+    parser = argparse.ArgumentParser(
+        prog="grpo-train convert-config",
+        description="Rewrite a seed-format config (flat keys) in this trainer's sections.",
+    )
+    parser.add_argument("source", type=Path, help="the YAML to convert")
+    parser.add_argument("-o", "--output", type=Path, help="write here (default: stdout)")
+    args = parser.parse_args(argv)
+    raw = read_raw(args.source)
+    TrainerConfig.model_validate(raw)  # the converted file must load
+    text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
+    if args.output is None:
+        print(text, end="")
+    else:
+        args.output.write_text(text, encoding="utf-8")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["convert-config"]:
+        return convert_config(argv[1:])
     args = parse_args(argv)
     config = resolve_config(args)
     if args.print_config:
