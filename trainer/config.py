@@ -49,7 +49,13 @@ class LoraSection(_Section):
     dropout: float = Field(0.05, ge=0.0, lt=1.0, description="Dropout on the LoRA branch.")
     target_modules: list[str] | Literal["all-linear"] = Field(
         default_factory=lambda: [
-            "q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"
+            "q_proj",
+            "k_proj",
+            "v_proj",
+            "o_proj",
+            "gate_proj",
+            "up_proj",
+            "down_proj",
         ],
         description="Modules that get adapters (Llama/Qwen names), or 'all-linear'.",
     )
@@ -115,9 +121,7 @@ class TrainingSection(_Section):
     wandb_project: str | None = Field(
         None, description="wandb project (WANDB_PROJECT); None = wandb's default."
     )
-    wandb_tags: list[str] = Field(
-        default_factory=list, description="wandb run tags (WANDB_TAGS)."
-    )
+    wandb_tags: list[str] = Field(default_factory=list, description="wandb run tags (WANDB_TAGS).")
     resume: str | None = Field(
         None,
         description="Resume from a checkpoint folder, or 'latest' for the newest "
@@ -142,8 +146,10 @@ class GenerationSection(_Section):
         0.3, gt=0, le=1, description="GPU memory share for vLLM in colocate mode."
     )
     vllm_max_model_length: int | None = Field(
-        None, ge=1, description="vLLM context length (prompt + completion) in colocate mode; "
-        "None = the model's own."
+        None,
+        ge=1,
+        description="vLLM context length (prompt + completion) in colocate mode; "
+        "None = the model's own.",
     )
     vllm_tensor_parallel_size: int = Field(
         1, ge=1, description="GPUs one colocated vLLM engine is split over."
@@ -190,8 +196,8 @@ class RewardSection(_Section):
     task: Literal["math", "code"] = Field("math", description="What the dataset's rows are.")
     extraction: Literal["boxed", "marked", "lenient"] | None = Field(
         None,
-        description="Math: where the answer is read from: 'boxed' = only \\boxed{} counts; 'marked' "
-        "= boxed, '#### x', 'the answer is x', <answer>; 'lenient' = also the last "
+        description="Math: where the answer is read from: 'boxed' = only \\boxed{} counts; "
+        "'marked' = boxed, '#### x', 'the answer is x', <answer>; 'lenient' = also the last "
         "expression; None = the service's default.",
     )
     language: Literal["python", "q"] = Field("python", description="Code tasks: the language.")
@@ -231,9 +237,19 @@ class RewardSection(_Section):
         """
         options = self.model_dump(
             include={
-                "mode", "verifier_weight", "correct", "wrong", "no_answer", "answer_weight",
-                "format_weight", "thinking_weight", "min_thinking_words", "base_weight",
-                "perfect_bonus", "perfect_weight", "empty_code_reward",
+                "mode",
+                "verifier_weight",
+                "correct",
+                "wrong",
+                "no_answer",
+                "answer_weight",
+                "format_weight",
+                "thinking_weight",
+                "min_thinking_words",
+                "base_weight",
+                "perfect_bonus",
+                "perfect_weight",
+                "empty_code_reward",
             }
         )
         if self.extraction is not None:
@@ -251,9 +267,7 @@ class EvalSection(_Section):
         "num_problems rows of the training set, which are then not trained on.",
     )
     num_problems: int = Field(15, ge=1, description="Problems per evaluation (the first N).")
-    num_samples: int = Field(
-        4, ge=1, description="Completions sampled per problem: k of pass@k."
-    )
+    num_samples: int = Field(4, ge=1, description="Completions sampled per problem: k of pass@k.")
     temperature: float | None = Field(
         None, gt=0, description="Sampling temperature; None = generation.temperature."
     )

@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import torch
 from transformers import TrainerCallback, TrainerControl, TrainerState, TrainingArguments
@@ -31,7 +31,7 @@ from trainer.remote_reward import build_item, solved
 from trainer.service_client import Item, Result
 
 if TYPE_CHECKING:
-    from transformers import PreTrainedModel, PreTrainedTokenizerBase
+    from transformers import PreTrainedTokenizerBase
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +40,21 @@ SAMPLES_FILE = "eval_samples.jsonl"
 # Sequences per generate() call: problems are batched so that about this many are sampled
 # together (k per problem).
 _SEQUENCES_PER_BATCH = 64
+
+
+class Policy(Protocol):
+    """The part of the policy model evaluation uses (a transformers or peft model)."""
+
+    training: bool
+
+    @property
+    def device(self) -> torch.device: ...
+
+    def eval(self) -> Any: ...
+
+    def train(self, mode: bool = True) -> Any: ...
+
+    def generate(self, *args: Any, **kwargs: Any) -> Any: ...
 
 
 def pass_at_k(samples: int, correct: int, k: int) -> float:
@@ -133,9 +148,7 @@ class Evaluator:
         return render_prompt(prompt, tokenizer)
 
     @torch.no_grad()
-    def sample(
-        self, model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase
-    ) -> list[list[str]]:
+    def sample(self, model: Policy, tokenizer: PreTrainedTokenizerBase) -> list[list[str]]:
         """k completions for every problem (the model in eval mode, restored afterwards)."""
         was_training = model.training
         model.eval()
@@ -184,8 +197,9 @@ class Evaluator:
                 samples.append(Sample(problem, text, None))
         results = self.score(items, self.reward.options()) if items else []
         for position, result in zip(positions, results, strict=True):
-            samples[position] = Sample(samples[position].problem, samples[position].completion,
-                                       result)
+            samples[position] = Sample(
+                samples[position].problem, samples[position].completion, result
+            )
         return samples
 
     def evaluate(self, completions: list[list[str]], step: int) -> dict[str, float | None]:
@@ -195,24 +209,30 @@ class Evaluator:
         summary = summarise(samples, self.k)
         summary["eval/seconds"] = time.perf_counter() - started
         self._record(step, summary, samples)
-        log.info("eval at step %d: pass@1=%s, pass@%d=%s, reward=%s", step,
-                 summary["eval/pass@1"], self.k, summary[f"eval/pass@{self.k}"],
-                 summary["eval/reward"])
+        log.info(
+            "eval at step %d: pass@1=%s, pass@%d=%s, reward=%s",
+            step,
+            summary["eval/pass@1"],
+            self.k,
+            summary[f"eval/pass@{self.k}"],
+            summary["eval/reward"],
+        )
         return summary
 
-    def _record(self, step: int, summary: dict[str, float | None], samples: list[Sample]
-                ) -> None:
+    def _record(self, step: int, summary: dict[str, float | None], samples: list[Sample]) -> None:
         self.output_dir.mkdir(parents=True, exist_ok=True)
         results_path = self.output_dir / RESULTS_FILE
         rounds: list[dict[str, Any]] = []
         if results_path.exists():
             rounds = json.loads(results_path.read_text(encoding="utf-8"))
-        rounds.append({
-            "step": step,
-            "num_problems": len(self.problems),
-            "num_samples": self.k,
-            **{key.removeprefix("eval/"): value for key, value in summary.items()},
-        })
+        rounds.append(
+            {
+                "step": step,
+                "num_problems": len(self.problems),
+                "num_samples": self.k,
+                **{key.removeprefix("eval/"): value for key, value in summary.items()},
+            }
+        )
         results_path.write_text(json.dumps(rounds, indent=2) + "\n", encoding="utf-8")
         with (self.output_dir / SAMPLES_FILE).open("a", encoding="utf-8") as handle:
             for sample in samples:
@@ -276,14 +296,20 @@ class EvalCallback(TrainerCallback):
                 model.train()
 
     def on_step_end(
-        self, args: TrainingArguments, state: TrainerState, control: TrainerControl,
+        self,
+        args: TrainingArguments,
+        state: TrainerState,
+        control: TrainerControl,
         **kwargs: Any,
     ) -> None:
         if state.global_step % self.every_steps == 0:
             self._evaluate(state, **kwargs)
 
     def on_train_end(
-        self, args: TrainingArguments, state: TrainerState, control: TrainerControl,
+        self,
+        args: TrainingArguments,
+        state: TrainerState,
+        control: TrainerControl,
         **kwargs: Any,
     ) -> None:
         self._evaluate(state, **kwargs)

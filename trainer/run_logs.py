@@ -84,24 +84,45 @@ class MetricsFileCallback(TrainerCallback):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(record) + "\n")
-        shown: dict[str, Any] = {k: logs[k] for k in ("loss", "reward", "kl", "verifier/accuracy",
-                                      "verifier/seconds", "eval/pass@1", "eval/reward")
-                                 if k in logs}
+        shown: dict[str, Any] = {
+            k: logs[k]
+            for k in (
+                "loss",
+                "reward",
+                "kl",
+                "verifier/accuracy",
+                "verifier/seconds",
+                "eval/pass@1",
+                "eval/reward",
+            )
+            if k in logs
+        }
         if not shown:  # the end-of-training summary: runtime figures only
             shown = {k: v for k, v in logs.items() if k.startswith("train_")}
-        log.info("step %d: %s", state.global_step,
-                 ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
-                           for k, v in shown.items()))
+        log.info(
+            "step %d: %s",
+            state.global_step,
+            ", ".join(
+                f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown.items()
+            ),
+        )
 
     def on_train_begin(
-        self, args: TrainingArguments, state: TrainerState, control: TrainerControl,
+        self,
+        args: TrainingArguments,
+        state: TrainerState,
+        control: TrainerControl,
         **kwargs: Any,
     ) -> None:
-        log.info("training: %d steps planned, starting at step %d", state.max_steps,
-                 state.global_step)
+        log.info(
+            "training: %d steps planned, starting at step %d", state.max_steps, state.global_step
+        )
 
     def on_save(
-        self, args: TrainingArguments, state: TrainerState, control: TrainerControl,
+        self,
+        args: TrainingArguments,
+        state: TrainerState,
+        control: TrainerControl,
         **kwargs: Any,
     ) -> None:
         log.info("saved %s/checkpoint-%d", args.output_dir, state.global_step)

@@ -182,7 +182,9 @@ def load_policy(
     if config.model.attn_implementation:
         extra["attn_implementation"] = config.model.attn_implementation
     model = AutoModelForCausalLM.from_pretrained(
-        path, dtype=precision.model_dtype, trust_remote_code=config.model.trust_remote_code,
+        path,
+        dtype=precision.model_dtype,
+        trust_remote_code=config.model.trust_remote_code,
         **extra,
     )
     return model, tokenizer
@@ -205,6 +207,8 @@ def lora_config(config: TrainerConfig) -> LoraConfig | None:
 def tracker_environment(config: TrainerConfig) -> dict[str, str]:
     """The environment the wandb integration reads its project and tags from."""
     env: dict[str, str] = {}
+    if "wandb" not in config.training.report_to:
+        return env
     if config.training.wandb_project:
         env["WANDB_PROJECT"] = config.training.wandb_project
     if config.training.wandb_tags:
@@ -220,8 +224,14 @@ def add_evaluation(
 ) -> EvalCallback:
     """Evaluate ``problems`` every ``eval.every_steps`` steps, scored by the same service."""
     client = ServiceClient(settings)
-    evaluator = Evaluator(problems, config.eval, config.generation, config.reward, client.score,
-                          Path(config.training.output_dir))
+    evaluator = Evaluator(
+        problems,
+        config.eval,
+        config.generation,
+        config.reward,
+        client.score,
+        Path(config.training.output_dir),
+    )
     callback = EvalCallback(evaluator, config.eval.every_steps, trainer.log, client.close)
     trainer.add_callback(callback)
     return callback
@@ -239,6 +249,7 @@ def build_trainer(config: TrainerConfig, hardware: Hardware | None = None) -> GR
     examples = load_examples(config.data, config.reward, tokenizer)
     problems: list[dict[str, Any]] = []
     if config.eval.every_steps:
+
         def load(path: str) -> list[dict[str, Any]]:
             data = config.data.model_copy(update={"path": path, "max_samples": None})
             return load_examples(data, config.reward, tokenizer)

@@ -31,8 +31,10 @@ def test_seed001_config_carries_the_seed_values() -> None:
     assert config.lora.target_modules == ["q_proj", "k_proj", "v_proj", "o_proj"]
     assert (config.grpo.num_generations, config.grpo.beta) == (2, 0.05)
     assert config.training.learning_rate == 5e-6
-    assert (config.training.per_device_train_batch_size,
-            config.training.gradient_accumulation_steps) == (4, 4)
+    assert (
+        config.training.per_device_train_batch_size,
+        config.training.gradient_accumulation_steps,
+    ) == (4, 4)
     assert config.training.num_train_epochs == 3
     assert config.training.logging_steps == 10
     assert config.generation.max_completion_length == 2048
@@ -48,12 +50,18 @@ def test_seed002_config_carries_the_seed_values() -> None:
     config = load_config(CONFIGS / "seed002_reasoning.yaml")
     assert config.lora.enabled is False
     assert (config.grpo.num_generations, config.grpo.epsilon) == (8, 0.2)
-    assert (config.training.max_steps, config.training.per_device_train_batch_size,
-            config.training.gradient_accumulation_steps) == (500, 4, 16)
+    assert (
+        config.training.max_steps,
+        config.training.per_device_train_batch_size,
+        config.training.gradient_accumulation_steps,
+    ) == (500, 4, 16)
     assert config.training.learning_rate == 1e-5
     assert config.generation.temperature == 1.0
-    assert (config.reward.answer_weight, config.reward.format_weight,
-            config.reward.thinking_weight) == (1, 1, 1)
+    assert (
+        config.reward.answer_weight,
+        config.reward.format_weight,
+        config.reward.thinking_weight,
+    ) == (1, 1, 1)
     assert config.training.wandb_project == "verl-reasoning-grpo"
     assert config.training.wandb_tags == ["reasoning", "grpo", "verl"]
     assert config.eval.every_steps > 0
@@ -64,11 +72,13 @@ def test_seed003_config_carries_the_seed_values() -> None:
     assert config.lora.enabled is False
     assert config.training.learning_rate == 2e-6
     assert config.generation.temperature == 0.8
-    assert (config.reward.task, config.reward.language, config.reward.max_tests) == (
-        "code", "q", 3)
+    assert (config.reward.task, config.reward.language, config.reward.max_tests) == ("code", "q", 3)
     assert (config.reward.base_weight, config.reward.perfect_weight) == (1, 1)
     assert (config.eval.every_steps, config.eval.num_problems, config.eval.num_samples) == (
-        25, 15, 4)
+        25,
+        15,
+        4,
+    )
     assert config.data.reasoning_format == "none"
     assert (config.training.run_name, config.training.wandb_project) == ("1.5b_non_reason", "q-rl")
     assert config.generation.use_vllm and config.generation.vllm_mode == "server"
@@ -79,8 +89,16 @@ def test_seed_configs_comment_every_value(name: str) -> None:
     for line in (CONFIGS / name).read_text().splitlines():
         if ":" in line and line.startswith("  ") and not line.lstrip().startswith("#"):
             key = line.split(":")[0].strip()
-            if key not in {"task", "mode", "language", "question_field", "tests_field",
-                           "test_code_field", "test_expected_field", "url"}:
+            if key not in {
+                "task",
+                "mode",
+                "language",
+                "question_field",
+                "tests_field",
+                "test_code_field",
+                "test_expected_field",
+                "url",
+            }:
                 assert "#" in line, f"{name}: {line.strip()!r} has no comment"
 
 
@@ -88,7 +106,7 @@ def test_extraction_is_sent_only_when_set() -> None:
     assert "extraction" not in RewardSection().options()
     assert RewardSection(extraction="lenient").options()["extraction"] == "lenient"
     with pytest.raises(ValidationError, match="extraction"):
-        RewardSection(extraction="anything")  # type: ignore[arg-type]
+        RewardSection(extraction="anything")
 
 
 def test_defaults_without_a_file_match_the_seed() -> None:
@@ -106,11 +124,25 @@ def test_q_and_tinyv_configs() -> None:
 
 
 def test_cli_overrides_win_over_yaml() -> None:
-    args = parse_args([
-        "--config", str(CONFIGS / "math.yaml"), "--model_path", "/models/m",
-        "--dataset", "d.parquet", "--service_url", "http://a:1,http://b:2/",
-        "--output_dir", "/tmp/o", "--max_samples", "7", "--max_steps", "9", "--resume",
-    ])
+    args = parse_args(
+        [
+            "--config",
+            str(CONFIGS / "math.yaml"),
+            "--model_path",
+            "/models/m",
+            "--dataset",
+            "d.parquet",
+            "--service_url",
+            "http://a:1,http://b:2/",
+            "--output_dir",
+            "/tmp/o",
+            "--max_samples",
+            "7",
+            "--max_steps",
+            "9",
+            "--resume",
+        ]
+    )
     config = resolve_config(args)
     assert config.model.path == "/models/m"
     assert config.data.path == "d.parquet"
@@ -123,8 +155,9 @@ def test_cli_overrides_win_over_yaml() -> None:
 
 
 def test_mode_and_verifier_weight_flags() -> None:
-    args = parse_args(["--config", str(CONFIGS / "math.yaml"), "--mode", "mixed",
-                       "--verifier_weight", "0.3"])
+    args = parse_args(
+        ["--config", str(CONFIGS / "math.yaml"), "--mode", "mixed", "--verifier_weight", "0.3"]
+    )
     config = resolve_config(args)
     assert (config.reward.mode, config.reward.verifier_weight) == ("mixed", 0.3)
     with pytest.raises(SystemExit):
@@ -162,8 +195,12 @@ def test_vllm_length_and_tensor_parallel_belong_to_colocate_mode() -> None:
     server = {"use_vllm": True, "vllm_mode": "server", "vllm_server_base_url": "http://v:8001"}
     with pytest.raises(ValidationError, match="trl vllm-serve"):
         TrainerConfig.model_validate({"generation": {**server, "vllm_max_model_length": 8192}})
-    colocate = {"use_vllm": True, "vllm_mode": "colocate", "vllm_max_model_length": 8192,
-                "vllm_tensor_parallel_size": 2}
+    colocate = {
+        "use_vllm": True,
+        "vllm_mode": "colocate",
+        "vllm_max_model_length": 8192,
+        "vllm_tensor_parallel_size": 2,
+    }
     config = TrainerConfig.model_validate({"generation": colocate})
     assert config.generation.vllm_max_model_length == 8192
 
@@ -174,8 +211,10 @@ def test_auto_service() -> None:
 
 
 def test_print_config(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--config", str(CONFIGS / "demo_cpu.yaml"), "--max_steps", "5",
-                 "--print_config"]) == 0
+    assert (
+        main(["--config", str(CONFIGS / "demo_cpu.yaml"), "--max_steps", "5", "--print_config"])
+        == 0
+    )
     printed = yaml.safe_load(capsys.readouterr().out)
     assert printed["training"]["max_steps"] == 5
     assert printed["model"]["path"] == "smollm2"

@@ -22,7 +22,11 @@ from trainer.service_client import ClientSettings, ServiceClient
 @pytest.mark.parametrize(
     ("samples", "correct", "k", "expected"),
     [
-        (4, 0, 1, 0.0), (4, 1, 1, 0.25), (4, 1, 4, 1.0), (4, 4, 4, 1.0), (4, 0, 4, 0.0),
+        (4, 0, 1, 0.0),
+        (4, 1, 1, 0.25),
+        (4, 1, 4, 1.0),
+        (4, 4, 4, 1.0),
+        (4, 0, 4, 0.0),
         (5, 2, 2, 1 - 3 / 10),  # 1 - C(3,2)/C(5,2)
         (10, 3, 5, 1 - 21 / 252),  # 1 - C(7,5)/C(10,5)
     ],
@@ -32,15 +36,24 @@ def test_pass_at_k(samples: int, correct: int, k: int, expected: float) -> None:
 
 
 def problem(question: str, reference: str) -> dict[str, object]:
-    return {"prompt": [{"role": "user", "content": question}], "task": "math",
-            "reference": reference}
+    return {
+        "prompt": [{"role": "user", "content": question}],
+        "task": "math",
+        "reference": reference,
+    }
 
 
 def test_a_round_is_scored_by_the_service(service_url: str, tmp_path: Path) -> None:
     problems = [problem("What is 6 * 7?", "42"), problem("What is 2 + 2?", "4")]
     client = ServiceClient(ClientSettings.from_section(ServiceSection(url=[service_url])))
-    evaluator = Evaluator(problems, EvalSection(every_steps=1, num_samples=4),
-                          GenerationSection(), RewardSection(), client.score, tmp_path)
+    evaluator = Evaluator(
+        problems,
+        EvalSection(every_steps=1, num_samples=4),
+        GenerationSection(),
+        RewardSection(),
+        client.score,
+        tmp_path,
+    )
     completions = [
         ["\\boxed{42}", "The answer is 42.", "\\boxed{41}", "no idea"],  # 2 of 4 right
         ["\\boxed{5}", "\\boxed{3}", "The answer is 22.", "\\boxed{1}"],  # none right
@@ -55,8 +68,14 @@ def test_a_round_is_scored_by_the_service(service_url: str, tmp_path: Path) -> N
     assert summary["eval/correct"] == pytest.approx(2 / 8)
     assert summary["eval/status_ok"] == 1.0
     rounds = json.loads((tmp_path / RESULTS_FILE).read_text())
-    assert rounds == [{**{k.removeprefix("eval/"): v for k, v in summary.items()},
-                       "step": 7, "num_problems": 2, "num_samples": 4}]
+    assert rounds == [
+        {
+            **{k.removeprefix("eval/"): v for k, v in summary.items()},
+            "step": 7,
+            "num_problems": 2,
+            "num_samples": 4,
+        }
+    ]
     samples = [json.loads(line) for line in (tmp_path / SAMPLES_FILE).read_text().splitlines()]
     assert [s["solved"] for s in samples] == [1, 1, 0, 0, 0, 0, 0, 0]
     assert samples[3]["extracted"] is None and samples[3]["reward"] == -0.5
@@ -66,8 +85,11 @@ def test_unjudged_samples_leave_pass_at_k_open() -> None:
     # q code on a service without q: "unavailable", neither right nor wrong.
     from trainer.evaluation import Sample
 
-    unavailable = {"status": "unavailable", "reward": None,
-                   "components": {"tests_total": 3.0, "format": 0.0}}
+    unavailable = {
+        "status": "unavailable",
+        "reward": None,
+        "components": {"tests_total": 3.0, "format": 0.0},
+    }
     summary = summarise([Sample(0, "solve:{x}", unavailable)] * 4, k=4)
     assert summary["eval/pass@1"] is None and summary["eval/pass@4"] is None
     assert summary["eval/reward"] is None and summary["eval/status_unavailable"] == 1.0
@@ -78,8 +100,9 @@ def test_problems_come_from_a_file_or_are_held_out() -> None:
     train, held = select_problems(EvalSection(every_steps=1, num_problems=3), rows, lambda p: [])
     assert (train, held) == (rows[:7], rows[7:])
     other = [problem("x", "1")] * 5
-    train, held = select_problems(EvalSection(every_steps=1, num_problems=3, path="e.jsonl"),
-                                  rows, lambda p: other)
+    train, held = select_problems(
+        EvalSection(every_steps=1, num_problems=3, path="e.jsonl"), rows, lambda p: other
+    )
     assert (train, held) == (rows, other[:3])
     with pytest.raises(ValueError, match="hold out all"):
         select_problems(EvalSection(every_steps=1, num_problems=10), rows, lambda p: [])

@@ -94,7 +94,10 @@ def test_seed003_keys_map_and_launcher_keys_are_skipped_with_a_warning(tmp_path:
     assert config.model.path == "/your/best/sft/1.5b/checkpoint"
     assert (config.training.learning_rate, config.generation.temperature) == (2e-6, 0.8)
     assert (config.eval.every_steps, config.eval.num_problems, config.eval.num_samples) == (
-        25, 15, 4)
+        25,
+        15,
+        4,
+    )
     assert config.data.reasoning_format == "none"
     assert config.training.report_to == ["wandb"]
     assert (config.training.run_name, config.training.wandb_project) == ("1.5b_non_reason", "q-rl")
@@ -112,14 +115,14 @@ def test_dashed_flag_names_are_read_too(tmp_path: Path) -> None:
 def test_unknown_flat_key_is_an_error(tmp_path: Path) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text("lora_r: 16\nlora_rank_typo: 8\n")
-    with pytest.raises(ConfigKeyError, match="lora_rank_typo"):
+    with pytest.raises(ConfigKeyError, match="lora_rank_typo"), pytest.warns(SeedFormatWarning):
         load_config(path)
 
 
 def test_a_setting_given_both_ways_is_an_error(tmp_path: Path) -> None:
     path = tmp_path / "both.yaml"
     path.write_text("lora:\n  r: 8\nlora_r: 16\n")
-    with pytest.raises(ConfigKeyError, match="lora.r"):
+    with pytest.raises(ConfigKeyError, match=r"lora\.r"):
         load_config(path)
 
 
@@ -146,7 +149,7 @@ def test_convert_config_writes_a_sectioned_file(tmp_path: Path) -> None:
 def test_convert_config_refuses_an_invalid_result(tmp_path: Path) -> None:
     source = tmp_path / "seed.yaml"
     source.write_text("num_return_sequences: 1\n")  # GRPO needs a group of at least 2
-    with pytest.raises(ValueError, match="num_generations"):
+    with pytest.raises(ValueError, match="num_generations"), pytest.warns(SeedFormatWarning):
         main(["convert-config", str(source)])
 
 

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from services.codecheck.extraction import extract_code
-from tests.trainer.test_training import check_logged_rewards, read_jsonl
+from tests.trainer.run_checks import check_logged_rewards, read_jsonl
 from trainer.config import ServiceSection, TrainerConfig, load_config
 from trainer.evaluation import RESULTS_FILE, SAMPLES_FILE, pass_at_k
 from trainer.remote_reward import RemoteReward
@@ -28,15 +28,19 @@ CONFIGS = REPO / "trainer" / "configs"
 MATH_DATA = REPO / "trainer" / "data" / "demo_math.jsonl"
 
 Q_ROWS = [
-    {"problem_description": f"Write solve that returns x+{n}.",
-     "test_cases": [{"q_test_code": f"show solve {m};", "q_expected_output": str(m + n)}
-                    for m in range(4)]}
+    {
+        "problem_description": f"Write solve that returns x+{n}.",
+        "test_cases": [
+            {"q_test_code": f"show solve {m};", "q_expected_output": str(m + n)} for m in range(4)
+        ],
+    }
     for n in range(6)
 ]
 
 
-def cpu_overrides(config: TrainerConfig, model: Path, data: Path, out: Path,
-                  service_url: str) -> TrainerConfig:
+def cpu_overrides(
+    config: TrainerConfig, model: Path, data: Path, out: Path, service_url: str
+) -> TrainerConfig:
     """What a CPU test run changes in a seed config: the model, the data, the length, the
     steps and the output; nothing that decides rewards or the batch geometry."""
     config.model.path = str(model)
@@ -55,13 +59,19 @@ def cpu_overrides(config: TrainerConfig, model: Path, data: Path, out: Path,
     config.service.url = [service_url]
     config.service.retries = 2
     if config.lora.enabled and config.lora.target_modules != "all-linear":
-        assert set(config.lora.target_modules) <= {"q_proj", "k_proj", "v_proj", "o_proj",
-                                                   "gate_proj", "up_proj", "down_proj"}
+        assert set(config.lora.target_modules) <= {
+            "q_proj",
+            "k_proj",
+            "v_proj",
+            "o_proj",
+            "gate_proj",
+            "up_proj",
+            "down_proj",
+        }
     return config
 
 
-def seed_config(name: str, model: Path, data: Path, out: Path, service_url: str
-                ) -> TrainerConfig:
+def seed_config(name: str, model: Path, data: Path, out: Path, service_url: str) -> TrainerConfig:
     return cpu_overrides(load_config(CONFIGS / name), model, data, out, service_url)
 
 
@@ -69,17 +79,20 @@ def train_steps(out: Path) -> list[int]:
     return [m["step"] for m in read_jsonl(out / METRICS_FILE) if "loss" in m and "reward" in m]
 
 
-def score_with(reward_section: Any, service_url: str, completions: list[str],
-               columns: dict[str, list[Any]]) -> list[float | None]:
+def score_with(
+    reward_section: Any, service_url: str, completions: list[str], columns: dict[str, list[Any]]
+) -> list[float | None]:
     """The trainer's own reward function on hand-written completions."""
-    client = AsyncServiceClient(ClientSettings.from_section(ServiceSection(url=[service_url],
-                                                                           retries=0)))
+    client = AsyncServiceClient(
+        ClientSettings.from_section(ServiceSection(url=[service_url], retries=0))
+    )
     reward = RemoteReward(client, reward_section)
 
     async def run() -> list[float | None]:
         try:
-            return await reward(prompts=["What is 6 * 7?"] * len(completions),
-                                completions=completions, **columns)
+            return await reward(
+                prompts=["What is 6 * 7?"] * len(completions), completions=completions, **columns
+            )
         finally:
             await client.aclose()
 
@@ -108,8 +121,9 @@ def test_seed001_run(tiny_model_dir: Path, service_url: str, tmp_path: Path) -> 
     assert set(adapter["target_modules"]) == {"q_proj", "k_proj", "v_proj", "o_proj"}
 
 
-def test_seed002_run_with_its_validation_reward(tiny_model_dir: Path, service_url: str,
-                                                tmp_path: Path) -> None:
+def test_seed002_run_with_its_validation_reward(
+    tiny_model_dir: Path, service_url: str, tmp_path: Path
+) -> None:
     cfg = seed_config("seed002_reasoning.yaml", tiny_model_dir, MATH_DATA, tmp_path, service_url)
     cfg.eval.every_steps, cfg.eval.num_problems = 1, 3
     train(cfg)
@@ -125,8 +139,9 @@ def test_seed002_run_with_its_validation_reward(tiny_model_dir: Path, service_ur
     assert (tmp_path / "model.safetensors").exists()  # full fine-tuning, as the seed
 
 
-def test_seed003_run_extracts_direct_q_code(tiny_model_dir: Path, service_url: str,
-                                            tmp_path: Path) -> None:
+def test_seed003_run_extracts_direct_q_code(
+    tiny_model_dir: Path, service_url: str, tmp_path: Path
+) -> None:
     data, evaluation = tmp_path / "q.jsonl", tmp_path / "q_eval.jsonl"
     data.write_text("".join(json.dumps(row) + "\n" for row in Q_ROWS))
     evaluation.write_text("".join(json.dumps(row) + "\n" for row in Q_ROWS[:2]))
@@ -180,16 +195,30 @@ def test_evaluation_writes_pass_at_k_into_metrics_and_results(
         assert math.isfinite(m["eval/reward"]) and "eval/format" in m
 
 
-def test_a_seed_format_yaml_trains(tiny_model_dir: Path, service_url: str,
-                                   tmp_path: Path) -> None:
+def test_a_seed_format_yaml_trains(tiny_model_dir: Path, service_url: str, tmp_path: Path) -> None:
     out = tmp_path / "out"
     seed_yaml = {
-        "model_path": str(tiny_model_dir), "lora_r": 4, "lora_alpha": 8, "lora_dropout": 0.05,
-        "num_return_sequences": 2, "kl_coef": 0.05, "reward_correct": 1.0, "reward_wrong": -1.0,
-        "reward_no_answer": -0.5, "num_epochs": 1, "per_device_train_batch_size": 4,
-        "gradient_accumulation_steps": 1, "learning_rate": 1e-4, "max_new_tokens": 12,
-        "temperature": 0.7, "top_p": 0.9, "logging_steps": 1, "max_steps": 2,
-        "output_dir": str(out), "train_files": str(MATH_DATA), "max_samples": 8,
+        "model_path": str(tiny_model_dir),
+        "lora_r": 4,
+        "lora_alpha": 8,
+        "lora_dropout": 0.05,
+        "num_return_sequences": 2,
+        "kl_coef": 0.05,
+        "reward_correct": 1.0,
+        "reward_wrong": -1.0,
+        "reward_no_answer": -0.5,
+        "num_epochs": 1,
+        "per_device_train_batch_size": 4,
+        "gradient_accumulation_steps": 1,
+        "learning_rate": 1e-4,
+        "max_new_tokens": 12,
+        "temperature": 0.7,
+        "top_p": 0.9,
+        "logging_steps": 1,
+        "max_steps": 2,
+        "output_dir": str(out),
+        "train_files": str(MATH_DATA),
+        "max_samples": 8,
         "service": {"url": service_url, "retries": 2},
     }
     path = tmp_path / "rl_grpo_config.yaml"
