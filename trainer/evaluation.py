@@ -209,13 +209,13 @@ class Evaluator:
         summary = summarise(samples, self.k)
         summary["eval/seconds"] = time.perf_counter() - started
         self._record(step, summary, samples)
+        shown = ["eval/pass@1", f"eval/pass@{self.k}", "eval/reward"]
         log.info(
-            "eval at step %d: pass@1=%s, pass@%d=%s, reward=%s",
+            "eval at step %d: %s",
             step,
-            summary["eval/pass@1"],
-            self.k,
-            summary[f"eval/pass@{self.k}"],
-            summary["eval/reward"],
+            ", ".join(
+                f"{key.removeprefix('eval/')}={summary[key]}" for key in dict.fromkeys(shown)
+            ),
         )
         return summary
 
@@ -276,7 +276,7 @@ class EvalCallback(TrainerCallback):
         self.close = close
         self._last_step = -1
 
-    def _evaluate(self, state: TrainerState, **kwargs: Any) -> None:
+    def _evaluate(self, state: TrainerState, control: TrainerControl, **kwargs: Any) -> None:
         model, tokenizer = kwargs["model"], kwargs["processing_class"]
         if state.global_step == self._last_step:
             return
@@ -285,13 +285,15 @@ class EvalCallback(TrainerCallback):
         if not state.is_world_process_zero:
             return
         summary = self.evaluator.evaluate(completions, state.global_step)
-        # The trainer's log() treats a model in eval mode as an evaluation: its train
-        # metrics of the current step stay untouched for the regular log line.
-        was_training = model.training
+        # The trainer's log() treats a model in eval mode as an evaluation, so the train
+        # metrics gathered for this step stay for the regular log line; and its on_log
+        # clears should_log, which that line still needs.
+        was_training, should_log = model.training, control.should_log
         model.eval()
         try:
             self.log_metrics({k: v for k, v in summary.items() if v is not None})
         finally:
+            control.should_log = should_log
             if was_training:
                 model.train()
 
@@ -303,7 +305,7 @@ class EvalCallback(TrainerCallback):
         **kwargs: Any,
     ) -> None:
         if state.global_step % self.every_steps == 0:
-            self._evaluate(state, **kwargs)
+            self._evaluate(state, control, **kwargs)
 
     def on_train_end(
         self,
@@ -312,7 +314,7 @@ class EvalCallback(TrainerCallback):
         control: TrainerControl,
         **kwargs: Any,
     ) -> None:
-        self._evaluate(state, **kwargs)
+        self._evaluate(state, control, **kwargs)
 
 
 Examples = list[dict[str, Any]]

@@ -223,8 +223,12 @@ def test_a_seed_format_yaml_trains(tiny_model_dir: Path, service_url: str, tmp_p
     }
     path = tmp_path / "rl_grpo_config.yaml"
     path.write_text(yaml.safe_dump(seed_yaml))
-    with pytest.warns(SeedFormatWarning, match="'kl_coef' read as 'grpo.beta'"):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         cfg = load_config(path)
+    messages = [str(w.message) for w in caught if w.category is SeedFormatWarning]
+    assert len(messages) == len(seed_yaml) - 1  # every flat key; "service" is a section
+    assert any("'kl_coef' read as 'grpo.beta'" in m for m in messages)
     cfg.reward.debug_log_every, cfg.reward.debug_samples = 1, None
     train(cfg)
     assert train_steps(out) == [1, 2]
