@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import warnings
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ import yaml
 from services.codecheck.extraction import extract_code
 from tests.trainer.run_checks import check_logged_rewards, read_jsonl
 from trainer.config import ServiceSection, TrainerConfig, load_config
-from trainer.evaluation import RESULTS_FILE, SAMPLES_FILE, pass_at_k
+from trainer.evaluation import RESULTS_FILE
 from trainer.remote_reward import RemoteReward
 from trainer.run_logs import RUN_CONFIG_FILE
 from trainer.seed_format import SeedFormatWarning
@@ -52,7 +51,7 @@ def cpu_overrides(
     config.training.logging_steps = 1
     config.training.save_steps = 100
     config.training.report_to = []  # wandb is not installed here (its settings are unit-tested)
-    config.generation.max_completion_length = 12
+    config.generation.max_completion_length = 8
     config.generation.use_vllm = False  # no GPU: transformers generates
     config.reward.debug_log_every = 1
     config.reward.debug_samples = None
@@ -166,33 +165,6 @@ def test_seed003_run_extracts_direct_q_code(
     rounds = json.loads((out / RESULTS_FILE).read_text())
     assert [r["step"] for r in rounds] == [1, 2]
     assert all(r["num_samples"] == 4 and r["num_problems"] == 2 for r in rounds)
-
-
-def test_evaluation_writes_pass_at_k_into_metrics_and_results(
-    tiny_model_dir: Path, service_url: str, tmp_path: Path
-) -> None:
-    cfg = seed_config("seed002_reasoning.yaml", tiny_model_dir, MATH_DATA, tmp_path, service_url)
-    cfg.eval.every_steps, cfg.eval.num_problems, cfg.eval.num_samples = 2, 3, 4
-    cfg.training.max_steps = 3  # evaluations at step 2 and after the last step (3)
-    train(cfg)
-    rounds = json.loads((tmp_path / RESULTS_FILE).read_text())
-    assert [r["step"] for r in rounds] == [2, 3]
-    samples = read_jsonl(tmp_path / SAMPLES_FILE)
-    assert len(samples) == 2 * 3 * 4
-    for entry in rounds:
-        mine = [s for s in samples if s["step"] == entry["step"]]
-        right = [sum(s["solved"] == 1 for s in mine if s["problem"] == p) for p in range(3)]
-        assert entry["pass@1"] == pytest.approx(sum(pass_at_k(4, c, 1) for c in right) / 3)
-        assert entry["pass@4"] == pytest.approx(sum(pass_at_k(4, c, 4) for c in right) / 3)
-        assert entry["reward"] == pytest.approx(sum(s["reward"] for s in mine) / len(mine))
-    # The held-out problems (the last 3 rows of 24) were never trained on.
-    trained = {r["prompt"] for r in read_jsonl(tmp_path / DEBUG_FILE)}
-    assert not trained & {s["prompt"] for s in samples}
-    logged = [m for m in read_jsonl(tmp_path / METRICS_FILE) if "eval/pass@1" in m]
-    assert [m["step"] for m in logged] == [2, 3]
-    for m, entry in zip(logged, rounds, strict=True):
-        assert m["eval/pass@4"] == pytest.approx(entry["pass@4"])
-        assert math.isfinite(m["eval/reward"]) and "eval/format" in m
 
 
 def test_a_seed_format_yaml_trains(tiny_model_dir: Path, service_url: str, tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from tests.trainer.run_checks import check_logged_rewards, read_jsonl
 from trainer.config import TrainerConfig
+from trainer.evaluation import RESULTS_FILE, SAMPLES_FILE, pass_at_k
 from trainer.training import DEBUG_FILE, METRICS_FILE, train
 
 PY_ROWS = [
@@ -149,3 +150,40 @@ def test_full_fine_tuning_run(tiny_model_dir: Path, service_url: str, tmp_path: 
     assert not (tmp_path / "adapter_model.safetensors").exists()
     metrics = [m for m in read_jsonl(tmp_path / METRICS_FILE) if "kl" in m]
     assert len(metrics) == 1 and metrics[0]["kl"] is not None
+
+
+def test_evaluation_writes_pass_at_k_into_metrics_and_results(
+    tiny_model_dir: Path, service_url: str, tmp_path: Path
+) -> None:
+    data = Path(__file__).resolve().parents[2] / "trainer" / "data" / "demo_math.jsonl"
+    # Evaluations at step 2 and after the last step (3), on the last 3 of 24 rows.
+    cfg = config(
+        tiny_model_dir,
+        data,
+        service_url,
+        tmp_path,
+        data={"max_samples": 24},
+        eval={"every_steps": 2, "num_problems": 3, "num_samples": 4},
+    )
+    train(cfg)
+    rounds = json.loads((tmp_path / RESULTS_FILE).read_text())
+    assert [r["step"] for r in rounds] == [2, 3]
+    samples = read_jsonl(tmp_path / SAMPLES_FILE)
+    assert len(samples) == 2 * 3 * 4
+    for entry in rounds:
+        mine = [s for s in samples if s["step"] == entry["step"]]
+        right = [sum(s["solved"] == 1 for s in mine if s["problem"] == p) for p in range(3)]
+        assert entry["pass@1"] == pytest.approx(sum(pass_at_k(4, c, 1) for c in right) / 3)
+        assert entry["pass@4"] == pytest.approx(sum(pass_at_k(4, c, 4) for c in right) / 3)
+        assert entry["reward"] == pytest.approx(sum(s["reward"] for s in mine) / len(mine))
+    # The held-out problems (the last 3 rows of 24) were never trained on.
+    trained = {r["prompt"] for r in read_jsonl(tmp_path / DEBUG_FILE)}
+    assert not trained & {s["prompt"] for s in samples}
+    metrics = read_jsonl(tmp_path / METRICS_FILE)
+    logged = [m for m in metrics if "eval/pass@1" in m]
+    assert [m["step"] for m in logged] == [2, 3]
+    # An evaluation step keeps its training log line.
+    assert [m["step"] for m in metrics if "loss" in m and "reward" in m] == [1, 2, 3]
+    for m, entry in zip(logged, rounds, strict=True):
+        assert m["eval/pass@4"] == pytest.approx(entry["pass@4"])
+        assert math.isfinite(m["eval/reward"]) and "eval/format" in m
