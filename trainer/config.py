@@ -13,6 +13,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from trainer.seed_format import map_seed_keys
+
 # What a bare ``service.url`` of this value means: start the service locally for the run.
 AUTO_SERVICE = "auto"
 # What a ``model.path`` of this value means: build SmolLM2-135M-Instruct from its PyPI package.
@@ -47,7 +49,13 @@ class LoraSection(_Section):
     dropout: float = Field(0.05, ge=0.0, lt=1.0, description="Dropout on the LoRA branch.")
     target_modules: list[str] | Literal["all-linear"] = Field(
         default_factory=lambda: [
-            "q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"
+            "q_proj",
+            "k_proj",
+            "v_proj",
+            "o_proj",
+            "gate_proj",
+            "up_proj",
+            "down_proj",
         ],
         description="Modules that get adapters (Llama/Qwen names), or 'all-linear'.",
     )
@@ -107,6 +115,13 @@ class TrainingSection(_Section):
     report_to: list[str] = Field(
         default_factory=list, description="Extra trackers: 'tensorboard', 'wandb'."
     )
+    run_name: str | None = Field(
+        None, description="Run name shown by the trackers (wandb's run name); None = output_dir."
+    )
+    wandb_project: str | None = Field(
+        None, description="wandb project (WANDB_PROJECT); None = wandb's default."
+    )
+    wandb_tags: list[str] = Field(default_factory=list, description="wandb run tags (WANDB_TAGS).")
     resume: str | None = Field(
         None,
         description="Resume from a checkpoint folder, or 'latest' for the newest "
@@ -129,6 +144,15 @@ class GenerationSection(_Section):
     )
     vllm_gpu_memory_utilization: float = Field(
         0.3, gt=0, le=1, description="GPU memory share for vLLM in colocate mode."
+    )
+    vllm_max_model_length: int | None = Field(
+        None,
+        ge=1,
+        description="vLLM context length (prompt + completion) in colocate mode; "
+        "None = the model's own.",
+    )
+    vllm_tensor_parallel_size: int = Field(
+        1, ge=1, description="GPUs one colocated vLLM engine is split over."
     )
 
 
@@ -170,6 +194,12 @@ class DataSection(_Section):
 
 class RewardSection(_Section):
     task: Literal["math", "code"] = Field("math", description="What the dataset's rows are.")
+    extraction: Literal["boxed", "marked", "lenient"] | None = Field(
+        None,
+        description="Math: where the answer is read from: 'boxed' = only \\boxed{} counts; "
+        "'marked' = boxed, '#### x', 'the answer is x', <answer>; 'lenient' = also the last "
+        "expression; None = the service's default.",
+    )
     language: Literal["python", "q"] = Field("python", description="Code tasks: the language.")
     mode: Literal["rule", "addon", "mixed", "verifier_only"] = Field(
         "rule",
@@ -200,14 +230,50 @@ class RewardSection(_Section):
     )
 
     def options(self) -> dict[str, Any]:
-        """The request's ``options`` object (services/protocol.py RewardOptions)."""
-        return self.model_dump(
+        """The request's ``options`` object (services/protocol.py RewardOptions).
+
+        ``extraction`` is sent only when set, so a service without that option still
+        accepts the requests of every config that leaves it alone.
+        """
+        options = self.model_dump(
             include={
-                "mode", "verifier_weight", "correct", "wrong", "no_answer", "answer_weight",
-                "format_weight", "thinking_weight", "min_thinking_words", "base_weight",
-                "perfect_bonus", "perfect_weight", "empty_code_reward",
+                "mode",
+                "verifier_weight",
+                "correct",
+                "wrong",
+                "no_answer",
+                "answer_weight",
+                "format_weight",
+                "thinking_weight",
+                "min_thinking_words",
+                "base_weight",
+                "perfect_bonus",
+                "perfect_weight",
+                "empty_code_reward",
             }
         )
+        if self.extraction is not None:
+            options["extraction"] = self.extraction
+        return options
+
+
+class EvalSection(_Section):
+    every_steps: int = Field(
+        0, ge=0, description="Evaluate every N optimiser steps (and after the last); 0 = off."
+    )
+    path: str | None = Field(
+        None,
+        description="Evaluation set (same row layout as data.path); None = hold out the last "
+        "num_problems rows of the training set, which are then not trained on.",
+    )
+    num_problems: int = Field(15, ge=1, description="Problems per evaluation (the first N).")
+    num_samples: int = Field(4, ge=1, description="Completions sampled per problem: k of pass@k.")
+    temperature: float | None = Field(
+        None, gt=0, description="Sampling temperature; None = generation.temperature."
+    )
+    max_completion_length: int | None = Field(
+        None, ge=1, description="Most tokens per completion; None = the generation section's."
+    )
 
 
 class ServiceSection(_Section):
@@ -250,13 +316,24 @@ class TrainerConfig(_Section):
     generation: GenerationSection = Field(default_factory=GenerationSection)
     data: DataSection = Field(default_factory=DataSection)
     reward: RewardSection = Field(default_factory=RewardSection)
+    eval: EvalSection = Field(default_factory=EvalSection)
     service: ServiceSection = Field(default_factory=ServiceSection)
 
     @model_validator(mode="after")
     def _check_vllm(self) -> TrainerConfig:
         gen = self.generation
-        if gen.use_vllm and gen.vllm_mode == "server" and not gen.vllm_server_base_url:
-            raise ValueError("generation.vllm_server_base_url is required with vllm_mode 'server'")
+        if gen.use_vllm and gen.vllm_mode == "server":
+            if not gen.vllm_server_base_url:
+                raise ValueError(
+                    "generation.vllm_server_base_url is required with vllm_mode 'server'"
+                )
+            if gen.vllm_max_model_length is not None or gen.vllm_tensor_parallel_size != 1:
+                # TRL applies them to a colocated engine only; a server takes its own flags.
+                raise ValueError(
+                    "generation.vllm_max_model_length / vllm_tensor_parallel_size apply to "
+                    "vllm_mode 'colocate'; for a server pass --max_model_len / "
+                    "--tensor_parallel_size to `trl vllm-serve`"
+                )
         return self
 
 
@@ -274,14 +351,17 @@ CLI_OVERRIDES: dict[str, tuple[str, str]] = {
 }
 
 
+def read_raw(path: str | Path) -> dict[str, Any]:
+    """A YAML config as sections: seed-format flat keys are moved into theirs (with a warning)."""
+    loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    if loaded is not None and not isinstance(loaded, dict):
+        raise ValueError(f"{path}: expected a mapping of sections, got {type(loaded).__name__}")
+    return map_seed_keys(loaded or {}, frozenset(TrainerConfig.model_fields), str(path))
+
+
 def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> TrainerConfig:
     """Read a YAML file (or start from defaults) and apply CLI overrides; None values skip."""
-    raw: dict[str, Any] = {}
-    if path is not None:
-        loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-        if loaded is not None and not isinstance(loaded, dict):
-            raise ValueError(f"{path}: expected a mapping of sections, got {type(loaded).__name__}")
-        raw = loaded or {}
+    raw: dict[str, Any] = read_raw(path) if path is not None else {}
     for flag, value in (overrides or {}).items():
         if value is None:
             continue

@@ -145,11 +145,21 @@ def locate(path: str | Path) -> Path:
     return bundled if bundled.exists() else path
 
 
+def load_examples(
+    data: DataSection, reward: RewardSection, tokenizer: ChatTemplating | None = None
+) -> list[dict[str, Any]]:
+    """The rows of ``data.path`` as ``{prompt, task, …}`` examples."""
+    return build_examples(read_rows(locate(data.path)), data, reward, tokenizer)
+
+
 def load_dataset(
     data: DataSection, reward: RewardSection, tokenizer: ChatTemplating | None = None
 ) -> Dataset:
     """The training set as a ``datasets.Dataset``."""
+    return as_dataset(load_examples(data, reward, tokenizer))
+
+
+def as_dataset(examples: list[dict[str, Any]]) -> Dataset:
     from datasets import Dataset
 
-    examples = build_examples(read_rows(locate(data.path)), data, reward, tokenizer)
     return Dataset.from_list(examples)

@@ -1,4 +1,5 @@
-"""Run records in ``output_dir``: ``training.log`` (human-readable) and ``metrics.jsonl``.
+"""Run records in ``output_dir``: ``config.yaml`` (the resolved config), ``training.log``
+(human-readable) and ``metrics.jsonl``.
 
 ``metrics.jsonl`` gets one JSON object per logging step: everything TRL logs (loss,
 reward, reward_std, kl, entropy, completion lengths, …) plus what the reward function
@@ -14,10 +15,14 @@ import math
 from pathlib import Path
 from typing import Any
 
+import yaml
 from transformers import TrainerCallback, TrainerControl, TrainerState, TrainingArguments
+
+from trainer.config import TrainerConfig
 
 log = logging.getLogger(__name__)
 
+RUN_CONFIG_FILE = "config.yaml"
 _LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
@@ -34,6 +39,16 @@ def attach_training_log(output_dir: Path) -> logging.Handler:
     # console is not flooded with config dumps.
     logging.getLogger("trainer").setLevel(logging.INFO)
     return handler
+
+
+def write_run_config(config: TrainerConfig, output_dir: Path) -> Path:
+    """The resolved config as ``output_dir/config.yaml`` (without the API key): the run's
+    record, and a file ``grpo-train --config`` accepts to run it again."""
+    output_dir.mkdir(parents=True, exist_ok=True)
+    path = output_dir / RUN_CONFIG_FILE
+    values = config.model_dump(mode="json", exclude={"service": {"api_key"}})
+    path.write_text(yaml.safe_dump(values, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return path
 
 
 def detach_training_log(handler: logging.Handler) -> None:
@@ -69,23 +84,45 @@ class MetricsFileCallback(TrainerCallback):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(record) + "\n")
-        shown: dict[str, Any] = {k: logs[k] for k in ("loss", "reward", "kl", "verifier/accuracy",
-                                      "verifier/seconds") if k in logs}
+        shown: dict[str, Any] = {
+            k: logs[k]
+            for k in (
+                "loss",
+                "reward",
+                "kl",
+                "verifier/accuracy",
+                "verifier/seconds",
+                "eval/pass@1",
+                "eval/reward",
+            )
+            if k in logs
+        }
         if not shown:  # the end-of-training summary: runtime figures only
             shown = {k: v for k, v in logs.items() if k.startswith("train_")}
-        log.info("step %d: %s", state.global_step,
-                 ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
-                           for k, v in shown.items()))
+        log.info(
+            "step %d: %s",
+            state.global_step,
+            ", ".join(
+                f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown.items()
+            ),
+        )
 
     def on_train_begin(
-        self, args: TrainingArguments, state: TrainerState, control: TrainerControl,
+        self,
+        args: TrainingArguments,
+        state: TrainerState,
+        control: TrainerControl,
         **kwargs: Any,
     ) -> None:
-        log.info("training: %d steps planned, starting at step %d", state.max_steps,
-                 state.global_step)
+        log.info(
+            "training: %d steps planned, starting at step %d", state.max_steps, state.global_step
+        )
 
     def on_save(
-        self, args: TrainingArguments, state: TrainerState, control: TrainerControl,
+        self,
+        args: TrainingArguments,
+        state: TrainerState,
+        control: TrainerControl,
         **kwargs: Any,
     ) -> None:
         log.info("saved %s/checkpoint-%d", args.output_dir, state.global_step)

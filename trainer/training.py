@@ -18,10 +18,16 @@ import torch
 from transformers import PrinterCallback
 
 from trainer.config import SMOLLM2_MODEL, TrainerConfig
-from trainer.data import load_dataset
+from trainer.data import as_dataset, load_examples
+from trainer.evaluation import EvalCallback, Evaluator, select_problems
 from trainer.remote_reward import RemoteReward
-from trainer.run_logs import MetricsFileCallback, attach_training_log, detach_training_log
-from trainer.service_client import AsyncServiceClient, ClientSettings
+from trainer.run_logs import (
+    MetricsFileCallback,
+    attach_training_log,
+    detach_training_log,
+    write_run_config,
+)
+from trainer.service_client import AsyncServiceClient, ClientSettings, ServiceClient
 
 if TYPE_CHECKING:
     from peft import LoraConfig
@@ -117,6 +123,8 @@ def grpo_args(config: TrainerConfig, precision: Precision) -> GRPOConfig:
             "vllm_mode": gen.vllm_mode,
             "vllm_server_base_url": gen.vllm_server_base_url,
             "vllm_gpu_memory_utilization": gen.vllm_gpu_memory_utilization,
+            "vllm_max_model_length": gen.vllm_max_model_length,
+            "vllm_tensor_parallel_size": gen.vllm_tensor_parallel_size,
         }
     return GRPOConfig(
         output_dir=t.output_dir,
@@ -140,6 +148,7 @@ def grpo_args(config: TrainerConfig, precision: Precision) -> GRPOConfig:
         use_cpu=precision.use_cpu,
         seed=t.seed,
         report_to=t.report_to or "none",
+        run_name=t.run_name,
         num_generations=g.num_generations,
         beta=g.beta,
         loss_type=g.loss_type,
@@ -173,7 +182,9 @@ def load_policy(
     if config.model.attn_implementation:
         extra["attn_implementation"] = config.model.attn_implementation
     model = AutoModelForCausalLM.from_pretrained(
-        path, dtype=precision.model_dtype, trust_remote_code=config.model.trust_remote_code,
+        path,
+        dtype=precision.model_dtype,
+        trust_remote_code=config.model.trust_remote_code,
         **extra,
     )
     return model, tokenizer
@@ -193,6 +204,39 @@ def lora_config(config: TrainerConfig) -> LoraConfig | None:
     )
 
 
+def tracker_environment(config: TrainerConfig) -> dict[str, str]:
+    """The environment the wandb integration reads its project and tags from."""
+    env: dict[str, str] = {}
+    if "wandb" not in config.training.report_to:
+        return env
+    if config.training.wandb_project:
+        env["WANDB_PROJECT"] = config.training.wandb_project
+    if config.training.wandb_tags:
+        env["WANDB_TAGS"] = ",".join(config.training.wandb_tags)
+    return env
+
+
+def add_evaluation(
+    trainer: GRPOTrainer,
+    config: TrainerConfig,
+    problems: list[dict[str, Any]],
+    settings: ClientSettings,
+) -> EvalCallback:
+    """Evaluate ``problems`` every ``eval.every_steps`` steps, scored by the same service."""
+    client = ServiceClient(settings)
+    evaluator = Evaluator(
+        problems,
+        config.eval,
+        config.generation,
+        config.reward,
+        client.score,
+        Path(config.training.output_dir),
+    )
+    callback = EvalCallback(evaluator, config.eval.every_steps, trainer.log, client.close)
+    trainer.add_callback(callback)
+    return callback
+
+
 def build_trainer(config: TrainerConfig, hardware: Hardware | None = None) -> GRPOTrainer:
     """A ready GRPOTrainer; ``service.url`` must name running service(s) by now."""
     from trl.trainer.grpo_trainer import GRPOTrainer
@@ -202,17 +246,24 @@ def build_trainer(config: TrainerConfig, hardware: Hardware | None = None) -> GR
     precision = resolve_precision(config, hardware or Hardware.detect())
     output_dir = Path(config.training.output_dir)
     model, tokenizer = load_policy(config, precision)
-    dataset = load_dataset(config.data, config.reward, tokenizer)
-    client = AsyncServiceClient(
-        ClientSettings.from_section(config.service, os.environ.get("VERIFIER_API_KEY"))
-    )
-    reward = RemoteReward(client, config.reward, output_dir / DEBUG_FILE)
+    examples = load_examples(config.data, config.reward, tokenizer)
+    problems: list[dict[str, Any]] = []
+    if config.eval.every_steps:
+
+        def load(path: str) -> list[dict[str, Any]]:
+            data = config.data.model_copy(update={"path": path, "max_samples": None})
+            return load_examples(data, config.reward, tokenizer)
+
+        examples, problems = select_problems(config.eval, examples, load)
+    settings = ClientSettings.from_section(config.service, os.environ.get("VERIFIER_API_KEY"))
+    reward = RemoteReward(AsyncServiceClient(settings), config.reward, output_dir / DEBUG_FILE)
+    os.environ.update(tracker_environment(config))
     trainer = GRPOTrainer(
         model=model,
         # TRL's annotation predates async rewards; it detects and awaits them at run time.
         reward_funcs=[cast(Any, reward)],
         args=grpo_args(config, precision),
-        train_dataset=dataset,
+        train_dataset=as_dataset(examples),
         processing_class=tokenizer,
         peft_config=lora_config(config),
         callbacks=[MetricsFileCallback(output_dir / METRICS_FILE)],
@@ -220,15 +271,20 @@ def build_trainer(config: TrainerConfig, hardware: Hardware | None = None) -> GR
     # Without tqdm, transformers prints every log dict to stdout; the step line in
     # training.log (and metrics.jsonl) replaces it.
     trainer.remove_callback(PrinterCallback)
+    if problems:
+        add_evaluation(trainer, config, problems, settings)
     return trainer
 
 
 def close_rewards(trainer: GRPOTrainer) -> None:
-    """Close the reward clients' connections on the loop that opened them."""
+    """Close the reward clients' connections on the loop that opened them, and the eval's."""
     loop = getattr(trainer, "async_loop", None)
     for func in trainer.reward_funcs:
         if isinstance(func, RemoteReward) and loop is not None and loop.is_running():
             asyncio.run_coroutine_threadsafe(func.client.aclose(), loop).result(timeout=10)
+    for callback in trainer.callback_handler.callbacks:
+        if isinstance(callback, EvalCallback):
+            callback.close()
 
 
 def train(config: TrainerConfig, hardware: Hardware | None = None) -> Path:
@@ -237,6 +293,7 @@ def train(config: TrainerConfig, hardware: Hardware | None = None) -> Path:
     handler = attach_training_log(output_dir)
     try:
         log.info("config:\n%s", config.model_dump_json(indent=2, exclude={"service": {"api_key"}}))
+        write_run_config(config, output_dir)
         trainer = build_trainer(config, hardware)
         try:
             resume = resolve_resume(config.training.resume, output_dir)

@@ -7,7 +7,7 @@ import yaml
 from pydantic import ValidationError
 
 from trainer.cli import main, parse_args, resolve_config
-from trainer.config import TrainerConfig, load_config
+from trainer.config import RewardSection, TrainerConfig, load_config
 
 CONFIGS = Path(__file__).resolve().parents[2] / "trainer" / "configs"
 
@@ -18,17 +18,95 @@ def test_shipped_configs_load(path: Path) -> None:
     assert config.training.output_dir
 
 
-def test_math_config_has_the_seed_defaults() -> None:
+def test_math_config_is_the_reasoning_format_recipe() -> None:
     config = load_config(CONFIGS / "math.yaml")
+    assert config.data.reasoning_format == "think"
+    assert (config.reward.format_weight, config.reward.thinking_weight) == (0.2, 0.1)
+    assert "seed defaults" not in (CONFIGS / "math.yaml").read_text()
+
+
+def test_seed001_config_carries_the_seed_values() -> None:
+    config = load_config(CONFIGS / "seed001_math.yaml")
     assert (config.lora.r, config.lora.alpha, config.lora.dropout) == (16, 32, 0.05)
-    assert config.grpo.beta == 0.05
-    assert config.grpo.num_generations == 8
+    assert config.lora.target_modules == ["q_proj", "k_proj", "v_proj", "o_proj"]
+    assert (config.grpo.num_generations, config.grpo.beta) == (2, 0.05)
     assert config.training.learning_rate == 5e-6
-    assert config.training.per_device_train_batch_size == 4
-    assert config.training.gradient_accumulation_steps == 4
+    assert (
+        config.training.per_device_train_batch_size,
+        config.training.gradient_accumulation_steps,
+    ) == (4, 4)
     assert config.training.num_train_epochs == 3
+    assert config.training.logging_steps == 10
+    assert config.generation.max_completion_length == 2048
     assert (config.generation.temperature, config.generation.top_p) == (0.7, 0.9)
-    assert (config.reward.correct, config.reward.wrong, config.reward.no_answer) == (1, -1, -0.5)
+    assert config.data.reasoning_format == "none"
+    options = config.reward.options()
+    assert (options["correct"], options["wrong"], options["no_answer"]) == (1, -1, -0.5)
+    assert (options["format_weight"], options["thinking_weight"]) == (0, 0)
+    assert options["extraction"] == "boxed"
+
+
+def test_seed002_config_carries_the_seed_values() -> None:
+    config = load_config(CONFIGS / "seed002_reasoning.yaml")
+    assert config.lora.enabled is False
+    assert (config.grpo.num_generations, config.grpo.epsilon) == (8, 0.2)
+    assert (
+        config.training.max_steps,
+        config.training.per_device_train_batch_size,
+        config.training.gradient_accumulation_steps,
+    ) == (500, 4, 16)
+    assert config.training.learning_rate == 1e-5
+    assert config.generation.temperature == 1.0
+    assert (
+        config.reward.answer_weight,
+        config.reward.format_weight,
+        config.reward.thinking_weight,
+    ) == (1, 1, 1)
+    assert config.training.wandb_project == "verl-reasoning-grpo"
+    assert config.training.wandb_tags == ["reasoning", "grpo", "verl"]
+    assert config.eval.every_steps > 0
+
+
+def test_seed003_config_carries_the_seed_values() -> None:
+    config = load_config(CONFIGS / "seed003_q.yaml")
+    assert config.lora.enabled is False
+    assert config.training.learning_rate == 2e-6
+    assert config.generation.temperature == 0.8
+    assert (config.reward.task, config.reward.language, config.reward.max_tests) == ("code", "q", 3)
+    assert (config.reward.base_weight, config.reward.perfect_weight) == (1, 1)
+    assert (config.eval.every_steps, config.eval.num_problems, config.eval.num_samples) == (
+        25,
+        15,
+        4,
+    )
+    assert config.data.reasoning_format == "none"
+    assert (config.training.run_name, config.training.wandb_project) == ("1.5b_non_reason", "q-rl")
+    assert config.generation.use_vllm and config.generation.vllm_mode == "server"
+
+
+@pytest.mark.parametrize("name", ["seed001_math.yaml", "seed002_reasoning.yaml", "seed003_q.yaml"])
+def test_seed_configs_comment_every_value(name: str) -> None:
+    for line in (CONFIGS / name).read_text().splitlines():
+        if ":" in line and line.startswith("  ") and not line.lstrip().startswith("#"):
+            key = line.split(":")[0].strip()
+            if key not in {
+                "task",
+                "mode",
+                "language",
+                "question_field",
+                "tests_field",
+                "test_code_field",
+                "test_expected_field",
+                "url",
+            }:
+                assert "#" in line, f"{name}: {line.strip()!r} has no comment"
+
+
+def test_extraction_is_sent_only_when_set() -> None:
+    assert "extraction" not in RewardSection().options()
+    assert RewardSection(extraction="lenient").options()["extraction"] == "lenient"
+    with pytest.raises(ValidationError, match="extraction"):
+        RewardSection(extraction="anything")
 
 
 def test_defaults_without_a_file_match_the_seed() -> None:
@@ -46,11 +124,25 @@ def test_q_and_tinyv_configs() -> None:
 
 
 def test_cli_overrides_win_over_yaml() -> None:
-    args = parse_args([
-        "--config", str(CONFIGS / "math.yaml"), "--model_path", "/models/m",
-        "--dataset", "d.parquet", "--service_url", "http://a:1,http://b:2/",
-        "--output_dir", "/tmp/o", "--max_samples", "7", "--max_steps", "9", "--resume",
-    ])
+    args = parse_args(
+        [
+            "--config",
+            str(CONFIGS / "math.yaml"),
+            "--model_path",
+            "/models/m",
+            "--dataset",
+            "d.parquet",
+            "--service_url",
+            "http://a:1,http://b:2/",
+            "--output_dir",
+            "/tmp/o",
+            "--max_samples",
+            "7",
+            "--max_steps",
+            "9",
+            "--resume",
+        ]
+    )
     config = resolve_config(args)
     assert config.model.path == "/models/m"
     assert config.data.path == "d.parquet"
@@ -63,8 +155,9 @@ def test_cli_overrides_win_over_yaml() -> None:
 
 
 def test_mode_and_verifier_weight_flags() -> None:
-    args = parse_args(["--config", str(CONFIGS / "math.yaml"), "--mode", "mixed",
-                       "--verifier_weight", "0.3"])
+    args = parse_args(
+        ["--config", str(CONFIGS / "math.yaml"), "--mode", "mixed", "--verifier_weight", "0.3"]
+    )
     config = resolve_config(args)
     assert (config.reward.mode, config.reward.verifier_weight) == ("mixed", 0.3)
     with pytest.raises(SystemExit):
@@ -98,24 +191,44 @@ def test_vllm_server_mode_needs_a_url() -> None:
     assert ok.generation.vllm_mode == "colocate"
 
 
+def test_vllm_length_and_tensor_parallel_belong_to_colocate_mode() -> None:
+    server = {"use_vllm": True, "vllm_mode": "server", "vllm_server_base_url": "http://v:8001"}
+    with pytest.raises(ValidationError, match="trl vllm-serve"):
+        TrainerConfig.model_validate({"generation": {**server, "vllm_max_model_length": 8192}})
+    colocate = {
+        "use_vllm": True,
+        "vllm_mode": "colocate",
+        "vllm_max_model_length": 8192,
+        "vllm_tensor_parallel_size": 2,
+    }
+    config = TrainerConfig.model_validate({"generation": colocate})
+    assert config.generation.vllm_max_model_length == 8192
+
+
 def test_auto_service() -> None:
     assert load_config(CONFIGS / "demo_cpu.yaml").service.auto
     assert not load_config(CONFIGS / "math.yaml").service.auto
 
 
 def test_print_config(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--config", str(CONFIGS / "demo_cpu.yaml"), "--max_steps", "5",
-                 "--print_config"]) == 0
+    assert (
+        main(["--config", str(CONFIGS / "demo_cpu.yaml"), "--max_steps", "5", "--print_config"])
+        == 0
+    )
     printed = yaml.safe_load(capsys.readouterr().out)
     assert printed["training"]["max_steps"] == 5
     assert printed["model"]["path"] == "smollm2"
 
 
-@pytest.mark.parametrize("name", ["multi_gpu.yaml", "deepspeed_zero3.yaml"])
+@pytest.mark.parametrize("name", ["multi_gpu.yaml", "deepspeed_zero3.yaml", "fsdp.yaml"])
 def test_accelerate_configs_parse(name: str) -> None:
+    # Parsed only: these machines have no GPU to launch them on.
     from accelerate.commands.config.config_args import load_config_from_file
 
     config = load_config_from_file(str(CONFIGS / "accelerate" / name))
     assert config.num_processes == 8
     if name.startswith("deepspeed"):
         assert config.deepspeed_config["zero_stage"] == 3
+    if name == "fsdp.yaml":
+        assert config.distributed_type == "FSDP"
+        assert config.fsdp_config["fsdp_version"] == 2

@@ -81,6 +81,21 @@ def test_q_without_an_interpreter_is_unavailable_with_the_reason(client: httpx.C
     assert ready["q"]["ok"] is False and ready["sandbox"]["ok"] is True
 
 
+def test_direct_q_code_is_the_program(client: httpx.Client) -> None:
+    # The Q paper's non-reasoning format: the completion is the q program, with no fence.
+    tests = [{"code": "show solve 1;", "expected": "2"}]
+    direct = {"language": "q", "completion": "solve:{x+1}", "tests": tests}
+    reasoned = {"language": "q", "completion": "<reasoning>add one</reasoning>", "tests": tests}
+    results = client.post("/score/code", json={"items": [direct, reasoned]}).json()["results"]
+    assert results[0]["extracted"] == "solve:{x+1}"
+    if os.environ.get("Q_BIN"):
+        assert (results[0]["status"], results[0]["reward"]) == ("ok", 2.0)
+    else:  # extracted and handed to the q runner, which is missing here
+        assert results[0]["status"] == "unavailable" and "Q_BIN" in results[0]["detail"]
+    assert results[1]["extracted"] is None
+    assert (results[1]["status"], results[1]["reward"]) == ("ok", -0.5)  # no code: -0.5
+
+
 def test_typed_route_rejects_other_tasks_per_item(client: httpx.Client) -> None:
     items = [{"task": "math", "completion": "1", "reference": "1"}, _code(ADD, [{"code": "1"}])]
     results = client.post("/score/code", json={"items": items}).json()["results"]

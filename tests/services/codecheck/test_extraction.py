@@ -20,6 +20,15 @@ from services.codecheck.extraction import extract_code
         ("<answer>   </answer>", "python", None),
         ("I would write a loop.", "python", None),
         ("```python\nunclosed(", "python", None),
+        # q as the Q paper's non-reasoning format writes it: the completion is the program.
+        ("solve:{x*2}\nshow solve 3", "q", "solve:{x*2}\nshow solve 3"),
+        ("\nsolve:{sum til x}\n\n", "q", "solve:{sum til x}"),
+        ("solve:{x+1}", "python", None),  # Python code needs a fence
+        ("<reasoning>double it</reasoning>", "q", None),  # reasoning format, no answer
+        ("<think>double it</think>solve:{x*2}", "q", None),
+        ("```q\nsolve:{x*2}", "q", None),  # an unclosed fence is not bare code
+        ("```python\nprint(1)\n```", "q", None),
+        ("   \n", "q", None),
     ],
 )
 def test_extract_code(completion: str, language: str, expected: str | None) -> None:
