@@ -2,8 +2,8 @@
 
 These answers are common in math RL data and cost the LaTeX parser tens of milliseconds
 each, yet comparing them needs nothing symbolic: parse each entry with ``parse_number``
-and compare the shapes. Anything with a non-numeric entry (``\\sqrt{2}``, ``x``) or an
-ambiguous shape is left undecided for the symbolic path.
+and compare the shapes. Anything with a non-numeric entry (``\\sqrt{2}``, ``x``), a set with
+rounded decimals, or an ambiguous shape is left undecided for the symbolic path.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from services.mathcheck.normalization import parse_number
+from services.mathcheck.normalization import ParsedNumber, numbers_match, parse_number
 
-Entry = Fraction | float  # float only for ±infinity
+Entry = ParsedNumber | float  # float only for ±infinity
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class Sequence:
 
 @dataclass(frozen=True)
 class Matrix:
-    rows: tuple[tuple[Fraction, ...], ...]
+    rows: tuple[tuple[ParsedNumber, ...], ...]
 
 
 Structure = NumberSet | Sequence | Matrix
@@ -66,15 +66,12 @@ def _split_top_level(text: str, separator: str) -> list[str] | None:
     return parts
 
 
-def _number(text: str) -> Fraction | None:
+def _number(text: str) -> ParsedNumber | None:
     parsed = parse_number(text)
-    # Decimals that merely approximate a value (0.333333 for 1/3) need the tolerant
-    # comparison of the symbolic path, so only exact notations are taken here.
+    # Percentages have two readings (50% ~ 50 ~ 0.5): sets of them go to the symbolic path.
     if parsed is None or parsed.percent:
         return None
-    if parsed.decimal_places is not None and parsed.decimal_places >= 6:
-        return None
-    return parsed.value
+    return parsed
 
 
 def _entries(text: str) -> tuple[Entry, ...] | None:
@@ -97,7 +94,7 @@ def parse_structure(normalized: str) -> Structure | None:
     """The set, sequence or matrix a normalised answer denotes, if all entries are numbers."""
     matrix = _MATRIX.match(normalized)
     if matrix is not None:
-        rows: list[tuple[Fraction, ...]] = []
+        rows: list[tuple[ParsedNumber, ...]] = []
         for row in matrix.group(2).strip().removesuffix("\\\\").split("\\\\"):
             cells = [_number(cell) for cell in row.split("&")]
             if any(cell is None for cell in cells):
@@ -108,9 +105,9 @@ def parse_structure(normalized: str) -> Structure | None:
         return Matrix(tuple(rows))
     if normalized.startswith("\\{") and normalized.endswith("\\}"):
         entries = _entries(normalized[2:-2])
-        if entries is None or any(isinstance(e, float) for e in entries):
+        if entries is None or any(not _exact(e) for e in entries):
             return None
-        return NumberSet(frozenset(e for e in entries if isinstance(e, Fraction)))
+        return NumberSet(frozenset(e.value for e in entries if isinstance(e, ParsedNumber)))
     if len(normalized) >= 2 and normalized[0] in "([" and normalized[-1] in ")]":
         entries = _entries(normalized[1:-1])
         if entries is None or len(entries) < 2:
@@ -119,22 +116,45 @@ def parse_structure(normalized: str) -> Structure | None:
     return None
 
 
+def _exact(entry: Entry) -> bool:
+    """An entry that can only equal its own value (no rounded decimal, no infinity)."""
+    return isinstance(entry, ParsedNumber) and entry.decimal_places is None
+
+
+def _entries_match(left: Entry, right: Entry) -> bool:
+    if isinstance(left, ParsedNumber) and isinstance(right, ParsedNumber):
+        return numbers_match(left, right)
+    return left == right
+
+
 def structures_equal(reference: str, answer: str) -> bool | None:
-    """True/False when both sides are numeric structures of the same kind, else None."""
+    """True/False when both sides are numeric structures of the same kind, else None.
+
+    Entries compare as numbers do (a decimal rounded to three or more places matches the
+    exact value it rounds: ``(3/5, 8/3]`` ~ ``(0.6, 2.6667]``).
+    """
     left, right = parse_structure(reference), parse_structure(answer)
     if left is None or right is None or type(left) is not type(right):
         return None
     if isinstance(left, Sequence) and isinstance(right, Sequence):
         if len(left.entries) != len(right.entries):
             return False
-        if any(isinstance(e, float) for e in left.entries + right.entries):
-            # An interval: infinite ends are always open, whatever bracket was written.
-            return _interval_key(left) == _interval_key(right)
+        if _interval_brackets(left) != _interval_brackets(right):
+            return False
+        return all(map(_entries_match, left.entries, right.entries))
+    if isinstance(left, Matrix) and isinstance(right, Matrix):
+        if [len(row) for row in left.rows] != [len(row) for row in right.rows]:
+            return False
+        return all(
+            all(map(_entries_match, mine, theirs))
+            for mine, theirs in zip(left.rows, right.rows, strict=True)
+        )
     return left == right
 
 
-def _interval_key(sequence: Sequence) -> tuple[object, ...]:
+def _interval_brackets(sequence: Sequence) -> tuple[str, str]:
+    # An interval's infinite ends are always open, whatever bracket was written.
     first, last = sequence.entries[0], sequence.entries[-1]
     opening = "(" if first == float("-inf") else sequence.opening
     closing = ")" if last == float("inf") else sequence.closing
-    return (opening, closing, sequence.entries)
+    return opening, closing

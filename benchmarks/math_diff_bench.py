@@ -1,0 +1,184 @@
+"""Differential benchmark: our math checker vs math-verify on a hand-labelled corpus.
+
+Both judge every pair of ``benchmarks/math_corpus.py`` in one run:
+* ours: the real service (started here on loopback), ``/score/math`` with the lenient
+  extraction policy, in batches as a trainer sends them;
+* peer: math-verify 0.9's ``parse`` + ``verify`` in this process. A reference, and a bare
+  answer, written without delimiters is given to it as ``$…$`` (it finds LaTeX only
+  between delimiters), so it is judged at its best.
+
+Prints agreement with the labels for both, every disagreement by category (who is right),
+and the throughput ratio on the same items; writes ``benchmarks/results/math_diff_bench.json``.
+Usage: ``python benchmarks/math_diff_bench.py [--repeat 1] [--batch 256]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import platform
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.math_corpus import CASES, CATEGORIES, Case
+from tests.service_process import running_service
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def delimited(text: str) -> str:
+    """``text`` as math-verify reads it best: LaTeX is found only between delimiters."""
+    if "$" in text or "\\boxed" in text or "\\(" in text or "\\[" in text:
+        return text
+    return f"${text}$"
+
+
+def run_ours(cases: list[Case], batch: int) -> tuple[list[dict[str, Any]], float]:
+    options = {"extraction": "lenient"}
+    with running_service() as url, httpx.Client(base_url=url, timeout=600) as client:
+        results: list[dict[str, Any]] = []
+        started = time.perf_counter()
+        for start in range(0, len(cases), batch):
+            items = [
+                {"completion": case.answer, "reference": case.reference}
+                for case in cases[start : start + batch]
+            ]
+            response = client.post("/score/math", json={"items": items, "options": options})
+            response.raise_for_status()
+            results.extend(response.json()["results"])
+        return results, time.perf_counter() - started
+
+
+def run_math_verify(cases: list[Case]) -> tuple[list[bool], float]:
+    from math_verify import parse, verify
+
+    logging.getLogger("math_verify").setLevel(logging.CRITICAL)
+    verdicts: list[bool] = []
+    started = time.perf_counter()
+    for case in cases:
+        gold = parse(delimited(case.reference))
+        pred = parse(delimited(case.answer) if case.bare else case.answer)
+        verdicts.append(bool(gold) and bool(pred) and bool(verify(gold, pred)))
+    return verdicts, time.perf_counter() - started
+
+
+def _who_is_right(label: bool, ours: bool, theirs: bool) -> str:
+    if ours == label:
+        return "ours right, math-verify wrong"
+    if theirs == label:
+        return "math-verify right, ours wrong"
+    return "both wrong"
+
+
+def compare(
+    cases: list[Case], ours: list[dict[str, Any]], theirs: list[bool]
+) -> dict[str, Any]:
+    per_category: dict[str, Counter[str]] = defaultdict(Counter)
+    disagreements: list[dict[str, Any]] = []
+    for case, result, mv in zip(cases, ours, theirs, strict=True):
+        mine = (result.get("components") or {}).get("correct") == 1.0
+        counts = per_category[case.category]
+        counts["pairs"] += 1
+        counts["ours_right"] += mine == case.label
+        counts["math_verify_right"] += mv == case.label
+        if mine != case.label or mv != case.label:
+            disagreements.append(
+                {
+                    "category": case.category,
+                    "reference": case.reference,
+                    "answer": case.answer,
+                    "label": case.label,
+                    "ours": mine,
+                    "math_verify": mv,
+                    "who": _who_is_right(case.label, mine, mv),
+                    "extracted": result.get("extracted"),
+                    "detail": result.get("detail"),
+                }
+            )
+    return {"per_category": per_category, "disagreements": disagreements}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=1, help="Score the corpus N times.")
+    parser.add_argument("--batch", type=int, default=256)
+    args = parser.parse_args()
+
+    cases = list(CASES)
+    print(f"{len(cases)} labelled pairs; scoring through the service...", file=sys.stderr)
+    ours, our_time = run_ours(cases * args.repeat, args.batch)
+    print("scoring with math-verify in-process...", file=sys.stderr)
+    theirs, their_time = run_math_verify(cases * args.repeat)
+    ours, theirs = ours[: len(cases)], theirs[: len(cases)]
+
+    report = compare(cases, ours, theirs)
+    per_category = report["per_category"]
+    n = len(cases)
+    our_right = sum(c["ours_right"] for c in per_category.values())
+    their_right = sum(c["math_verify_right"] for c in per_category.values())
+    who = Counter(d["who"] for d in report["disagreements"])
+    total = n * args.repeat
+    result = {
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        "corpus": "benchmarks/math_corpus.py (written by this project, not a public suite)",
+        "pairs": n,
+        "repeat": args.repeat,
+        "extraction": "lenient",
+        "ours": {
+            "right": our_right,
+            "agreement": round(our_right / n, 4),
+            "seconds": round(our_time, 3),
+            "pairs_per_s": round(total / our_time, 1),
+        },
+        "math_verify": {
+            "right": their_right,
+            "agreement": round(their_right / n, 4),
+            "seconds": round(their_time, 3),
+            "pairs_per_s": round(total / their_time, 1),
+        },
+        "throughput_ratio": round(their_time / our_time, 2),
+        "who_is_right": dict(who),
+        "per_category": {name: dict(per_category[name]) for name in CATEGORIES},
+        "disagreements": report["disagreements"],
+    }
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "math_diff_bench.json").write_text(json.dumps(result, indent=2) + "\n")
+
+    print("| category | pairs | ours right | math-verify right |\n|---|---|---|---|")
+    for name in CATEGORIES:
+        counts = per_category[name]
+        print(
+            f"| {name} | {counts['pairs']} | {counts['ours_right']} | "
+            f"{counts['math_verify_right']} |"
+        )
+    print(
+        f"| **all** | {n} | {our_right} ({our_right / n:.1%}) | "
+        f"{their_right} ({their_right / n:.1%}) |\n"
+    )
+    print(
+        f"Throughput on the same {total} items: ours {result['ours']['pairs_per_s']} pairs/s, "
+        f"math-verify {result['math_verify']['pairs_per_s']} pairs/s: "
+        f"**{result['throughput_ratio']}x**."
+    )
+    for kind, count in sorted(who.items()):
+        print(f"\n{kind}: {count}")
+        for d in report["disagreements"]:
+            if d["who"] == kind:
+                print(
+                    f"  [{d['category']}] ref={d['reference']!r} answer={d['answer'][:80]!r} "
+                    f"label={d['label']} ours={d['ours']} mv={d['math_verify']} "
+                    f"extracted={d['extracted']!r}"
+                )
+
+
+if __name__ == "__main__":
+    main()
