@@ -453,26 +453,22 @@ _LONG_SOLUTION = _cases(
         ),
         (
             "10",
-            "The sum of the first four positive integers is $1 + 2 + 3 + 4$.\n\n"
-            "**Answer:** 10",
+            "The sum of the first four positive integers is $1 + 2 + 3 + 4$.\n\n**Answer:** 10",
             True,
         ),
         (
             "9",
-            "The sum of the first four positive integers is $1 + 2 + 3 + 4$.\n\n"
-            "**Answer:** 10",
+            "The sum of the first four positive integers is $1 + 2 + 3 + 4$.\n\n**Answer:** 10",
             False,
         ),
         (
             "5",
-            "Since $a + b = 8$ and $a - b = 2$, adding gives $2a = 10$.\n"
-            "Final answer: $a = 5$",
+            "Since $a + b = 8$ and $a - b = 2$, adding gives $2a = 10$.\nFinal answer: $a = 5$",
             True,
         ),
         (
             "10",
-            "Since $a + b = 8$ and $a - b = 2$, adding gives $2a = 10$.\n"
-            "Final answer: $a = 5$",
+            "Since $a + b = 8$ and $a - b = 2$, adding gives $2a = 10$.\nFinal answer: $a = 5$",
             False,
         ),
     ],

@@ -79,9 +79,7 @@ def _who_is_right(label: bool, ours: bool, theirs: bool) -> str:
     return "both wrong"
 
 
-def compare(
-    cases: list[Case], ours: list[dict[str, Any]], theirs: list[bool]
-) -> dict[str, Any]:
+def compare(cases: list[Case], ours: list[dict[str, Any]], theirs: list[bool]) -> dict[str, Any]:
     per_category: dict[str, Counter[str]] = defaultdict(Counter)
     disagreements: list[dict[str, Any]] = []
     for case, result, mv in zip(cases, ours, theirs, strict=True):

@@ -44,8 +44,14 @@ def quick_verdict(reference_norm: str, answer_norm: str) -> QuickVerdict | None:
     structural = structures_equal(reference_norm, answer_norm)
     if structural is not None:
         return QuickVerdict(structural, Method.STRUCTURAL)
-    if _is_text(reference_norm) and _is_text(answer_norm):
-        # Two different words ("east" vs "west"): nothing symbolic can make them equal.
+    if (
+        _is_text(reference_norm)
+        and _is_text(answer_norm)
+        and sorted(reference_norm.replace(" ", "")) != sorted(answer_norm.replace(" ", ""))
+    ):
+        # Two different words ("east" vs "west"): read as products of single-letter symbols
+        # they differ too, so the symbolic engine would agree. Words with the same letters
+        # ("ab" vs "ba") may be one product written twice: those go to the symbolic path.
         return QuickVerdict(False, Method.STRING)
     return None
 

@@ -56,9 +56,6 @@ class Extraction:
         return self.method in _MARKERS
 
 
-# Longest completion that may be taken as a bare answer ("42", "\frac{3}{4}").
-BARE_ANSWER_MAX_CHARS = 80
-
 _BRACE_TOKENS = re.compile(r"\\.|[{}]", re.DOTALL)
 _MAX_BRACE_TOKENS = 100_000
 _MAX_BRACE_DEPTH = 200
@@ -300,17 +297,6 @@ def _from_answer_is(text: str) -> str | None:
     return candidate
 
 
-def _looks_like_bare_answer(text: str) -> bool:
-    if len(text) > BARE_ANSWER_MAX_CHARS or "\n" in text:
-        return False
-    # Prose is not an answer; a short formula, a number or a single word is.
-    words = text.split()
-    if len(words) == 1:
-        return True
-    mathy = any(ch.isdigit() or ch in "\\=^{}()[]+-*/" for ch in text)
-    return mathy and len(words) <= 6
-
-
 def _from_answer_tag(text: str) -> str | None:
     inner = extract_answer_tag(text)
     if inner is None:
@@ -337,23 +323,17 @@ def _from_gsm8k(text: str) -> str | None:
     return last.group(1) if last is not None else None
 
 
+# A bare answer may be a long list or matrix, but not a sentence.
+BARE_ANSWER_MAX_CHARS = 1000
+
+
 def _bare(text: str) -> str | None:
+    """The whole completion, when it is nothing but an answer ("42", "x = 3 or x = -2")."""
     stripped = text.strip()
     # A completion that tried to box an answer and failed (unclosed or empty box) has no
     # answer; it is not itself a bare answer.
-    if any(cmd in text for cmd in _BOX_COMMANDS) or not _looks_like_bare_answer(stripped):
-        return None
-    return stripped
-
-
-# Lenient bare answers may be longer lists or matrices, but not sentences.
-LENIENT_BARE_MAX_CHARS = 1000
-
-
-def _bare_lenient(text: str) -> str | None:
-    stripped = text.strip()
     if (
-        len(stripped) > LENIENT_BARE_MAX_CHARS
+        len(stripped) > BARE_ANSWER_MAX_CHARS
         or any(cmd in text for cmd in _BOX_COMMANDS)
         or _prose_words(stripped) > _MAX_ANSWER_WORDS
     ):
@@ -380,7 +360,7 @@ Finder = Callable[[str], str | None]
 _LENIENT_INSIDE_TAG: tuple[tuple[ExtractionMethod, Finder], ...] = (
     (ExtractionMethod.BOXED, _last_boxes),
     (ExtractionMethod.ANSWER_IS, _from_answer_is),
-    (ExtractionMethod.BARE, _bare_lenient),
+    (ExtractionMethod.BARE, _bare),
     (ExtractionMethod.LAST_MATH, _last_math),
     (ExtractionMethod.LAST_NUMBER, _last_number),
 )
@@ -400,7 +380,7 @@ _POLICIES: dict[ExtractionPolicy, tuple[tuple[ExtractionMethod, Finder], ...]] =
         (ExtractionMethod.GSM8K, _from_gsm8k),
         (ExtractionMethod.ANSWER_IS, _from_answer_is),
         (ExtractionMethod.LAST_MATH, _last_math),
-        (ExtractionMethod.BARE, _bare_lenient),
+        (ExtractionMethod.BARE, _bare),
         (ExtractionMethod.LAST_NUMBER, _last_number),
     ),
 }

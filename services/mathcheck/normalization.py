@@ -34,6 +34,14 @@ _LEADING_VARIABLE = re.compile(r"^\s*[a-zA-Z](?:_\{?\w+\}?)?\s*=\s*(?=[^=])")
 _SPACED_MIXED = re.compile(r"^([+-]?\d+)\s+(\d+)\s*/\s*(\d+)$")
 _CHOICE = re.compile(r"^\(?([A-Ea-e])\)?$")
 _WORDS = re.compile(r"^[A-Za-z][A-Za-z \-']*$")
+# "seven" is 7: number words as models sometimes write a count.
+_NUMBER_WORDS = {
+    word: str(value)
+    for value, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+        "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
 _CURRENCY = re.compile(r"[€£¥]|\\euro\b|\\pounds\b")
 # "32, 349" is a list of two numbers, "32,349" one number: the space after a comma between
 # digits is kept so that the two never normalise to the same string.
@@ -80,7 +88,8 @@ def normalize_answer(answer: str) -> str:
     if choice is not None:
         return choice.group(1).upper()
     if _WORDS.match(text):
-        return text.lower()
+        word = text.lower()
+        return _NUMBER_WORDS.get(word, word)
     return ", ".join(piece.replace(" ", "") for piece in _LIST_COMMA.split(text))
 
 

@@ -133,7 +133,7 @@ def structures_equal(reference: str, answer: str) -> bool | None:
     Entries compare as numbers do (a decimal rounded to three or more places matches the
     exact value it rounds: ``(3/5, 8/3]`` ~ ``(0.6, 2.6667]``).
     """
-    left, right = parse_structure(reference), parse_structure(answer)
+    left, right = _as_tuple(parse_structure(reference)), _as_tuple(parse_structure(answer))
     if left is None or right is None or type(left) is not type(right):
         return None
     if isinstance(left, Sequence) and isinstance(right, Sequence):
@@ -150,6 +150,15 @@ def structures_equal(reference: str, answer: str) -> bool | None:
             for mine, theirs in zip(left.rows, right.rows, strict=True)
         )
     return left == right
+
+
+def _as_tuple(structure: Structure | None) -> Structure | None:
+    """A column or row vector is the tuple of its entries: pmatrix (1, 2) ~ "(1, 2)"."""
+    if isinstance(structure, Matrix):
+        entries = tuple(entry for row in structure.rows for entry in row)
+        if len(entries) > 1 and (len(structure.rows) == 1 or len(entries) == len(structure.rows)):
+            return Sequence("(", ")", entries)
+    return structure
 
 
 def _interval_brackets(sequence: Sequence) -> tuple[str, str]:

@@ -121,9 +121,7 @@ def symbolic_equal(reference: str, answer: str) -> SymbolicVerdict:
             allow_set_relation_comp=True,
         ):
             return SymbolicVerdict(True, "the relations describe the same set")
-        if parsed and _approximately_equal(
-            gold[0], pred[0], _places(reference), _places(answer)
-        ):
+        if parsed and _approximately_equal(gold[0], pred[0], _places(reference), _places(answer)):
             return SymbolicVerdict(True, "equal up to the rounding of the written decimals")
         return SymbolicVerdict(False, "not equivalent", parsed)
     if _numbers_disagree(gold[0], pred[0]):
@@ -132,19 +130,28 @@ def symbolic_equal(reference: str, answer: str) -> SymbolicVerdict:
 
 
 def _relations_as_set(expr: Any) -> Any | None:
-    """"x < -1 or x > 1" (a set of relations in one variable) as the union it describes."""
+    """The set of real values a relation in one variable describes: ``x^2 < 4`` as
+    ``(-2, 2)``, "x < -1 or x > 1" (parsed as a set of two relations) as a union; a column
+    or row vector as the tuple of its entries."""
     import sympy
 
-    if not isinstance(expr, sympy.FiniteSet) or len(expr.args) < 2:
+    if isinstance(expr, sympy.MatrixBase) and 1 in expr.shape and len(expr) > 1:
+        return sympy.Tuple(*expr)
+    if isinstance(expr, sympy.FiniteSet) and len(expr.args) >= 2:
+        relations = expr.args
+    elif isinstance(expr, sympy.Rel | sympy.And) and not isinstance(expr, sympy.Eq):
+        relations = (expr,)
+    else:
         return None
-    relations = expr.args
-    if not all(isinstance(r, sympy.Rel) and len(r.free_symbols) == 1 for r in relations):
+    if not all(
+        isinstance(r, sympy.Rel | sympy.And) and not isinstance(r, sympy.Eq) for r in relations
+    ):
         return None
     if len({symbol for r in relations for symbol in r.free_symbols}) != 1:
         return None
     try:
         return sympy.Union(*(r.as_set() for r in relations))
-    except (NotImplementedError, TypeError, ValueError):
+    except (NotImplementedError, TypeError, ValueError, AttributeError):
         return None
 
 

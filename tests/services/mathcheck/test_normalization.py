@@ -14,7 +14,10 @@ from services.mathcheck.normalization import normalize_answer, numbers_match, pa
     ("raw", "normalized"),
     [
         ("$\\dfrac{1}{2}$", "\\frac{1}{2}"),
-        ("\\left( 1, 2 \\right)", "(1,2)"),
+        ("\\left( 1, 2 \\right)", "(1, 2)"),
+        ("(1 ,2)", "(1,2)"),
+        ("32, 349", "32, 349"),  # a list of two numbers stays one
+        ("1,000.99 €", "1,000.99"),
         ("x = 3", "3"),
         ("5\\text{ cm}", "5"),
         ("30^\\circ", "30"),
@@ -37,6 +40,9 @@ def test_normalize_answer(raw: str, normalized: str) -> None:
     ("text", "value", "places", "percent"),
     [
         ("1,000,000", Fraction(1_000_000), None, False),
+        ("1,22", Fraction(122, 100), 2, False),  # a decimal comma
+        ("0,111", Fraction(111, 1000), 3, False),  # no thousands group starts with 0
+        ("1,00", Fraction(1), 2, False),
         ("-0.50", Fraction(-1, 2), 2, False),
         (".5", Fraction(1, 2), 1, False),
         ("3/4", Fraction(3, 4), None, False),
@@ -58,7 +64,7 @@ def test_parse_number(text: str, value: Fraction, places: int | None, percent: b
     assert (parsed.value, parsed.decimal_places, parsed.percent) == (value, places, percent)
 
 
-@pytest.mark.parametrize("text", ["x", "1/0", "1e999999", "1,00", "2 -1/2", "", "."])
+@pytest.mark.parametrize("text", ["x", "1/0", "1e999999", "32, 349", "1,2,3", "2 -1/2", "", "."])
 def test_parse_number_refuses(text: str) -> None:
     assert parse_number(text) is None
 
@@ -67,7 +73,12 @@ def test_parse_number_refuses(text: str) -> None:
     ("reference", "answer", "equal"),
     [
         ("1/3", "0.333333", True),
-        ("1/3", "0.3333", False),  # too few places to stand for 1/3
+        ("1/3", "0.3333", True),  # 1/3 rounded to four places
+        ("8/3", "2.6667", True),
+        ("1/3", "0.333", True),
+        ("1/3", "0.33", False),  # two places are too few to stand for 1/3
+        ("1/3", "0.3334", False),  # not 1/3 rounded
+        ("1/999", "0.001", False),  # one significant digit
         ("2/3", "0.666667", True),
         ("50%", "50", True),
         ("50%", "0.5", True),
