@@ -31,6 +31,19 @@ class QuickVerdict:
 _WORDS = re.compile(r"^[a-z][a-z \-']*$")
 
 
+# "x = 2" (one unknown, one value): the unknown's name matters when both sides give one.
+_SOLVED_FOR = re.compile(r"^\s*\$?\s*([a-zA-Z])\s*=\s*[^=,;]*$")
+_LIST_WORDS = re.compile(r"\\text|\bor\b|\band\b")
+
+
+def solved_for_different_unknowns(reference: str, answer: str) -> bool:
+    """ "x = 2" vs "y = 2": normalisation drops "x =", yet these name different unknowns."""
+    left, right = _SOLVED_FOR.match(reference), _SOLVED_FOR.match(answer)
+    if left is None or right is None or _LIST_WORDS.search(reference + answer):
+        return False
+    return left.group(1) != right.group(1)
+
+
 def quick_verdict(reference_norm: str, answer_norm: str) -> QuickVerdict | None:
     """Verdict from normalised strings when no symbolic work is needed, else None."""
     if reference_norm == answer_norm:
