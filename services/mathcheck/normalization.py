@@ -38,10 +38,53 @@ _WORDS = re.compile(r"^[A-Za-z][A-Za-z \-']*$")
 _NUMBER_WORDS = {
     word: str(value)
     for value, word in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen "
-        "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split()
+        (
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        )
     )
 }
+# One spelling per relation, so "x >= 5", "x \\geq 5" and "x ≥ 5" normalise alike.
+_RELATIONS = {
+    "\\geq": "\\ge",
+    "\\geqslant": "\\ge",
+    ">=": "\\ge",
+    "≥": "\\ge",
+    "\\leq": "\\le",
+    "\\leqslant": "\\le",
+    "<=": "\\le",
+    "≤": "\\le",
+    "\\neq": "\\ne",
+    "!=": "\\ne",
+    "≠": "\\ne",
+    "\\gt": ">",
+    "\\lt": "<",
+}
+_RELATION = re.compile(
+    "|".join(
+        re.escape(k) + (r"(?![a-zA-Z])" if k[0] == "\\" else "")
+        for k in sorted(_RELATIONS, key=len, reverse=True)
+    )
+)
 _CURRENCY = re.compile(r"[€£¥]|\\euro\b|\\pounds\b")
 # "32, 349" is a list of two numbers, "32,349" one number: the space after a comma between
 # digits is kept so that the two never normalise to the same string.
@@ -77,6 +120,7 @@ def normalize_answer(answer: str) -> str:
     text = text.replace("{,}", ",")
     text = _LEADING_VARIABLE.sub("", text, count=1)
     text = text.replace("\\varnothing", "\\emptyset").replace("\\{\\}", "\\emptyset")
+    text = _RELATION.sub(lambda match: _RELATIONS[match.group()], text)
     text = " ".join(text.split())
     # "2 1/2" is a mixed number: make it explicit before spaces are dropped ("21/2").
     text = _SPACED_MIXED.sub(r"\1\\frac{\2}{\3}", text).rstrip(".").strip()

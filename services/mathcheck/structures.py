@@ -12,23 +12,35 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from services.mathcheck.normalization import ParsedNumber, numbers_match, parse_number
+from services.mathcheck.normalization import (
+    MIN_APPROXIMATE_PLACES,
+    ParsedNumber,
+    numbers_match,
+    parse_number,
+)
 
 Entry = ParsedNumber | float  # float only for ±infinity
 
 
 @dataclass(frozen=True)
 class NumberSet:
-    values: frozenset[Fraction]
+    """A set, or a bare list of solutions ("-1, 1, 3", "(9, 3), (6, 3)"): order-free."""
+
+    values: frozenset[Fraction | tuple[Fraction, ...]]
 
 
 @dataclass(frozen=True)
 class Sequence:
-    """A tuple, point or interval: brackets matter ("(0,1]" is not "[0,1]")."""
+    """A tuple, point or interval: brackets matter ("(0,1]" is not "[0,1]").
+
+    ``variable`` names the unknown when the interval was written as a relation
+    ("x \\ge 5" is ``[5, \\infty)`` in x).
+    """
 
     opening: str
     closing: str
     entries: tuple[Entry, ...]
+    variable: str | None = None
 
 
 @dataclass(frozen=True)
@@ -104,21 +116,95 @@ def parse_structure(normalized: str) -> Structure | None:
             return None
         return Matrix(tuple(rows))
     if normalized.startswith("\\{") and normalized.endswith("\\}"):
-        entries = _entries(normalized[2:-2])
-        if entries is None or any(not _exact(e) for e in entries):
-            return None
-        return NumberSet(frozenset(e.value for e in entries if isinstance(e, ParsedNumber)))
+        return _collection(normalized[2:-2])
     if len(normalized) >= 2 and normalized[0] in "([" and normalized[-1] in ")]":
         entries = _entries(normalized[1:-1])
-        if entries is None or len(entries) < 2:
-            return None
-        return Sequence(normalized[0], normalized[-1], entries)
+        if entries is not None and len(entries) >= 2:
+            return Sequence(normalized[0], normalized[-1], entries)
+    relation = _relation(normalized)
+    if relation is not None:
+        return relation
+    parts = _split_top_level(normalized, ",")
+    # "32,349" and "1,5" are numbers (thousands separator, decimal comma), not lists.
+    if parts is not None and len(parts) >= 2 and parse_number(normalized) is None:
+        return _collection(normalized)
     return None
+
+
+def _element(text: str) -> Fraction | tuple[Fraction, ...] | None:
+    """A set element that can only equal itself: an exact number or a tuple of them."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == "(" and text[-1] == ")":
+        entries = _entries(text[1:-1])
+        if entries is None or len(entries) < 2 or not all(map(_exact, entries)):
+            return None
+        return tuple(e.value for e in entries if isinstance(e, ParsedNumber))
+    number = _number(text)
+    return number.value if number is not None and _exact(number) else None
+
+
+def _collection(text: str) -> NumberSet | None:
+    parts = _split_top_level(text, ",")
+    if parts is None:
+        return None
+    elements = [_element(part) for part in parts]
+    if any(element is None for element in elements):
+        return None
+    return NumberSet(frozenset(element for element in elements if element is not None))
+
+
+_BOUND = r"([^<>=\\a-zA-Z]+|-?\\infty)"
+_OPERATOR = r"(<|>|\\le|\\ge)"
+_ONE_SIDED = re.compile(rf"^([a-zA-Z]){_OPERATOR}{_BOUND}$")
+_ONE_SIDED_FLIPPED = re.compile(rf"^{_BOUND}{_OPERATOR}([a-zA-Z])$")
+_TWO_SIDED = re.compile(rf"^{_BOUND}(<|\\le)([a-zA-Z])(<|\\le){_BOUND}$")
+_MEMBER = re.compile(r"^([a-zA-Z])\\in([(\[].*[)\]])$")
+_FLIP = {"<": ">", ">": "<", "\\le": "\\ge", "\\ge": "\\le"}
+
+
+def _bound(text: str) -> Entry | None:
+    return _INFINITY[text] if text in _INFINITY else _number(text)
+
+
+def _relation(normalized: str) -> Sequence | None:
+    """The interval a relation in one unknown describes: "x\\ge5" is [5, \\infty) in x."""
+    member = _MEMBER.match(normalized)
+    if member is not None:
+        interval = parse_structure(member.group(2))
+        if not isinstance(interval, Sequence) or len(interval.entries) != 2:
+            return None
+        return Sequence(interval.opening, interval.closing, interval.entries, member.group(1))
+    two = _TWO_SIDED.match(normalized)
+    if two is not None:
+        low, high = _bound(two.group(1)), _bound(two.group(5))
+        if low is None or high is None:
+            return None
+        opening = "(" if two.group(2) == "<" else "["
+        closing = ")" if two.group(4) == "<" else "]"
+        return Sequence(opening, closing, (low, high), two.group(3))
+    one = _ONE_SIDED.match(normalized)
+    if one is not None:
+        variable, operator, text = one.groups()
+    else:
+        flipped = _ONE_SIDED_FLIPPED.match(normalized)
+        if flipped is None:
+            return None
+        text, operator, variable = flipped.groups()
+        operator = _FLIP[operator]
+    bound = _bound(text)
+    if bound is None or isinstance(bound, float):
+        return None
+    strict = operator in "<>"
+    if operator in (">", "\\ge"):
+        return Sequence("(" if strict else "[", ")", (bound, float("inf")), variable)
+    return Sequence("(", ")" if strict else "]", (float("-inf"), bound), variable)
 
 
 def _exact(entry: Entry) -> bool:
     """An entry that can only equal its own value (no rounded decimal, no infinity)."""
-    return isinstance(entry, ParsedNumber) and entry.decimal_places is None
+    return isinstance(entry, ParsedNumber) and (
+        entry.decimal_places is None or entry.decimal_places < MIN_APPROXIMATE_PLACES
+    )
 
 
 def _entries_match(left: Entry, right: Entry) -> bool:
@@ -137,6 +223,13 @@ def structures_equal(reference: str, answer: str) -> bool | None:
     if left is None or right is None or type(left) is not type(right):
         return None
     if isinstance(left, Sequence) and isinstance(right, Sequence):
+        if left.variable is not None and right.variable is not None:
+            if left.variable != right.variable:
+                return None  # "x > 2" vs "y > 2": the symbolic engine decides
+        elif (left.variable is None) != (right.variable is None) and (
+            len(left.entries) != 2 or len(right.entries) != 2
+        ):
+            return None
         if len(left.entries) != len(right.entries):
             return False
         if _interval_brackets(left) != _interval_brackets(right):
