@@ -219,7 +219,10 @@ def structures_equal(reference: str, answer: str) -> bool | None:
     Entries compare as numbers do (a decimal rounded to three or more places matches the
     exact value it rounds: ``(3/5, 8/3]`` ~ ``(0.6, 2.6667]``).
     """
-    left, right = _as_tuple(parse_structure(reference)), _as_tuple(parse_structure(answer))
+    left, right = parse_structure(reference), parse_structure(answer)
+    if type(left) is not type(right):
+        # A vector against a tuple: compare entries (a column never equals a row, though).
+        left, right = _as_tuple(left), _as_tuple(right)
     if left is None or right is None or type(left) is not type(right):
         return None
     if isinstance(left, Sequence) and isinstance(right, Sequence):

@@ -114,6 +114,11 @@ def symbolic_equal(reference: str, answer: str) -> SymbolicVerdict:
     # allow_set_relation_comp: "x \le 2" describes the same set as "(-\infty, 2]".
     if not verify(gold, pred, timeout_seconds=None, allow_set_relation_comp=True):
         gold_set, pred_set = _relations_as_set(gold[0]), _relations_as_set(pred[0])
+        if gold_set is None and pred_set is None:
+            gold_set, pred_set = (
+                _vector_as_tuple(gold[0], pred[0]),
+                _vector_as_tuple(pred[0], gold[0]),
+            )
         if (gold_set is not None or pred_set is not None) and verify(
             [gold_set if gold_set is not None else gold[0]],
             [pred_set if pred_set is not None else pred[0]],
@@ -131,12 +136,9 @@ def symbolic_equal(reference: str, answer: str) -> SymbolicVerdict:
 
 def _relations_as_set(expr: Any) -> Any | None:
     """The set of real values a relation in one variable describes: ``x^2 < 4`` as
-    ``(-2, 2)``, "x < -1 or x > 1" (parsed as a set of two relations) as a union; a column
-    or row vector as the tuple of its entries."""
+    ``(-2, 2)``, "x < -1 or x > 1" (parsed as a set of two relations) as a union."""
     import sympy
 
-    if isinstance(expr, sympy.MatrixBase) and 1 in expr.shape and len(expr) > 1:
-        return sympy.Tuple(*expr)
     if isinstance(expr, sympy.FiniteSet) and len(expr.args) >= 2:
         relations = expr.args
     elif isinstance(expr, sympy.Rel | sympy.And) and not isinstance(expr, sympy.Eq):
@@ -153,6 +155,15 @@ def _relations_as_set(expr: Any) -> Any | None:
         return sympy.Union(*(r.as_set() for r in relations))
     except (NotImplementedError, TypeError, ValueError, AttributeError):
         return None
+
+
+def _vector_as_tuple(expr: Any, other: Any) -> Any | None:
+    """A column or row vector compared with a tuple, as the tuple of its entries."""
+    import sympy
+
+    if isinstance(expr, sympy.MatrixBase) and isinstance(other, sympy.Tuple) and 1 in expr.shape:
+        return sympy.Tuple(*expr)
+    return None
 
 
 def _places(text: str) -> int | None:
