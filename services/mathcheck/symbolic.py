@@ -17,6 +17,7 @@ here because:
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from dataclasses import dataclass
@@ -42,12 +43,18 @@ _DECIMAL_PLACES = re.compile(r"\d\.(\d+)")
 
 
 def _parse(text: str) -> list[Any]:
+    return list(_parse_cached(text))
+
+
+# References recur across the completions of a group, and answers across groups.
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(text: str) -> tuple[Any, ...]:
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 
     for spelling, meaning in _SPELLINGS:
         text = text.replace(spelling, meaning)
     wrapped = "\\boxed{" + text + "}"
-    return list(
+    return tuple(
         parse(
             wrapped,
             extraction_config=[LatexExtractionConfig(), ExprExtractionConfig()],
@@ -111,27 +118,31 @@ def symbolic_equal(reference: str, answer: str) -> SymbolicVerdict:
     parsed = not isinstance(gold[0], str) and not isinstance(pred[0], str)
     if _IMAGINARY_UNIT.search(reference) or _IMAGINARY_UNIT.search(answer):
         gold, pred = _as_complex(gold), _as_complex(pred)
+    comparable = _as_comparable(gold[0], pred[0])
+    if comparable is not None and verify(
+        [comparable[0]], [comparable[1]], timeout_seconds=None, allow_set_relation_comp=True
+    ):
+        return SymbolicVerdict(True, "the relations describe the same set")
     # allow_set_relation_comp: "x \le 2" describes the same set as "(-\infty, 2]".
     if not verify(gold, pred, timeout_seconds=None, allow_set_relation_comp=True):
-        gold_set, pred_set = _relations_as_set(gold[0]), _relations_as_set(pred[0])
-        if gold_set is None and pred_set is None:
-            gold_set, pred_set = (
-                _vector_as_tuple(gold[0], pred[0]),
-                _vector_as_tuple(pred[0], gold[0]),
-            )
-        if (gold_set is not None or pred_set is not None) and verify(
-            [gold_set if gold_set is not None else gold[0]],
-            [pred_set if pred_set is not None else pred[0]],
-            timeout_seconds=None,
-            allow_set_relation_comp=True,
-        ):
-            return SymbolicVerdict(True, "the relations describe the same set")
         if parsed and _approximately_equal(gold[0], pred[0], _places(reference), _places(answer)):
             return SymbolicVerdict(True, "equal up to the rounding of the written decimals")
         return SymbolicVerdict(False, "not equivalent", parsed)
     if _numbers_disagree(gold[0], pred[0]):
         return SymbolicVerdict(False, "numerically different beyond relative tolerance")
     return SymbolicVerdict(True, "symbolically equivalent")
+
+
+def _as_comparable(gold: Any, pred: Any) -> tuple[Any, Any] | None:
+    """Both sides in a form math-verify compares, when one of them is not: relations as the
+    sets they describe, a vector against a tuple as a tuple. None when nothing changes."""
+    converted = _relations_as_set(gold), _relations_as_set(pred)
+    if converted == (None, None):
+        converted = _vector_as_tuple(gold, pred), _vector_as_tuple(pred, gold)
+    if converted == (None, None):
+        return None
+    left, right = converted
+    return (gold if left is None else left, pred if right is None else right)
 
 
 def _relations_as_set(expr: Any) -> Any | None:
