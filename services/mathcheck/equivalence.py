@@ -11,8 +11,13 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from services.mathcheck.normalization import normalize_answer, numbers_match, parse_number
-from services.mathcheck.structures import structures_equal
+from services.mathcheck.normalization import (
+    ParsedNumber,
+    normalize_answer,
+    numbers_match,
+    parse_number,
+)
+from services.mathcheck.structures import NumberSet, parse_structure, structures_equal
 
 
 class Method(StrEnum):
@@ -44,6 +49,20 @@ def solved_for_different_unknowns(reference: str, answer: str) -> bool:
     return left.group(1) != right.group(1)
 
 
+_CHOICE_LETTER = re.compile(r"^[A-E]$")
+
+
+def _number_against_list(number: ParsedNumber | None, other: str) -> QuickVerdict | None:
+    """ "2" vs "2, 3": a number equals a list of solutions only when the list is that one
+    number ("7" vs "7, 7")."""
+    if number is None or number.percent or number.decimal_places is not None:
+        return None
+    listed = parse_structure(other)
+    if not isinstance(listed, NumberSet):
+        return None
+    return QuickVerdict(listed.values == {number.value}, Method.STRUCTURAL)
+
+
 def quick_verdict(reference_norm: str, answer_norm: str) -> QuickVerdict | None:
     """Verdict from normalised strings when no symbolic work is needed, else None."""
     if reference_norm == answer_norm:
@@ -52,6 +71,14 @@ def quick_verdict(reference_norm: str, answer_norm: str) -> QuickVerdict | None:
     answer_number = parse_number(answer_norm)
     if reference_number is not None and answer_number is not None:
         return QuickVerdict(numbers_match(reference_number, answer_number), Method.NUMERIC)
+    single = _number_against_list(reference_number, answer_norm) or _number_against_list(
+        answer_number, reference_norm
+    )
+    if single is not None:
+        return single
+    if _CHOICE_LETTER.match(reference_norm) and _CHOICE_LETTER.match(answer_norm):
+        # Two different option letters (normalisation made both upper case).
+        return QuickVerdict(False, Method.STRING)
     if _same_terms(reference_norm, answer_norm):
         return QuickVerdict(True, Method.STRING)
     structural = structures_equal(reference_norm, answer_norm)

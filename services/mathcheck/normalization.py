@@ -105,6 +105,25 @@ def _strip_outer_delimiters(text: str) -> str:
     return text
 
 
+# "(x, y, z) = (1, 2, 3)": the names of the unknowns are not part of the answer.
+_TUPLE_OF_UNKNOWNS = re.compile(r"^\s*\(\s*[a-zA-Z](?:\s*,\s*[a-zA-Z])+\s*\)\s*=\s*(?=\()")
+_OR = re.compile(r"\s+or\s+|\s*,\s*or\s+")
+_SOLUTION = re.compile(r"^\s*([a-zA-Z])\s*=\s*([^=]+?)\s*$")
+
+
+def _solutions_of_one_unknown(text: str) -> str:
+    """ "x = 2 or x = 4" and "x = 2, x = 4" list the values 2, 4 of one unknown."""
+    if "=" not in text or not any(ch.isdigit() for ch in text):
+        return text
+    parts = _OR.sub(", ", text).split(",")
+    solutions = [_SOLUTION.match(part) for part in parts]
+    if len(parts) < 2 or any(solution is None for solution in solutions):
+        return text
+    if len({solution.group(1) for solution in solutions if solution is not None}) != 1:
+        return text
+    return ", ".join(solution.group(2) for solution in solutions if solution is not None)
+
+
 def normalize_answer(answer: str) -> str:
     """A canonical string for ``answer``; equal strings mean equal answers."""
     text = answer.strip()
@@ -118,7 +137,10 @@ def normalize_answer(answer: str) -> str:
     text = text.replace("\\%", "%").replace("\\$", "").replace("$", "")
     text = _CURRENCY.sub("", text)
     text = text.replace("{,}", ",")
-    text = _LEADING_VARIABLE.sub("", text, count=1)
+    text = _solutions_of_one_unknown(text)
+    text = _TUPLE_OF_UNKNOWNS.sub("", text, count=1)
+    if text.count("=") == 1:  # "k = 45, n = 2" keeps both names
+        text = _LEADING_VARIABLE.sub("", text, count=1)
     text = text.replace("\\varnothing", "\\emptyset").replace("\\{\\}", "\\emptyset")
     text = _RELATION.sub(lambda match: _RELATIONS[match.group()], text)
     text = " ".join(text.split())
