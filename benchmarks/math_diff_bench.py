@@ -9,7 +9,10 @@ Both judge every pair of ``benchmarks/math_corpus.py`` in one run:
 
 Prints agreement with the labels for both, every disagreement by category (who is right),
 and the throughput ratio on the same items; writes ``benchmarks/results/math_diff_bench.json``.
-Usage: ``python benchmarks/math_diff_bench.py [--repeat 1] [--batch 256]``.
+The two sides alternate for ``--rounds`` rounds (a fresh service, so a fresh cache, each
+round) and the median ratio is reported: on a shared machine the load drifts between the
+halves of a single round.
+Usage: ``python benchmarks/math_diff_bench.py [--rounds 3] [--batch 256]``.
 """
 
 from __future__ import annotations
@@ -107,16 +110,22 @@ def compare(cases: list[Case], ours: list[dict[str, Any]], theirs: list[bool]) -
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=1, help="Score the corpus N times.")
+    parser.add_argument("--rounds", type=int, default=3, help="Alternate the sides N times.")
     parser.add_argument("--batch", type=int, default=256)
     args = parser.parse_args()
 
     cases = list(CASES)
-    print(f"{len(cases)} labelled pairs; scoring through the service...", file=sys.stderr)
-    ours, our_time = run_ours(cases * args.repeat, args.batch)
-    print("scoring with math-verify in-process...", file=sys.stderr)
-    theirs, their_time = run_math_verify(cases * args.repeat)
-    ours, theirs = ours[: len(cases)], theirs[: len(cases)]
+    ratios: list[float] = []
+    our_times: list[float] = []
+    their_times: list[float] = []
+    for round_ in range(args.rounds):
+        print(f"round {round_ + 1}: {len(cases)} pairs through the service...", file=sys.stderr)
+        ours, our_time = run_ours(cases, args.batch)
+        print(f"round {round_ + 1}: math-verify in-process...", file=sys.stderr)
+        theirs, their_time = run_math_verify(cases)
+        our_times.append(our_time)
+        their_times.append(their_time)
+        ratios.append(their_time / our_time)
 
     report = compare(cases, ours, theirs)
     per_category = report["per_category"]
@@ -124,26 +133,29 @@ def main() -> None:
     our_right = sum(c["ours_right"] for c in per_category.values())
     their_right = sum(c["math_verify_right"] for c in per_category.values())
     who = Counter(d["who"] for d in report["disagreements"])
-    total = n * args.repeat
+    middle = sorted(range(len(ratios)), key=lambda i: ratios[i])[len(ratios) // 2]
+    our_time, their_time = our_times[middle], their_times[middle]
     result = {
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
         "corpus": "benchmarks/math_corpus.py (written by this project, not a public suite)",
         "pairs": n,
-        "repeat": args.repeat,
+        "rounds": args.rounds,
+        "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
         "extraction": "lenient",
         "ours": {
             "right": our_right,
             "agreement": round(our_right / n, 4),
             "seconds": round(our_time, 3),
-            "pairs_per_s": round(total / our_time, 1),
+            "pairs_per_s": round(n / our_time, 1),
         },
         "math_verify": {
             "right": their_right,
             "agreement": round(their_right / n, 4),
             "seconds": round(their_time, 3),
-            "pairs_per_s": round(total / their_time, 1),
+            "pairs_per_s": round(n / their_time, 1),
         },
         "throughput_ratio": round(their_time / our_time, 2),
+        "throughput_ratio_per_round": [round(ratio, 2) for ratio in ratios],
         "who_is_right": dict(who),
         "per_category": {name: dict(per_category[name]) for name in CATEGORIES},
         "disagreements": report["disagreements"],
@@ -163,9 +175,10 @@ def main() -> None:
         f"{their_right} ({their_right / n:.1%}) |\n"
     )
     print(
-        f"Throughput on the same {total} items: ours {result['ours']['pairs_per_s']} pairs/s, "
-        f"math-verify {result['math_verify']['pairs_per_s']} pairs/s: "
-        f"**{result['throughput_ratio']}x**."
+        f"Throughput on the same {n} items (median of {args.rounds} rounds): ours "
+        f"{result['ours']['pairs_per_s']} pairs/s, math-verify "
+        f"{result['math_verify']['pairs_per_s']} pairs/s: **{result['throughput_ratio']}x** "
+        f"(rounds: {result['throughput_ratio_per_round']})."
     )
     for kind, count in sorted(who.items()):
         print(f"\n{kind}: {count}")
