@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import platform
+import statistics
 import sys
 import time
 from collections import Counter, defaultdict
@@ -33,7 +34,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.math_corpus import CASES, CATEGORIES, Case
-from tests.service_process import running_service
+from tests.service_process import ServiceProcess
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -45,33 +46,69 @@ def delimited(text: str) -> str:
     return f"${text}$"
 
 
-def run_ours(cases: list[Case], batch: int) -> tuple[list[dict[str, Any]], float]:
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a process and all its descendants, reaped ones included (Linux)."""
+    total = 0.0
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            stat = Path(f"/proc/{current}/stat").read_text()
+            fields = stat.rsplit(")", 1)[1].split()
+            # utime, stime, cutime, cstime: fields 14-17 of proc(5), 12-15 after the name.
+            total += sum(int(value) for value in fields[11:15]) / _TICKS
+            for task in Path(f"/proc/{current}/task").iterdir():
+                children = (task / "children").read_text().split()
+                pending.extend(int(child) for child in children)
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return total
+
+
+def run_ours(cases: list[Case], batch: int) -> tuple[list[dict[str, Any]], float, float]:
+    """Results, wall seconds and CPU seconds (service and math workers) for ``cases``."""
     options = {"extraction": "lenient"}
-    with running_service() as url, httpx.Client(base_url=url, timeout=600) as client:
-        results: list[dict[str, Any]] = []
-        started = time.perf_counter()
-        for start in range(0, len(cases), batch):
-            items = [
-                {"completion": case.answer, "reference": case.reference}
-                for case in cases[start : start + batch]
-            ]
-            response = client.post("/score/math", json={"items": items, "options": options})
-            response.raise_for_status()
-            results.extend(response.json()["results"])
-        return results, time.perf_counter() - started
+    service = ServiceProcess()
+    try:
+        service.start()
+        service.wait_ready()
+        assert service.process is not None
+        pid = service.process.pid
+        with httpx.Client(base_url=service.url, timeout=600) as client:
+            results: list[dict[str, Any]] = []
+            cpu_before = _tree_cpu_seconds(pid)
+            started = time.perf_counter()
+            for start in range(0, len(cases), batch):
+                items = [
+                    {"completion": case.answer, "reference": case.reference}
+                    for case in cases[start : start + batch]
+                ]
+                response = client.post("/score/math", json={"items": items, "options": options})
+                response.raise_for_status()
+                results.extend(response.json()["results"])
+            elapsed = time.perf_counter() - started
+            cpu = _tree_cpu_seconds(pid) - cpu_before
+        return results, elapsed, cpu
+    finally:
+        service.stop()
 
 
-def run_math_verify(cases: list[Case]) -> tuple[list[bool], float]:
+def run_math_verify(cases: list[Case]) -> tuple[list[bool], float, float]:
+    """Verdicts, wall seconds and CPU seconds of math-verify in this process."""
     from math_verify import parse, verify
 
     logging.getLogger("math_verify").setLevel(logging.CRITICAL)
     verdicts: list[bool] = []
+    cpu_before = time.process_time()
     started = time.perf_counter()
     for case in cases:
         gold = parse(delimited(case.reference))
         pred = parse(delimited(case.answer) if case.bare else case.answer)
         verdicts.append(bool(gold) and bool(pred) and bool(verify(gold, pred)))
-    return verdicts, time.perf_counter() - started
+    return verdicts, time.perf_counter() - started, time.process_time() - cpu_before
 
 
 def _who_is_right(label: bool, ours: bool, theirs: bool) -> str:
@@ -118,14 +155,16 @@ def main() -> None:
     ratios: list[float] = []
     our_times: list[float] = []
     their_times: list[float] = []
+    cpu_ratios: list[float] = []
     for round_ in range(args.rounds):
         print(f"round {round_ + 1}: {len(cases)} pairs through the service...", file=sys.stderr)
-        ours, our_time = run_ours(cases, args.batch)
+        ours, our_time, our_cpu = run_ours(cases, args.batch)
         print(f"round {round_ + 1}: math-verify in-process...", file=sys.stderr)
-        theirs, their_time = run_math_verify(cases)
+        theirs, their_time, their_cpu = run_math_verify(cases)
         our_times.append(our_time)
         their_times.append(their_time)
         ratios.append(their_time / our_time)
+        cpu_ratios.append(their_cpu / our_cpu)
 
     report = compare(cases, ours, theirs)
     per_category = report["per_category"]
@@ -156,6 +195,10 @@ def main() -> None:
         },
         "throughput_ratio": round(their_time / our_time, 2),
         "throughput_ratio_per_round": [round(ratio, 2) for ratio in ratios],
+        # CPU seconds per pair, math-verify over ours (service + workers): what the ratio
+        # would be with the cores to ourselves, whatever else the machine runs.
+        "cpu_ratio": round(statistics.median(cpu_ratios), 2),
+        "cpu_ratio_per_round": [round(ratio, 2) for ratio in cpu_ratios],
         "who_is_right": dict(who),
         "per_category": {name: dict(per_category[name]) for name in CATEGORIES},
         "disagreements": report["disagreements"],
@@ -178,7 +221,8 @@ def main() -> None:
         f"Throughput on the same {n} items (median of {args.rounds} rounds): ours "
         f"{result['ours']['pairs_per_s']} pairs/s, math-verify "
         f"{result['math_verify']['pairs_per_s']} pairs/s: **{result['throughput_ratio']}x** "
-        f"(rounds: {result['throughput_ratio_per_round']})."
+        f"(rounds: {result['throughput_ratio_per_round']}); CPU time per pair, math-verify "
+        f"over ours: {result['cpu_ratio']}x (rounds: {result['cpu_ratio_per_round']})."
     )
     for kind, count in sorted(who.items()):
         print(f"\n{kind}: {count}")
