@@ -145,6 +145,64 @@ def test_numeric_structures_are_decided_exactly(reference: str, answer: str, equ
     assert verdict.equal is equal
 
 
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal"),
+    [
+        ("x \\geq 5", "5 \\le x", True),  # relations are the intervals they describe
+        ("x \\geq 5", "[5, \\infty)", True),
+        ("x \\geq 5", "x > 5", False),
+        ("-2 \\le x \\le 7", "x \\in [-2,7]", True),
+        ("-2 \\le x \\le 7", "(-2, 7]", False),
+        ("(3/5, 8/3]", "(0.6, 2.6667]", True),  # rounded to four places
+        ("(3/5, 8/3]", "(0.6, 2.66]", False),
+        ("\\{-1, 1, 3\\}", "3, 1, -1", True),  # a bare list of solutions is a set
+        ("(9, 3), (6, 3), (54, 5)", "(54, 5), (9, 3), (6, 3)", True),
+        ("(9, 3), (6, 3), (54, 5)", "(9, 3), (3, 6), (54, 5)", False),
+        ("\\begin{pmatrix}1\\\\2\\end{pmatrix}", "(1, 2)", True),  # a vector is a tuple
+        ("\\begin{pmatrix}1\\\\2\\end{pmatrix}", "(2, 1)", False),
+        ("2", "2, 3", False),  # a number against a list of solutions
+        ("32349", "32, 349", False),
+        ("7", "7, 7", True),
+    ],
+)
+def test_relations_lists_and_vectors_are_decided_exactly(
+    reference: str, answer: str, equal: bool
+) -> None:
+    verdict = quick_verdict(normalize_answer(reference), normalize_answer(answer))
+    assert verdict is not None and verdict.method is Method.STRUCTURAL
+    assert verdict.equal is equal
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer"),
+    [
+        ("x > 2", "y > 2"),  # different unknowns: the symbolic engine decides
+        ("ab", "ba"),  # maybe one product written twice
+        ("\\pm 3", "3, -3"),
+    ],
+)
+def test_undecidable_without_the_symbolic_engine(reference: str, answer: str) -> None:
+    assert quick_verdict(normalize_answer(reference), normalize_answer(answer)) is None
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal"),
+    [
+        ("seven", "7", True),
+        ("A", "(B)", False),
+        ("x \\neq 1", "x != 1", True),
+        ("x \\leq 4", "x ≤ 4", True),
+        ("k = 45, n = 2", "k=45, n=2", True),
+        ("2, 4", "x = 2 \\text{ or } x = 4", True),
+        ("2, 4", "x = 2, x = 5", False),
+        ("(x, y, z) = (1, 2, 3)", "(1, 2, 3)", True),
+    ],
+)
+def test_spellings_normalise_alike(reference: str, answer: str, equal: bool) -> None:
+    verdict = quick_verdict(normalize_answer(reference), normalize_answer(answer))
+    assert verdict is not None and verdict.equal is equal
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=80), st.text(max_size=80))
 def test_fast_path_never_raises_and_is_deterministic(a: str, b: str) -> None:
