@@ -28,6 +28,14 @@ class Status(StrEnum):
     UNAVAILABLE = "unavailable"
 
 
+class ExtractionPolicy(StrEnum):
+    """Where the final answer of a completion may come from."""
+
+    BOXED = "boxed"  # only \boxed{} / \\fbox{}
+    MARKED = "marked"  # \boxed{}, "#### x", "the answer is x", <answer> tags
+    LENIENT = "lenient"  # marked, else several boxes joined, the last math, a bare answer
+
+
 class Judge(StrEnum):
     RULE = "rule"
     VERIFIER = "verifier"
@@ -44,6 +52,11 @@ class RewardOptions(_Strict):
     mode: Mode | None = Field(None, description="Judge mode; the server default when omitted.")
     verifier_weight: float = Field(
         1.0, ge=0.0, le=1.0, description="Weight w of the LLM verifier in addon/mixed modes."
+    )
+    extraction: ExtractionPolicy | None = Field(
+        None,
+        description="Math answer extraction policy (boxed | marked | lenient); the server "
+        "default (VERIFIER_EXTRACTION) when omitted.",
     )
     correct: float = Field(1.0, description="Reward for a correct answer.")
     wrong: float = Field(-1.0, description="Reward for a wrong answer.")
@@ -174,6 +187,9 @@ class GradeRequest(_Strict):
     reference: str = Field(description="Ground-truth answer.", max_length=100_000)
     mode: Mode | None = None
     verifier_weight: float = Field(1.0, ge=0.0, le=1.0)
+    extraction: ExtractionPolicy | None = Field(
+        None, description="Answer extraction policy; lenient when omitted."
+    )
 
 
 class GradeResponse(BaseModel):

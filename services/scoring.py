@@ -23,6 +23,7 @@ from services.metrics import Metrics
 from services.protocol import (
     BatchSummary,
     CodeItem,
+    ExtractionPolicy,
     GradeRequest,
     GradeResponse,
     Judge,
@@ -180,17 +181,20 @@ class Scorer:
             options.answer_weight, options.format_weight, options.thinking_weight
         )
         fmt = score_format(item.completion, options.min_thinking_words)
+        policy = options.extraction or self._settings.extraction
+        extraction = extract_answer(item.completion, policy)
         components = {
             "format": fmt.format,
             "thinking": fmt.thinking,
             "thinking_words": float(fmt.thinking_words),
+            # Whether the answer carried a final-answer marker (box, tag, ####, "answer is").
+            "marked": float(extraction.marked),
         }
-        extraction = extract_answer(item.completion)
         status = Status.OK
         if extraction.answer is None:
             answer_value = scale.no_answer
             components.update(answer=answer_value, correct=0.0, no_answer=1.0)
-            detail = "no final answer found"
+            detail = f"no final answer found ({policy.value} extraction)"
         else:
             verdict = await self._checker.check(
                 reference_answer(item.reference), extraction.answer, gate
@@ -242,7 +246,11 @@ class Scorer:
             "completion": request.answer,
             "reference": request.reference,
         }
-        options = RewardOptions(mode=request.mode, verifier_weight=request.verifier_weight)
+        options = RewardOptions(
+            mode=request.mode,
+            verifier_weight=request.verifier_weight,
+            extraction=request.extraction or ExtractionPolicy.LENIENT,
+        )
         result = (await self.score_batch([item], options, only=Task.MATH)).results[0]
         judged = result.reward is not None and result.status in (Status.OK, Status.UNAVAILABLE)
         correct = result.components.get("correct") == 1.0 if judged else None

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from services.protocol import Mode
+from services.protocol import ExtractionPolicy, Mode
 
 
 class Settings(BaseSettings):
@@ -20,6 +20,11 @@ class Settings(BaseSettings):
         None, description="When set, scoring routes require 'Authorization: Bearer <key>'."
     )
     mode: Mode = Field(Mode.RULE, description="Default judge mode when a request names none.")
+    extraction: ExtractionPolicy = Field(
+        ExtractionPolicy.MARKED,
+        description="Default math answer extraction policy of /score and /get_reward "
+        "(boxed | marked | lenient); /grade defaults to lenient.",
+    )
     llm_url: str | None = Field(
         None, description="LLM verifier (vLLM OpenAI server) base URL(s), comma-separated."
     )

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from cachetools import LRUCache
 
-from services.mathcheck.equivalence import Method, quick_verdict
+from services.mathcheck.equivalence import Method, quick_verdict, solved_for_different_unknowns
 from services.mathcheck.guards import hostile_reason
 from services.mathcheck.normalization import normalize_answer
 from services.mathcheck.pool import SymbolicFailure, SymbolicPool, SymbolicTimeout
@@ -75,6 +75,9 @@ class MathChecker:
                 return self._record(
                     MathVerdict(Outcome.ERROR, "guard", f"{role} refused: {reason}")
                 )
+        if solved_for_different_unknowns(reference, answer):
+            detail = "string: not equal (solved for different unknowns)"
+            return self._record(MathVerdict(Outcome.DIFFERENT, Method.STRING.value, detail))
         key = (normalize_answer(reference), normalize_answer(answer))
         cached = self._cache.get(key)
         if cached is not None:

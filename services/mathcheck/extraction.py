@@ -1,11 +1,14 @@
-"""Find the final answer in a model completion.
+"""Find the final answer in a model completion, under one of three policies.
 
-Order of precedence (first that yields an answer wins):
-1. ``<answer>…</answer>`` (the last one); a ``\\boxed{}`` inside it wins over its raw text,
-2. the last ``\\boxed{}`` / ``\\fbox{}`` anywhere,
-3. GSM8K's ``#### x``,
-4. "the (final) answer is x",
-5. the whole completion, when it is short and looks like a bare answer (the ``/grade`` case).
+* ``boxed``: only the last ``\\boxed{}`` / ``\\fbox{}`` counts (seed 001's training rule).
+* ``marked`` (the ``/score`` default): the last ``<answer>…</answer>`` (a box inside it wins
+  over its raw text), else the last box, else GSM8K's ``#### x``, else "the (final) answer
+  is x"; a completion that is nothing but a short answer ("42") is taken as it is.
+* ``lenient`` (math-verify's behaviour, the ``/grade`` default): as ``marked``, but boxes
+  written one after another (``\\boxed{1}, \\boxed{2}``) are joined into one list answer,
+  and without a marker the last math expression (``$…$``, ``\\(…\\)``, ``\\[…\\]``,
+  ``$$…$$``, joined with neighbours linked by "," / "and" / "or"), a completion that is
+  only an answer, or finally the last number is the answer.
 
 Every scan is linear in the completion's length: completions can be megabytes long and
 regexes with nested quantifiers would let one hostile completion stall a worker.
@@ -14,8 +17,11 @@ regexes with nested quantifiers would let one hostile completion stall a worker.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+
+from services.protocol import ExtractionPolicy
 
 
 class ExtractionMethod(StrEnum):
@@ -24,7 +30,19 @@ class ExtractionMethod(StrEnum):
     GSM8K = "gsm8k"
     ANSWER_IS = "answer_is"
     BARE = "bare"
+    LAST_MATH = "last_math"
+    LAST_NUMBER = "last_number"
     NONE = "none"
+
+
+_MARKERS = frozenset(
+    {
+        ExtractionMethod.ANSWER_TAG,
+        ExtractionMethod.BOXED,
+        ExtractionMethod.GSM8K,
+        ExtractionMethod.ANSWER_IS,
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -32,9 +50,11 @@ class Extraction:
     answer: str | None
     method: ExtractionMethod
 
+    @property
+    def marked(self) -> bool:
+        """Whether the answer was marked as final (box, tag, ``####``, "the answer is")."""
+        return self.method in _MARKERS
 
-# Longest completion that may be taken as a bare answer ("42", "\frac{3}{4}").
-BARE_ANSWER_MAX_CHARS = 80
 
 _BRACE_TOKENS = re.compile(r"\\.|[{}]", re.DOTALL)
 _MAX_BRACE_TOKENS = 100_000
@@ -51,6 +71,7 @@ _ANSWER_IS_MAX_CHARS = 400
 _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _MATH_DELIMITERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 _TRAILING_JUNK = " \t\n.。;,"
+_LEADING_JUNK = " \t\n*:"
 
 
 def _matching_brace(text: str, open_index: int) -> int | None:
@@ -76,36 +97,86 @@ def _matching_brace(text: str, open_index: int) -> int | None:
     return None
 
 
+@dataclass(frozen=True)
+class _Span:
+    start: int
+    end: int
+    content: str
+
+
+def _box_before(text: str, limit: int) -> _Span | None:
+    """The last usable ``\\boxed{…}`` / ``\\fbox{…}`` starting before ``limit``."""
+    starts = [(text.rfind(cmd, 0, limit), cmd) for cmd in _BOX_COMMANDS]
+    for _ in range(_MAX_BOX_CANDIDATES):
+        index, cmd = max(starts)
+        if index < 0:
+            return None
+        after = index + len(cmd)
+        rest = text[after : after + _MAX_BARE_BOX_LOOKAHEAD]
+        stripped = rest.lstrip()
+        if stripped.startswith("{"):
+            open_index = after + (len(rest) - len(stripped))
+            close = _matching_brace(text, open_index)
+            if close is not None:
+                return _Span(index, close + 1, text[open_index + 1 : close].strip())
+        elif rest[:1] in (" ", "\t") and stripped:
+            token = stripped.split(maxsplit=1)[0].rstrip("$.")
+            if token:
+                end = after + (len(rest) - len(stripped)) + len(token)
+                return _Span(index, end, token)
+        # Not a usable box: look for an earlier one of the same command.
+        starts = [(text.rfind(c, 0, index) if c == cmd else i, c) for i, c in starts]
+    return None
+
+
+_MAX_BARE_BOX_LOOKAHEAD = 200
+
+
 def extract_boxed_answer(text: str) -> str | None:
     """Content of the last ``\\boxed{…}`` or ``\\fbox{…}`` (nested braces allowed).
 
     ``\\boxed 5`` (a single token without braces) is accepted too. An unclosed box gives
     None rather than the rest of the text.
     """
-    starts = [(text.rfind(cmd), cmd) for cmd in _BOX_COMMANDS]
-    for _ in range(_MAX_BOX_CANDIDATES):
-        index, cmd = max(starts)
-        if index < 0:
-            return None
-        after = index + len(cmd)
-        rest = text[after:]
-        stripped = rest.lstrip()
-        if stripped.startswith("{"):
-            open_index = after + (len(rest) - len(stripped))
-            close = _matching_brace(text, open_index)
-            if close is not None:
-                return text[open_index + 1 : close].strip()
-        elif rest[:1] in (" ", "\t") and stripped:
-            token = stripped.split(maxsplit=1)[0].rstrip("$.")
-            if token:
-                return token
-        # Not a usable box: look for an earlier one of the same command.
-        starts = [(text.rfind(c, 0, index) if c == cmd else i, c) for i, c in starts]
-    return None
+    span = _box_before(text, len(text))
+    return span.content if span is not None else None
+
+
+# What may stand between boxes (or math spans) that together write one answer:
+# "\boxed{1}, \boxed{2} and \boxed{3}", "$x=1$ or $x=2$", "\boxed{a} \quad \text{and} \quad".
+_JOINER = re.compile(
+    r"(?:\s|[,;&$]|\\quad|\\qquad|\\[,;:! ]|\\\\|\\\[|\\\]|\\\(|\\\)"
+    r"|\\text\s*\{\s*(?:and|or|,)?\s*\}|\band\b|\bor\b|\b[a-zA-Z]\s*=)*",
+    re.IGNORECASE,
+)
+_MAX_JOINER_CHARS = 60
+_MAX_JOINED = 12
+
+
+def _joins(gap: str) -> bool:
+    return len(gap) <= _MAX_JOINER_CHARS and _JOINER.fullmatch(gap) is not None
+
+
+def _last_boxes(text: str) -> str | None:
+    """The last box, joined with the boxes written right before it as one list answer."""
+    last = _box_before(text, len(text))
+    if last is None:
+        return None
+    contents = [last.content]
+    current = last
+    while len(contents) < _MAX_JOINED:
+        previous = _box_before(text, current.start)
+        if previous is None or not _joins(text[previous.end : current.start]):
+            break
+        contents.append(previous.content)
+        current = previous
+    parts = [part for part in reversed(contents) if part]
+    return ", ".join(parts) if parts else None
 
 
 def _clean(answer: str) -> str | None:
-    answer = answer.strip().rstrip(_TRAILING_JUNK).strip()
+    # "**Answer:** 10" leaves "** 10"; Markdown emphasis is never part of an answer.
+    answer = answer.strip().lstrip(_LEADING_JUNK).rstrip(_TRAILING_JUNK).rstrip("*").strip()
     for opening, closing in _MATH_DELIMITERS:
         if answer.startswith(opening) and answer.endswith(closing) and len(answer) > 2:
             answer = answer[len(opening) : len(answer) - len(closing)].strip()
@@ -127,6 +198,72 @@ def extract_answer_tag(text: str) -> str | None:
     return text[open_ + len("<answer>") : close]
 
 
+# Inline and display math: "$…$", "$$…$$", "\(…\)", "\[…\]" (an escaped "\$" is text).
+_MATH_TOKEN = re.compile(r"\\\$|\$\$|\$|\\\(|\\\)|\\\[|\\\]")
+_MATH_CLOSERS = {"$$": "$$", "$": "$", "\\(": "\\)", "\\[": "\\]"}
+_MAX_MATH_TOKENS = 200_000
+
+
+def _math_spans(text: str) -> list[_Span]:
+    """Every complete math span, in order (one left-to-right pass)."""
+    spans: list[_Span] = []
+    opener: tuple[str, int, int] | None = None
+    for count, token in enumerate(_MATH_TOKEN.finditer(text)):
+        if count > _MAX_MATH_TOKENS:
+            break
+        kind = token.group()
+        if kind == "\\$":
+            continue
+        if opener is None:
+            if kind in _MATH_CLOSERS:
+                opener = (kind, token.start(), token.end())
+            continue
+        if kind == _MATH_CLOSERS[opener[0]]:
+            content = text[opener[2] : token.start()].strip()
+            if content:
+                spans.append(_Span(opener[1], token.end(), content))
+            opener = None
+        elif opener[0] == "$" and kind == "$$":
+            # "$x$$y$" style collisions: treat "$$" as closing the inline span.
+            content = text[opener[2] : token.start()].strip()
+            if content:
+                spans.append(_Span(opener[1], token.end(), content))
+            opener = None
+    return spans
+
+
+def _last_math(text: str) -> str | None:
+    """The last math span, joined with the spans linked to it by ",", "and" or "or"."""
+    spans = _math_spans(text)
+    if not spans:
+        return None
+    contents = [spans[-1].content]
+    for previous, current in zip(reversed(spans[:-1]), reversed(spans[1:]), strict=True):
+        if len(contents) >= _MAX_JOINED or not _joins(text[previous.end : current.start]):
+            break
+        contents.append(previous.content)
+    return ", ".join(reversed(contents))
+
+
+# Words of prose (not LaTeX commands, not the connectives of a list of answers).
+_PROSE_WORD = re.compile(r"(?<![\\a-zA-Z])[a-zA-Z]{2,}")
+_CONNECTIVES = frozenset({"and", "or", "text", "mathrm", "mbox", "textbf"})
+_MAX_ANSWER_WORDS = 2
+
+
+_ENVIRONMENT = re.compile(r"\\(?:begin|end)\s*\{[a-zA-Z*]*\}(?:\s*\{[lcr|]*\})?")
+
+
+def _prose_words(text: str) -> int:
+    words = _PROSE_WORD.findall(_ENVIRONMENT.sub(" ", text[:2000]))
+    return sum(1 for word in words if word.lower() not in _CONNECTIVES)
+
+
+# "The largest $n$ is 34": the value follows the last " is ".
+_IS = re.compile(r"\s(?:is|are|equals|=)\s", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"\.(?:\s|$)")
+
+
 def _from_answer_is(text: str) -> str | None:
     last = None
     for last in _ANSWER_IS.finditer(text):  # noqa: B007  (we want the last match)
@@ -135,7 +272,7 @@ def _from_answer_is(text: str) -> str | None:
         return None
     end = text.find("\n", last.end(), last.end() + _ANSWER_IS_MAX_CHARS)
     candidate = text[last.end() : end if end >= 0 else last.end() + _ANSWER_IS_MAX_CHARS]
-    boxed = extract_boxed_answer(candidate)
+    boxed = _last_boxes(candidate)
     if boxed is not None:
         return boxed
     # "The answer is $x=3$." -> x=3 ; "The answer is 7. Next we..." -> 7
@@ -144,21 +281,20 @@ def _from_answer_is(text: str) -> str | None:
         closing = _UNESCAPED_DOLLAR.search(inner)
         if closing is not None and closing.start() > 0:
             return inner[: closing.start()]
-    sentence_end = re.search(r"\.(\s|$)", candidate)
+    sentence_end = _SENTENCE_END.search(candidate)
     if sentence_end is not None:
         candidate = candidate[: sentence_end.start()]
+    if _prose_words(candidate) > _MAX_ANSWER_WORDS:
+        # "Final Answer: The largest $n$ is 34." -> 34
+        tail = None
+        for tail in _IS.finditer(candidate):  # noqa: B007  (we want the last match)
+            pass
+        if tail is not None:
+            return candidate[tail.end() :]
+        math = _last_math(candidate)
+        if math is not None:
+            return math
     return candidate
-
-
-def _looks_like_bare_answer(text: str) -> bool:
-    if len(text) > BARE_ANSWER_MAX_CHARS or "\n" in text:
-        return False
-    # Prose is not an answer; a short formula, a number or a single word is.
-    words = text.split()
-    if len(words) == 1:
-        return True
-    mathy = any(ch.isdigit() or ch in "\\=^{}()[]+-*/" for ch in text)
-    return mathy and len(words) <= 6
 
 
 def _from_answer_tag(text: str) -> str | None:
@@ -169,6 +305,17 @@ def _from_answer_tag(text: str) -> str | None:
     return boxed if boxed is not None else inner
 
 
+def _from_answer_tag_lenient(text: str) -> str | None:
+    inner = extract_answer_tag(text)
+    if inner is None:
+        return None
+    for _, find in _LENIENT_INSIDE_TAG:
+        found = find(inner)
+        if found is not None and _clean(found) is not None:
+            return found
+    return inner
+
+
 def _from_gsm8k(text: str) -> str | None:
     last = None
     for last in _GSM8K.finditer(text):  # noqa: B007  (we want the last match)
@@ -176,29 +323,74 @@ def _from_gsm8k(text: str) -> str | None:
     return last.group(1) if last is not None else None
 
 
+# A bare answer may be a long list or matrix, but not a sentence.
+BARE_ANSWER_MAX_CHARS = 1000
+
+
 def _bare(text: str) -> str | None:
+    """The whole completion, when it is nothing but an answer ("42", "x = 3 or x = -2")."""
     stripped = text.strip()
     # A completion that tried to box an answer and failed (unclosed or empty box) has no
     # answer; it is not itself a bare answer.
-    if any(cmd in text for cmd in _BOX_COMMANDS) or not _looks_like_bare_answer(stripped):
+    if (
+        len(stripped) > BARE_ANSWER_MAX_CHARS
+        or any(cmd in text for cmd in _BOX_COMMANDS)
+        or _prose_words(stripped) > _MAX_ANSWER_WORDS
+    ):
         return None
     return stripped
 
 
-_FINDERS = (
-    (ExtractionMethod.ANSWER_TAG, _from_answer_tag),
-    (ExtractionMethod.BOXED, extract_boxed_answer),
-    (ExtractionMethod.GSM8K, _from_gsm8k),
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)*(?:\s*/\s*\d+)?(?:\s*%)?")
+
+
+def _last_number(text: str) -> str | None:
+    last = None
+    for last in _NUMBER.finditer(text):  # noqa: B007  (we want the last match)
+        pass
+    return last.group() if last is not None else None
+
+
+def _last_box(text: str) -> str | None:
+    return extract_boxed_answer(text)
+
+
+Finder = Callable[[str], str | None]
+
+_LENIENT_INSIDE_TAG: tuple[tuple[ExtractionMethod, Finder], ...] = (
+    (ExtractionMethod.BOXED, _last_boxes),
     (ExtractionMethod.ANSWER_IS, _from_answer_is),
     (ExtractionMethod.BARE, _bare),
+    (ExtractionMethod.LAST_MATH, _last_math),
+    (ExtractionMethod.LAST_NUMBER, _last_number),
 )
 
+_POLICIES: dict[ExtractionPolicy, tuple[tuple[ExtractionMethod, Finder], ...]] = {
+    ExtractionPolicy.BOXED: ((ExtractionMethod.BOXED, _last_box),),
+    ExtractionPolicy.MARKED: (
+        (ExtractionMethod.ANSWER_TAG, _from_answer_tag),
+        (ExtractionMethod.BOXED, _last_box),
+        (ExtractionMethod.GSM8K, _from_gsm8k),
+        (ExtractionMethod.ANSWER_IS, _from_answer_is),
+        (ExtractionMethod.BARE, _bare),
+    ),
+    ExtractionPolicy.LENIENT: (
+        (ExtractionMethod.ANSWER_TAG, _from_answer_tag_lenient),
+        (ExtractionMethod.BOXED, _last_boxes),
+        (ExtractionMethod.GSM8K, _from_gsm8k),
+        (ExtractionMethod.ANSWER_IS, _from_answer_is),
+        (ExtractionMethod.LAST_MATH, _last_math),
+        (ExtractionMethod.BARE, _bare),
+        (ExtractionMethod.LAST_NUMBER, _last_number),
+    ),
+}
 
-def extract_answer(completion: str, *, allow_bare: bool = True) -> Extraction:
+
+def extract_answer(
+    completion: str, policy: ExtractionPolicy = ExtractionPolicy.MARKED
+) -> Extraction:
     """The final answer of ``completion`` and how it was found (see the module docstring)."""
-    for method, find in _FINDERS:
-        if method is ExtractionMethod.BARE and not allow_bare:
-            continue
+    for method, find in _POLICIES[policy]:
         found = find(completion)
         answer = _clean(found) if found is not None else None
         if answer is not None:
@@ -207,6 +399,12 @@ def extract_answer(completion: str, *, allow_bare: bool = True) -> Extraction:
 
 
 def reference_answer(reference: str) -> str:
-    """The reference's final answer: datasets store '#### 42', '\\boxed{5}' or just '5'."""
-    extracted = extract_answer(reference).answer
-    return extracted if extracted is not None else reference.strip()
+    """The reference's final answer: datasets store '#### 42', '\\boxed{5}', '$5$' or '5'.
+
+    References are read leniently (several boxes joined, the math of a sentence), but never
+    reduced to their last number: a reference with no math in it is taken whole.
+    """
+    extraction = extract_answer(reference, ExtractionPolicy.LENIENT)
+    if extraction.answer is None or extraction.method is ExtractionMethod.LAST_NUMBER:
+        return reference.strip()
+    return extraction.answer

@@ -34,6 +34,61 @@ _LEADING_VARIABLE = re.compile(r"^\s*[a-zA-Z](?:_\{?\w+\}?)?\s*=\s*(?=[^=])")
 _SPACED_MIXED = re.compile(r"^([+-]?\d+)\s+(\d+)\s*/\s*(\d+)$")
 _CHOICE = re.compile(r"^\(?([A-Ea-e])\)?$")
 _WORDS = re.compile(r"^[A-Za-z][A-Za-z \-']*$")
+# "seven" is 7: number words as models sometimes write a count.
+_NUMBER_WORDS = {
+    word: str(value)
+    for value, word in enumerate(
+        (
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        )
+    )
+}
+# One spelling per relation, so "x >= 5", "x \\geq 5" and "x ≥ 5" normalise alike.
+_RELATIONS = {
+    "\\geq": "\\ge",
+    "\\geqslant": "\\ge",
+    ">=": "\\ge",
+    "≥": "\\ge",
+    "\\leq": "\\le",
+    "\\leqslant": "\\le",
+    "<=": "\\le",
+    "≤": "\\le",
+    "\\neq": "\\ne",
+    "!=": "\\ne",
+    "≠": "\\ne",
+    "\\gt": ">",
+    "\\lt": "<",
+}
+_RELATION = re.compile(
+    "|".join(
+        re.escape(k) + (r"(?![a-zA-Z])" if k[0] == "\\" else "")
+        for k in sorted(_RELATIONS, key=len, reverse=True)
+    )
+)
+_CURRENCY = re.compile(r"[€£¥]|\\euro\b|\\pounds\b")
+# "32, 349" is a list of two numbers, "32,349" one number: the space after a comma between
+# digits is kept so that the two never normalise to the same string.
+_LIST_COMMA = re.compile(r"(?<=\d),\s+(?=[-+]?\d)")
 
 
 def _strip_outer_delimiters(text: str) -> str:
@@ -50,6 +105,25 @@ def _strip_outer_delimiters(text: str) -> str:
     return text
 
 
+# "(x, y, z) = (1, 2, 3)": the names of the unknowns are not part of the answer.
+_TUPLE_OF_UNKNOWNS = re.compile(r"^\s*\(\s*[a-zA-Z](?:\s*,\s*[a-zA-Z])+\s*\)\s*=\s*(?=\()")
+_OR = re.compile(r"\s+or\s+|\s*,\s*or\s+")
+_SOLUTION = re.compile(r"^\s*([a-zA-Z])\s*=\s*([^=]+?)\s*$")
+
+
+def _solutions_of_one_unknown(text: str) -> str:
+    """ "x = 2 or x = 4" and "x = 2, x = 4" list the values 2, 4 of one unknown."""
+    if "=" not in text or not any(ch.isdigit() for ch in text):
+        return text
+    parts = _OR.sub(", ", text).split(",")
+    solutions = [_SOLUTION.match(part) for part in parts]
+    if len(parts) < 2 or any(solution is None for solution in solutions):
+        return text
+    if len({solution.group(1) for solution in solutions if solution is not None}) != 1:
+        return text
+    return ", ".join(solution.group(2) for solution in solutions if solution is not None)
+
+
 def normalize_answer(answer: str) -> str:
     """A canonical string for ``answer``; equal strings mean equal answers."""
     text = answer.strip()
@@ -61,9 +135,14 @@ def normalize_answer(answer: str) -> str:
         text = _WRAPPERS.sub(r"\1", text)
     text = _DEGREES.sub("", text)
     text = text.replace("\\%", "%").replace("\\$", "").replace("$", "")
+    text = _CURRENCY.sub("", text)
     text = text.replace("{,}", ",")
-    text = _LEADING_VARIABLE.sub("", text, count=1)
+    text = _solutions_of_one_unknown(text)
+    text = _TUPLE_OF_UNKNOWNS.sub("", text, count=1)
+    if text.count("=") == 1:  # "k = 45, n = 2" keeps both names
+        text = _LEADING_VARIABLE.sub("", text, count=1)
     text = text.replace("\\varnothing", "\\emptyset").replace("\\{\\}", "\\emptyset")
+    text = _RELATION.sub(lambda match: _RELATIONS[match.group()], text)
     text = " ".join(text.split())
     # "2 1/2" is a mixed number: make it explicit before spaces are dropped ("21/2").
     text = _SPACED_MIXED.sub(r"\1\\frac{\2}{\3}", text).rstrip(".").strip()
@@ -75,8 +154,9 @@ def normalize_answer(answer: str) -> str:
     if choice is not None:
         return choice.group(1).upper()
     if _WORDS.match(text):
-        return text.lower()
-    return text.replace(" ", "")
+        word = text.lower()
+        return _NUMBER_WORDS.get(word, word)
+    return ", ".join(piece.replace(" ", "") for piece in _LIST_COMMA.split(text))
 
 
 @dataclass(frozen=True)
@@ -89,8 +169,10 @@ class ParsedNumber:
 
 
 _SIGN = r"[+-]?"
-_PLAIN = r"(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?"
+_PLAIN = r"(?:[1-9]\d{0,2}(?:,\d{3})+|\d+)?(?:\.\d+)?"
 _DECIMAL = re.compile(rf"^({_SIGN})({_PLAIN})$")
+# A comma that cannot be a thousands separator is a decimal comma: "1,22", "0,111", "12,75".
+_DECIMAL_COMMA = re.compile(rf"^({_SIGN})(\d+),(\d+)$")
 _REPEATING = re.compile(rf"^({_SIGN})(\d*)\.(\d*)\\(?:overline|dot|bar)\s*\{{?(\d{{1,20}})\}}?$")
 _E_NOTATION = re.compile(rf"^({_SIGN})(\d+(?:\.\d+)?)[eE]([+-]?\d+)$")
 _TIMES_TEN = re.compile(
@@ -146,6 +228,10 @@ def _parse_unsigned_forms(text: str) -> ParsedNumber | None:
     if match is not None:
         return _decimal(match.group(1), match.group(2))
 
+    match = _DECIMAL_COMMA.match(text)
+    if match is not None:
+        return _decimal(match.group(1), f"{match.group(2)}.{match.group(3)}")
+
     match = _E_NOTATION.match(text) or _TIMES_TEN.match(text)
     if match is not None:
         sign, mantissa, exponent = match.group(1), match.group(2) or "1", int(match.group(3))
@@ -176,9 +262,9 @@ def numbers_match(reference: ParsedNumber, answer: ParsedNumber) -> bool:
 
     A percentage matches its value with or without the percent sign (``50%`` ~ ``50``) and
     as a proportion (``50%`` ~ ``0.5``). A decimal matches an exact value it does not equal
-    only when written to at least six places, rounds to it and is relatively close
-    (``0.333333`` ~ ``1/3`` but not ``0.33`` ~ ``1/3``, and never two distinct tiny numbers
-    that both round to zero).
+    only when written to at least three places and three significant digits and it is
+    that value rounded (``0.333`` ~ ``1/3`` but not ``0.33`` ~ ``1/3``, and never two
+    distinct tiny numbers that both round to zero).
     """
     ref_values = _percent_readings(reference)
     ans_values = _percent_readings(answer)
@@ -186,7 +272,7 @@ def numbers_match(reference: ParsedNumber, answer: ParsedNumber) -> bool:
         for ans_value in ans_values:
             if ref_value == ans_value:
                 return True
-            if _rounds_to(ref_value, ans_value, answer.decimal_places) or _rounds_to(
+            if approximates(ref_value, ans_value, answer.decimal_places) or approximates(
                 ans_value, ref_value, reference.decimal_places
             ):
                 return True
@@ -199,20 +285,21 @@ def _percent_readings(number: ParsedNumber) -> tuple[Fraction, ...]:
     return (number.value,)
 
 
-# A decimal stands for a value it does not equal exactly (1/3, 2/3) only when written to at
-# least this many places, the convention math-verify also uses: 0.333333 ~ 1/3, 0.6667 !~ 2/3.
-MIN_APPROXIMATE_PLACES = 6
-# ...and it must agree with the exact value to this relative precision, so two distinct tiny
-# numbers that both round to 0.000000 never match.
-_DECIMAL_RELATIVE_TOLERANCE = Fraction(1, 10**5)
+# A decimal stands for a value it does not equal exactly (1/3, 8/3, pi/2) when written to at
+# least this many places and this many significant digits, and it is that value rounded:
+# 0.333 ~ 1/3 and 2.6667 ~ 8/3, but 0.33 !~ 1/3 and 0.001 !~ 1/999 (math-verify demands six
+# places; datasets and models round to three or four, as in "(0.6, 2.6667]").
+MIN_APPROXIMATE_PLACES = 3
+MIN_APPROXIMATE_DIGITS = 3
 
 
-def _rounds_to(exact: Fraction, decimal: Fraction, places: int | None) -> bool:
-    if places is None or places < MIN_APPROXIMATE_PLACES:
+def approximates(exact: Fraction, decimal: Fraction, places: int | None) -> bool:
+    """Whether ``decimal``, written with ``places`` decimals, is ``exact`` rounded."""
+    if places is None or places < MIN_APPROXIMATE_PLACES or decimal == 0:
         return False
     scale = 10**places
-    rounded = Fraction(round(exact * scale), scale)
-    if rounded != decimal:
+    if Fraction(round(exact * scale), scale) != decimal:
         return False
-    magnitude = max(abs(exact), abs(decimal))
-    return abs(exact - decimal) <= _DECIMAL_RELATIVE_TOLERANCE * magnitude
+    return len(str(abs(decimal.numerator * scale // decimal.denominator))) >= (
+        MIN_APPROXIMATE_DIGITS
+    )

@@ -2,8 +2,8 @@
 
 These answers are common in math RL data and cost the LaTeX parser tens of milliseconds
 each, yet comparing them needs nothing symbolic: parse each entry with ``parse_number``
-and compare the shapes. Anything with a non-numeric entry (``\\sqrt{2}``, ``x``) or an
-ambiguous shape is left undecided for the symbolic path.
+and compare the shapes. Anything with a non-numeric entry (``\\sqrt{2}``, ``x``), a set with
+rounded decimals, or an ambiguous shape is left undecided for the symbolic path.
 """
 
 from __future__ import annotations
@@ -12,28 +12,40 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from services.mathcheck.normalization import parse_number
+from services.mathcheck.normalization import (
+    MIN_APPROXIMATE_PLACES,
+    ParsedNumber,
+    numbers_match,
+    parse_number,
+)
 
-Entry = Fraction | float  # float only for ±infinity
+Entry = ParsedNumber | float  # float only for ±infinity
 
 
 @dataclass(frozen=True)
 class NumberSet:
-    values: frozenset[Fraction]
+    """A set, or a bare list of solutions ("-1, 1, 3", "(9, 3), (6, 3)"): order-free."""
+
+    values: frozenset[Fraction | tuple[Fraction, ...]]
 
 
 @dataclass(frozen=True)
 class Sequence:
-    """A tuple, point or interval: brackets matter ("(0,1]" is not "[0,1]")."""
+    """A tuple, point or interval: brackets matter ("(0,1]" is not "[0,1]").
+
+    ``variable`` names the unknown when the interval was written as a relation
+    ("x \\ge 5" is ``[5, \\infty)`` in x).
+    """
 
     opening: str
     closing: str
     entries: tuple[Entry, ...]
+    variable: str | None = None
 
 
 @dataclass(frozen=True)
 class Matrix:
-    rows: tuple[tuple[Fraction, ...], ...]
+    rows: tuple[tuple[ParsedNumber, ...], ...]
 
 
 Structure = NumberSet | Sequence | Matrix
@@ -66,15 +78,12 @@ def _split_top_level(text: str, separator: str) -> list[str] | None:
     return parts
 
 
-def _number(text: str) -> Fraction | None:
+def _number(text: str) -> ParsedNumber | None:
     parsed = parse_number(text)
-    # Decimals that merely approximate a value (0.333333 for 1/3) need the tolerant
-    # comparison of the symbolic path, so only exact notations are taken here.
+    # Percentages have two readings (50% ~ 50 ~ 0.5): sets of them go to the symbolic path.
     if parsed is None or parsed.percent:
         return None
-    if parsed.decimal_places is not None and parsed.decimal_places >= 6:
-        return None
-    return parsed.value
+    return parsed
 
 
 def _entries(text: str) -> tuple[Entry, ...] | None:
@@ -97,7 +106,7 @@ def parse_structure(normalized: str) -> Structure | None:
     """The set, sequence or matrix a normalised answer denotes, if all entries are numbers."""
     matrix = _MATRIX.match(normalized)
     if matrix is not None:
-        rows: list[tuple[Fraction, ...]] = []
+        rows: list[tuple[ParsedNumber, ...]] = []
         for row in matrix.group(2).strip().removesuffix("\\\\").split("\\\\"):
             cells = [_number(cell) for cell in row.split("&")]
             if any(cell is None for cell in cells):
@@ -107,34 +116,150 @@ def parse_structure(normalized: str) -> Structure | None:
             return None
         return Matrix(tuple(rows))
     if normalized.startswith("\\{") and normalized.endswith("\\}"):
-        entries = _entries(normalized[2:-2])
-        if entries is None or any(isinstance(e, float) for e in entries):
-            return None
-        return NumberSet(frozenset(e for e in entries if isinstance(e, Fraction)))
+        return _collection(normalized[2:-2])
     if len(normalized) >= 2 and normalized[0] in "([" and normalized[-1] in ")]":
         entries = _entries(normalized[1:-1])
-        if entries is None or len(entries) < 2:
-            return None
-        return Sequence(normalized[0], normalized[-1], entries)
+        if entries is not None and len(entries) >= 2:
+            return Sequence(normalized[0], normalized[-1], entries)
+    relation = _relation(normalized)
+    if relation is not None:
+        return relation
+    parts = _split_top_level(normalized, ",")
+    # "32,349" and "1,5" are numbers (thousands separator, decimal comma), not lists.
+    if parts is not None and len(parts) >= 2 and parse_number(normalized) is None:
+        return _collection(normalized)
     return None
 
 
-def structures_equal(reference: str, answer: str) -> bool | None:
-    """True/False when both sides are numeric structures of the same kind, else None."""
-    left, right = parse_structure(reference), parse_structure(answer)
-    if left is None or right is None or type(left) is not type(right):
+def _element(text: str) -> Fraction | tuple[Fraction, ...] | None:
+    """A set element that can only equal itself: an exact number or a tuple of them."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == "(" and text[-1] == ")":
+        entries = _entries(text[1:-1])
+        if entries is None or len(entries) < 2 or not all(map(_exact, entries)):
+            return None
+        return tuple(e.value for e in entries if isinstance(e, ParsedNumber))
+    number = _number(text)
+    return number.value if number is not None and _exact(number) else None
+
+
+def _collection(text: str) -> NumberSet | None:
+    parts = _split_top_level(text, ",")
+    if parts is None:
         return None
-    if isinstance(left, Sequence) and isinstance(right, Sequence):
-        if len(left.entries) != len(right.entries):
-            return False
-        if any(isinstance(e, float) for e in left.entries + right.entries):
-            # An interval: infinite ends are always open, whatever bracket was written.
-            return _interval_key(left) == _interval_key(right)
+    elements = [_element(part) for part in parts]
+    if any(element is None for element in elements):
+        return None
+    return NumberSet(frozenset(element for element in elements if element is not None))
+
+
+_BOUND = r"([^<>=\\a-zA-Z]+|-?\\infty)"
+_OPERATOR = r"(<|>|\\le|\\ge)"
+_ONE_SIDED = re.compile(rf"^([a-zA-Z]){_OPERATOR}{_BOUND}$")
+_ONE_SIDED_FLIPPED = re.compile(rf"^{_BOUND}{_OPERATOR}([a-zA-Z])$")
+_TWO_SIDED = re.compile(rf"^{_BOUND}(<|\\le)([a-zA-Z])(<|\\le){_BOUND}$")
+_MEMBER = re.compile(r"^([a-zA-Z])\\in([(\[].*[)\]])$")
+_FLIP = {"<": ">", ">": "<", "\\le": "\\ge", "\\ge": "\\le"}
+
+
+def _bound(text: str) -> Entry | None:
+    return _INFINITY[text] if text in _INFINITY else _number(text)
+
+
+def _relation(normalized: str) -> Sequence | None:
+    """The interval a relation in one unknown describes: "x\\ge5" is [5, \\infty) in x."""
+    member = _MEMBER.match(normalized)
+    if member is not None:
+        interval = parse_structure(member.group(2))
+        if not isinstance(interval, Sequence) or len(interval.entries) != 2:
+            return None
+        return Sequence(interval.opening, interval.closing, interval.entries, member.group(1))
+    two = _TWO_SIDED.match(normalized)
+    if two is not None:
+        low, high = _bound(two.group(1)), _bound(two.group(5))
+        if low is None or high is None:
+            return None
+        opening = "(" if two.group(2) == "<" else "["
+        closing = ")" if two.group(4) == "<" else "]"
+        return Sequence(opening, closing, (low, high), two.group(3))
+    one = _ONE_SIDED.match(normalized)
+    if one is not None:
+        variable, operator, text = one.groups()
+    else:
+        flipped = _ONE_SIDED_FLIPPED.match(normalized)
+        if flipped is None:
+            return None
+        text, operator, variable = flipped.groups()
+        operator = _FLIP[operator]
+    bound = _bound(text)
+    if bound is None or isinstance(bound, float):
+        return None
+    strict = operator in "<>"
+    if operator in (">", "\\ge"):
+        return Sequence("(" if strict else "[", ")", (bound, float("inf")), variable)
+    return Sequence("(", ")" if strict else "]", (float("-inf"), bound), variable)
+
+
+def _exact(entry: Entry) -> bool:
+    """An entry that can only equal its own value (no rounded decimal, no infinity)."""
+    return isinstance(entry, ParsedNumber) and (
+        entry.decimal_places is None or entry.decimal_places < MIN_APPROXIMATE_PLACES
+    )
+
+
+def _entries_match(left: Entry, right: Entry) -> bool:
+    if isinstance(left, ParsedNumber) and isinstance(right, ParsedNumber):
+        return numbers_match(left, right)
     return left == right
 
 
-def _interval_key(sequence: Sequence) -> tuple[object, ...]:
+def structures_equal(reference: str, answer: str) -> bool | None:
+    """True/False when both sides are numeric structures of the same kind, else None.
+
+    Entries compare as numbers do (a decimal rounded to three or more places matches the
+    exact value it rounds: ``(3/5, 8/3]`` ~ ``(0.6, 2.6667]``).
+    """
+    left, right = parse_structure(reference), parse_structure(answer)
+    if type(left) is not type(right):
+        # A vector against a tuple: compare entries (a column never equals a row, though).
+        left, right = _as_tuple(left), _as_tuple(right)
+    if left is None or right is None or type(left) is not type(right):
+        return None
+    if isinstance(left, Sequence) and isinstance(right, Sequence):
+        if left.variable is not None and right.variable is not None:
+            if left.variable != right.variable:
+                return None  # "x > 2" vs "y > 2": the symbolic engine decides
+        elif (left.variable is None) != (right.variable is None) and (
+            len(left.entries) != 2 or len(right.entries) != 2
+        ):
+            return None
+        if len(left.entries) != len(right.entries):
+            return False
+        if _interval_brackets(left) != _interval_brackets(right):
+            return False
+        return all(map(_entries_match, left.entries, right.entries))
+    if isinstance(left, Matrix) and isinstance(right, Matrix):
+        if [len(row) for row in left.rows] != [len(row) for row in right.rows]:
+            return False
+        return all(
+            all(map(_entries_match, mine, theirs))
+            for mine, theirs in zip(left.rows, right.rows, strict=True)
+        )
+    return left == right
+
+
+def _as_tuple(structure: Structure | None) -> Structure | None:
+    """A column or row vector is the tuple of its entries: pmatrix (1, 2) ~ "(1, 2)"."""
+    if isinstance(structure, Matrix):
+        entries = tuple(entry for row in structure.rows for entry in row)
+        if len(entries) > 1 and (len(structure.rows) == 1 or len(entries) == len(structure.rows)):
+            return Sequence("(", ")", entries)
+    return structure
+
+
+def _interval_brackets(sequence: Sequence) -> tuple[str, str]:
+    # An interval's infinite ends are always open, whatever bracket was written.
     first, last = sequence.entries[0], sequence.entries[-1]
     opening = "(" if first == float("-inf") else sequence.opening
     closing = ")" if last == float("inf") else sequence.closing
-    return (opening, closing, sequence.entries)
+    return opening, closing

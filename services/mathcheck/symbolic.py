@@ -6,11 +6,18 @@ here because:
   they are disabled and the caller's process pool enforces a hard deadline instead;
 * it is not symmetric: the gold answer must come first;
 * it rounds floats to 6 decimals, so distinct tiny numbers (``1/2^99`` and ``1/2^98``)
-  compare equal: numeric verdicts are re-checked with a relative tolerance.
+  compare equal: numeric verdicts are re-checked with a relative tolerance;
+* it demands six decimals of a rounded answer, where datasets and models write three or
+  four (``(0.6, 2.6667]`` for ``(3/5, 8/3]``, ``1.5708`` for ``\\pi/2``): a decimal is also
+  accepted when it is the exact value rounded to the places it was written with (at least
+  three, see ``normalization.approximates``);
+* "x < -1 or x > 1" parses as a set of two relations, which it never compares with the
+  union of intervals it describes: such a set is turned into that union.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from dataclasses import dataclass
@@ -30,11 +37,24 @@ class SymbolicVerdict:
     parsed: bool = True  # both sides parsed to math objects (not just string fallbacks)
 
 
+# Spellings the parser reads as something else: \mathrm{e} as a symbol "e", not Euler's number.
+_SPELLINGS = (("\\mathrm{e}", "e"), ("\\operatorname{e}", "e"), ("\\mathrm{i}", "i"))
+_DECIMAL_PLACES = re.compile(r"\d\.(\d+)")
+
+
 def _parse(text: str) -> list[Any]:
+    return list(_parse_cached(text))
+
+
+# References recur across the completions of a group, and answers across groups.
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(text: str) -> tuple[Any, ...]:
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 
+    for spelling, meaning in _SPELLINGS:
+        text = text.replace(spelling, meaning)
     wrapped = "\\boxed{" + text + "}"
-    return list(
+    return tuple(
         parse(
             wrapped,
             extraction_config=[LatexExtractionConfig(), ExprExtractionConfig()],
@@ -98,12 +118,129 @@ def symbolic_equal(reference: str, answer: str) -> SymbolicVerdict:
     parsed = not isinstance(gold[0], str) and not isinstance(pred[0], str)
     if _IMAGINARY_UNIT.search(reference) or _IMAGINARY_UNIT.search(answer):
         gold, pred = _as_complex(gold), _as_complex(pred)
+    comparable = _as_comparable(gold[0], pred[0])
+    if comparable is not None and verify(
+        [comparable[0]], [comparable[1]], timeout_seconds=None, allow_set_relation_comp=True
+    ):
+        return SymbolicVerdict(True, "the relations describe the same set")
     # allow_set_relation_comp: "x \le 2" describes the same set as "(-\infty, 2]".
     if not verify(gold, pred, timeout_seconds=None, allow_set_relation_comp=True):
+        if parsed and _approximately_equal(gold[0], pred[0], _places(reference), _places(answer)):
+            return SymbolicVerdict(True, "equal up to the rounding of the written decimals")
         return SymbolicVerdict(False, "not equivalent", parsed)
     if _numbers_disagree(gold[0], pred[0]):
         return SymbolicVerdict(False, "numerically different beyond relative tolerance")
     return SymbolicVerdict(True, "symbolically equivalent")
+
+
+def _as_comparable(gold: Any, pred: Any) -> tuple[Any, Any] | None:
+    """Both sides in a form math-verify compares, when one of them is not: relations as the
+    sets they describe, a vector against a tuple as a tuple. None when nothing changes."""
+    converted = _relations_as_set(gold), _relations_as_set(pred)
+    if converted == (None, None):
+        converted = _vector_as_tuple(gold, pred), _vector_as_tuple(pred, gold)
+    if converted == (None, None):
+        return None
+    left, right = converted
+    return (gold if left is None else left, pred if right is None else right)
+
+
+def _relations_as_set(expr: Any) -> Any | None:
+    """The set of real values a relation in one variable describes: ``x^2 < 4`` as
+    ``(-2, 2)``, "x < -1 or x > 1" (parsed as a set of two relations) as a union."""
+    import sympy
+
+    if isinstance(expr, sympy.FiniteSet) and len(expr.args) >= 2:
+        relations = expr.args
+    elif isinstance(expr, sympy.Rel | sympy.And) and not isinstance(expr, sympy.Eq):
+        relations = (expr,)
+    else:
+        return None
+    if not all(
+        isinstance(r, sympy.Rel | sympy.And) and not isinstance(r, sympy.Eq) for r in relations
+    ):
+        return None
+    if len({symbol for r in relations for symbol in r.free_symbols}) != 1:
+        return None
+    try:
+        return sympy.Union(*(r.as_set() for r in relations))
+    except (NotImplementedError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _vector_as_tuple(expr: Any, other: Any) -> Any | None:
+    """A column or row vector compared with a tuple, as the tuple of its entries."""
+    import sympy
+
+    if isinstance(expr, sympy.MatrixBase) and isinstance(other, sympy.Tuple) and 1 in expr.shape:
+        return sympy.Tuple(*expr)
+    return None
+
+
+def _places(text: str) -> int | None:
+    """The fewest decimals any decimal number in ``text`` is written with, or None."""
+    places = [len(digits) for digits in _DECIMAL_PLACES.findall(text)]
+    return min(places) if places else None
+
+
+def _leaf_values(expr: Any) -> list[Any] | None:
+    """The numbers of a number, interval, union, tuple, set or matrix, with its shape."""
+    import sympy
+
+    if isinstance(expr, sympy.MatrixBase):
+        return [("matrix", expr.shape), *expr]
+    if isinstance(expr, sympy.Interval):
+        return [("interval", expr.left_open, expr.right_open), expr.start, expr.end]
+    if isinstance(expr, sympy.Union | sympy.Tuple):
+        leaves: list[Any] = [(type(expr).__name__, len(expr.args))]
+        for arg in expr.args:
+            inner = _leaf_values(arg)
+            if inner is None:
+                return None
+            leaves.extend(inner)
+        return leaves
+    if isinstance(expr, sympy.Basic) and expr.is_number:
+        return [expr]
+    return None
+
+
+def _approximately_equal(
+    gold: Any, pred: Any, gold_places: int | None, pred_places: int | None
+) -> bool:
+    """Same shape, every number equal or one side the other rounded to its written places."""
+    import sympy
+
+    from services.mathcheck.normalization import MIN_APPROXIMATE_PLACES
+
+    if gold_places is None and pred_places is None:
+        return False
+    left, right = _leaf_values(gold), _leaf_values(pred)
+    if left is None or right is None or len(left) != len(right):
+        return False
+    for mine, theirs in zip(left, right, strict=True):
+        if isinstance(mine, tuple) or isinstance(theirs, tuple):
+            if mine != theirs:
+                return False
+            continue
+        if mine == theirs:
+            continue
+        rounded, places = (theirs, pred_places) if theirs.is_Float else (mine, gold_places)
+        exact = mine if rounded is theirs else theirs
+        if places is None or places < MIN_APPROXIMATE_PLACES or not rounded.is_Float:
+            return False
+        if not _rounds_to(sympy.N(exact, 50), sympy.N(rounded, 50), places):
+            return False
+    return True
+
+
+def _rounds_to(exact: Any, rounded: Any, places: int) -> bool:
+    from services.mathcheck.normalization import MIN_APPROXIMATE_DIGITS
+
+    if not (exact.is_real and rounded.is_real) or rounded == 0:
+        return False
+    if len(str(round(abs(float(rounded)) * 10**places))) < MIN_APPROXIMATE_DIGITS:
+        return False
+    return bool(abs(exact - rounded) <= 0.5 * 10 ** (-places) * (1 + 1e-9))
 
 
 def warm_up() -> None:

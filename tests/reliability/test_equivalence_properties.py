@@ -1,20 +1,30 @@
 """Properties of math equivalence through the real checker and its symbolic worker pool.
 
 The fast paths already have property tests (tests/services/mathcheck); these drive answers
-that only the symbolic stage can decide, in real worker processes, on a small budget.
+that only the symbolic stage can decide, in real worker processes, on a small budget, and
+check over the whole labelled corpus (benchmarks/math_corpus.py) that
+* every pair gets its label through the service with the lenient policy,
+* the verdict does not depend on how the answer (or the reference) is wrapped,
+* a fast path never says "different" where the symbolic engine says "equal".
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from typing import Any
 
+import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.math_corpus import CASES, WRAPPERS, Case
 from services.mathcheck.checker import MathChecker, MathVerdict, Outcome
+from services.mathcheck.equivalence import normalize_answer, quick_verdict
+from services.mathcheck.extraction import extract_answer, reference_answer
 from services.mathcheck.pool import SymbolicPool
+from services.protocol import ExtractionPolicy
 
 BUDGET = settings(
     max_examples=20,
@@ -95,3 +105,75 @@ def test_arbitrary_math_text_never_raises_and_is_deterministic(
     assert first.detail
     if first.outcome is not Outcome.TIMEOUT:  # a deadline depends on the machine's load
         assert (first.outcome, first.method) == (second.outcome, second.method)
+
+
+def _verdicts(url: str, pairs: list[tuple[str, str]]) -> list[bool]:
+    """Whether the service judges each (reference, completion) correct, lenient policy."""
+    items = [{"reference": reference, "completion": answer} for reference, answer in pairs]
+    response = httpx.post(
+        f"{url}/score/math",
+        json={"items": items, "options": {"extraction": "lenient"}},
+        timeout=600,
+    )
+    response.raise_for_status()
+    results: list[dict[str, Any]] = response.json()["results"]
+    assert all(r["status"] == "ok" for r in results), [r for r in results if r["status"] != "ok"]
+    return [r["components"]["correct"] == 1.0 for r in results]
+
+
+def test_every_corpus_pair_gets_its_label(service_url: str) -> None:
+    verdicts = _verdicts(service_url, [(case.reference, case.answer) for case in CASES])
+    wrong = [case for case, verdict in zip(CASES, verdicts, strict=True) if verdict != case.label]
+    assert not wrong
+
+
+# A "$" inside the answer (a currency sign) cannot be wrapped in "$…$".
+_WRAPPABLE = [case for case in CASES if case.bare and "$" not in case.answer]
+_REFERENCE_FORMS = {"plain": "{}", "dollars": "${}$", "boxed": "\\boxed{{{}}}"}
+
+
+def test_the_verdict_does_not_depend_on_how_the_answer_is_wrapped(service_url: str) -> None:
+    assert len(_WRAPPABLE) > 150
+    pairs = [
+        (case.reference, wrap(case.answer)) for case in _WRAPPABLE for wrap in WRAPPERS.values()
+    ]
+    verdicts = iter(_verdicts(service_url, pairs))
+    changed: list[tuple[Case, dict[str, bool]]] = []
+    for case in _WRAPPABLE:
+        by_form = {form: next(verdicts) for form in WRAPPERS}
+        if set(by_form.values()) != {case.label}:
+            changed.append((case, by_form))
+    assert not changed
+
+
+def test_the_verdict_does_not_depend_on_how_the_reference_is_written(service_url: str) -> None:
+    cases = [case for case in _WRAPPABLE if "\\boxed" not in case.reference]
+    pairs = [
+        (form.format(case.reference), case.answer)
+        for case in cases
+        for form in _REFERENCE_FORMS.values()
+    ]
+    verdicts = iter(_verdicts(service_url, pairs))
+    changed = []
+    for case in cases:
+        by_form = {form: next(verdicts) for form in _REFERENCE_FORMS}
+        if set(by_form.values()) != {case.label}:
+            changed.append((case, by_form))
+    assert not changed
+
+
+def test_a_fast_path_never_says_different_where_the_symbolic_engine_says_equal(
+    judge: Judge,
+) -> None:
+    decided = 0
+    for case in CASES:
+        answer = extract_answer(case.answer, ExtractionPolicy.LENIENT).answer
+        assert answer is not None
+        reference = reference_answer(case.reference)
+        quick = quick_verdict(normalize_answer(reference), normalize_answer(answer))
+        if quick is None or quick.equal:
+            continue
+        decided += 1
+        symbolic = judge.loop.run_until_complete(judge.pool.compare(reference, answer))
+        assert not symbolic.equal, (case, quick, symbolic)
+    assert decided > 30

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.protocol import Mode
+from services.protocol import ExtractionPolicy, Mode
 from services.settings import Settings
 
 
@@ -22,3 +22,10 @@ def test_values_are_read_with_the_prefix(monkeypatch: pytest.MonkeyPatch) -> Non
     settings = Settings()
     assert settings.api_key is not None and settings.api_key.get_secret_value() == "k"
     assert (settings.mode, settings.math_workers) == (Mode.ADDON, 3)
+
+
+def test_extraction_policy_defaults_to_marked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("VERIFIER_EXTRACTION", raising=False)
+    assert Settings().extraction is ExtractionPolicy.MARKED
+    monkeypatch.setenv("VERIFIER_EXTRACTION", "boxed")
+    assert Settings().extraction is ExtractionPolicy.BOXED

@@ -14,9 +14,11 @@ Conventions used throughout (repeated in the notes where they matter):
   a degree sign, and ``x =`` / ``y =`` on the left of a final answer.
 * A percent reference (``50\\%``) matches the same number without the sign (``50``)
   and also its exact value as a fraction of one (``0.5``).
-* Exact references get no numeric tolerance: a rounded decimal (``0.33``, ``3.14``)
-  never equals an irrational or non-terminating exact value, and two distinct exact
-  numbers are never equal however close they are (``10^{18}+1`` vs ``10^{18}``).
+* A decimal written to three or more places (and three significant digits) equals the
+  exact value it is a rounding of (``0.6667`` ~ ``2/3``, ``1.5708`` ~ ``\\pi/2``), as
+  datasets write rounded answers; fewer places get no tolerance (``0.33`` !~ ``1/3``,
+  ``3.14`` !~ ``\\pi``), and two distinct exact numbers are never equal however close
+  they are (``10^{18}+1`` vs ``10^{18}``).
 * Unreduced fractions equal their reduced form (value, not presentation, is judged).
 * ``2\\frac{1}{2}`` and ``2 1/2`` are mixed numbers (= 5/2), not products.
 * Ordered tuples compare position by position; sets ignore order and repetition;
@@ -89,7 +91,8 @@ _DECIMAL: list[_Row] = [
     ("0.125", "0.0125", False, "misplaced decimal point"),
     ("1.5", "-1.5", False, "sign error"),
     ("3.14", "3.15", False, "last digit off"),
-    (r"\frac{2}{3}", "0.6667", False, "rounded decimal vs exact: no numeric tolerance"),
+    (r"\frac{2}{3}", "0.6667", True, "2/3 rounded to four places"),
+    (r"\frac{2}{3}", "0.6666", False, "truncated, not rounded"),
     ("0.1", "0.01", False, ""),
     ("0.75", r"\frac{3}{5}", False, ""),
     ("0.25", "2.5", False, "misplaced decimal point"),

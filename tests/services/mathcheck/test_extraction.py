@@ -6,7 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.mathcheck.extraction import ExtractionMethod, extract_answer, extract_boxed_answer
+from services.mathcheck.extraction import (
+    ExtractionMethod,
+    extract_answer,
+    extract_boxed_answer,
+    reference_answer,
+)
+from services.protocol import ExtractionPolicy
 from tests.services.mathcheck.extraction_cases import EXTRACTION_CASES
 
 
@@ -34,8 +40,62 @@ def test_method_is_reported(completion: str, method: ExtractionMethod) -> None:
     assert extract_answer(completion).method is method
 
 
-def test_bare_answers_can_be_disabled() -> None:
-    assert extract_answer("42", allow_bare=False).answer is None
+_MATRIX = "\\left[\\begin{array}{cc} 1 & 2 \\\\ 3 & 4 \\end{array}\\right]"
+
+
+@pytest.mark.parametrize(
+    ("completion", "boxed", "marked", "lenient"),
+    [
+        ("42", None, "42", "42"),
+        ("The answer is 41", None, "41", "41"),
+        ("\\boxed{7}", "7", "7", "7"),
+        ("<answer>7</answer>", None, "7", "7"),
+        ("Total\n#### 7", None, "7", "7"),
+        ("Answer $ 9 $", None, "Answer $ 9 $", "9"),
+        ("Therefore $x \\geq 5$ is the solution.", None, None, "x \\geq 5"),
+        ("\\boxed{1}, \\boxed{2}, \\boxed{3}", "3", "3", "1, 2, 3"),
+        (
+            "\\boxed{(2, 2)} \\quad \\text{and} \\quad \\boxed{(6, 2)}",
+            "(6, 2)",
+            "(6, 2)",
+            "(2, 2), (6, 2)",
+        ),
+        ("So $x = \\boxed{-1}$ or $x = \\boxed{4}$.", "4", "4", "-1, 4"),
+        ("I got \\boxed{4}. Checking again, the count is \\boxed{5}.", "5", "5", "5"),
+        ("The solutions are $x=1$ and $x=2$.", None, None, "x=1, x=2"),
+        ("So the total is 12 apples, I think", None, None, "12"),
+        ("Final Answer: The largest $n$ is 34.", None, "34", "34"),
+        ("**Answer:** 10", None, "10", "10"),
+        (_MATRIX, None, _MATRIX, _MATRIX),
+    ],
+)
+def test_policies(
+    completion: str, boxed: str | None, marked: str | None, lenient: str | None
+) -> None:
+    assert extract_answer(completion, ExtractionPolicy.BOXED).answer == boxed
+    assert extract_answer(completion, ExtractionPolicy.MARKED).answer == marked
+    assert extract_answer(completion, ExtractionPolicy.LENIENT).answer == lenient
+
+
+@pytest.mark.parametrize(
+    ("completion", "marked"),
+    [
+        ("\\boxed{7}", True),
+        ("<answer>7</answer>", True),
+        ("#### 7", True),
+        ("The answer is 7", True),
+        ("7", False),
+        ("We get $7$.", False),
+    ],
+)
+def test_marked_says_whether_a_marker_was_present(completion: str, marked: bool) -> None:
+    assert extract_answer(completion, ExtractionPolicy.LENIENT).marked is marked
+
+
+def test_references_are_read_leniently_but_never_cut_to_a_number() -> None:
+    assert reference_answer("\\boxed{(2, 2)} \\text{ and } \\boxed{(6, 2)}") == "(2, 2), (6, 2)"
+    assert reference_answer("$\\frac{1}{2}$") == "\\frac{1}{2}"
+    assert reference_answer("Yes, after 3 more years") == "Yes, after 3 more years"
 
 
 def test_escaped_dollar_inside_math_is_not_a_delimiter() -> None:
@@ -58,22 +118,43 @@ def test_factorial_and_leading_dot_survive_cleaning() -> None:
         "answer is " * 300_000,
         "#### " * 500_000,
         "x" * 10_000_000,
+        "$" * 5_000_000,
+        "\\(" * 3_000_000,
+        "$1$ and " * 1_000_000,
+        "\\boxed{1}, " * 1_000_000,
+        "1," * 5_000_000,
+        "answer is the " * 500_000,
     ],
-    ids=["unclosed-boxes", "brace-flood", "open-tags", "answer-is-flood", "gsm-flood", "10MB"],
+    ids=[
+        "unclosed-boxes",
+        "brace-flood",
+        "open-tags",
+        "answer-is-flood",
+        "gsm-flood",
+        "10MB",
+        "dollar-flood",
+        "paren-flood",
+        "math-list-flood",
+        "box-list-flood",
+        "number-flood",
+        "prose-answer-is-flood",
+    ],
 )
-def test_hostile_completions_are_linear(completion: str) -> None:
+@pytest.mark.parametrize("policy", list(ExtractionPolicy))
+def test_hostile_completions_are_linear(completion: str, policy: ExtractionPolicy) -> None:
     started = time.monotonic()
-    extract_answer(completion)
+    extract_answer(completion, policy)
     assert time.monotonic() - started < 10  # well under 1 s measured
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=300))
 def test_extraction_never_raises_and_is_deterministic(text: str) -> None:
-    first = extract_answer(text)
-    assert first == extract_answer(text)
-    if first.answer is not None:
-        assert first.answer == first.answer.strip()
+    for policy in ExtractionPolicy:
+        first = extract_answer(text, policy)
+        assert first == extract_answer(text, policy)
+        if first.answer is not None:
+            assert first.answer == first.answer.strip()
 
 
 @settings(max_examples=200, deadline=None)

@@ -14,7 +14,10 @@ from services.mathcheck.normalization import normalize_answer, numbers_match, pa
     ("raw", "normalized"),
     [
         ("$\\dfrac{1}{2}$", "\\frac{1}{2}"),
-        ("\\left( 1, 2 \\right)", "(1,2)"),
+        ("\\left( 1, 2 \\right)", "(1, 2)"),
+        ("(1 ,2)", "(1,2)"),
+        ("32, 349", "32, 349"),  # a list of two numbers stays one
+        ("1,000.99 €", "1,000.99"),
         ("x = 3", "3"),
         ("5\\text{ cm}", "5"),
         ("30^\\circ", "30"),
@@ -37,6 +40,9 @@ def test_normalize_answer(raw: str, normalized: str) -> None:
     ("text", "value", "places", "percent"),
     [
         ("1,000,000", Fraction(1_000_000), None, False),
+        ("1,22", Fraction(122, 100), 2, False),  # a decimal comma
+        ("0,111", Fraction(111, 1000), 3, False),  # no thousands group starts with 0
+        ("1,00", Fraction(1), 2, False),
         ("-0.50", Fraction(-1, 2), 2, False),
         (".5", Fraction(1, 2), 1, False),
         ("3/4", Fraction(3, 4), None, False),
@@ -58,7 +64,7 @@ def test_parse_number(text: str, value: Fraction, places: int | None, percent: b
     assert (parsed.value, parsed.decimal_places, parsed.percent) == (value, places, percent)
 
 
-@pytest.mark.parametrize("text", ["x", "1/0", "1e999999", "1,00", "2 -1/2", "", "."])
+@pytest.mark.parametrize("text", ["x", "1/0", "1e999999", "32, 349", "1,2,3", "2 -1/2", "", "."])
 def test_parse_number_refuses(text: str) -> None:
     assert parse_number(text) is None
 
@@ -67,7 +73,12 @@ def test_parse_number_refuses(text: str) -> None:
     ("reference", "answer", "equal"),
     [
         ("1/3", "0.333333", True),
-        ("1/3", "0.3333", False),  # too few places to stand for 1/3
+        ("1/3", "0.3333", True),  # 1/3 rounded to four places
+        ("8/3", "2.6667", True),
+        ("1/3", "0.333", True),
+        ("1/3", "0.33", False),  # two places are too few to stand for 1/3
+        ("1/3", "0.3334", False),  # not 1/3 rounded
+        ("1/999", "0.001", False),  # one significant digit
         ("2/3", "0.666667", True),
         ("50%", "50", True),
         ("50%", "0.5", True),
@@ -132,6 +143,64 @@ def test_numeric_structures_are_decided_exactly(reference: str, answer: str, equ
     verdict = quick_verdict(reference, answer)
     assert verdict is not None and verdict.method is Method.STRUCTURAL
     assert verdict.equal is equal
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal"),
+    [
+        ("x \\geq 5", "5 \\le x", True),  # relations are the intervals they describe
+        ("x \\geq 5", "[5, \\infty)", True),
+        ("x \\geq 5", "x > 5", False),
+        ("-2 \\le x \\le 7", "x \\in [-2,7]", True),
+        ("-2 \\le x \\le 7", "(-2, 7]", False),
+        ("(3/5, 8/3]", "(0.6, 2.6667]", True),  # rounded to four places
+        ("(3/5, 8/3]", "(0.6, 2.66]", False),
+        ("\\{-1, 1, 3\\}", "3, 1, -1", True),  # a bare list of solutions is a set
+        ("(9, 3), (6, 3), (54, 5)", "(54, 5), (9, 3), (6, 3)", True),
+        ("(9, 3), (6, 3), (54, 5)", "(9, 3), (3, 6), (54, 5)", False),
+        ("\\begin{pmatrix}1\\\\2\\end{pmatrix}", "(1, 2)", True),  # a vector is a tuple
+        ("\\begin{pmatrix}1\\\\2\\end{pmatrix}", "(2, 1)", False),
+        ("2", "2, 3", False),  # a number against a list of solutions
+        ("32349", "32, 349", False),
+        ("7", "7, 7", True),
+    ],
+)
+def test_relations_lists_and_vectors_are_decided_exactly(
+    reference: str, answer: str, equal: bool
+) -> None:
+    verdict = quick_verdict(normalize_answer(reference), normalize_answer(answer))
+    assert verdict is not None and verdict.method is Method.STRUCTURAL
+    assert verdict.equal is equal
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer"),
+    [
+        ("x > 2", "y > 2"),  # different unknowns: the symbolic engine decides
+        ("ab", "ba"),  # maybe one product written twice
+        ("\\pm 3", "3, -3"),
+    ],
+)
+def test_undecidable_without_the_symbolic_engine(reference: str, answer: str) -> None:
+    assert quick_verdict(normalize_answer(reference), normalize_answer(answer)) is None
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal"),
+    [
+        ("seven", "7", True),
+        ("A", "(B)", False),
+        ("x \\neq 1", "x != 1", True),
+        ("x \\leq 4", "x ≤ 4", True),
+        ("k = 45, n = 2", "k=45, n=2", True),
+        ("2, 4", "x = 2 \\text{ or } x = 4", True),
+        ("2, 4", "x = 2, x = 5", False),
+        ("(x, y, z) = (1, 2, 3)", "(1, 2, 3)", True),
+    ],
+)
+def test_spellings_normalise_alike(reference: str, answer: str, equal: bool) -> None:
+    verdict = quick_verdict(normalize_answer(reference), normalize_answer(answer))
+    assert verdict is not None and verdict.equal is equal
 
 
 @settings(max_examples=300, deadline=None)

@@ -1,0 +1,239 @@
+"""Differential benchmark: our math checker vs math-verify on a hand-labelled corpus.
+
+Both judge every pair of ``benchmarks/math_corpus.py`` in one run:
+* ours: the real service (started here on loopback), ``/score/math`` with the lenient
+  extraction policy, in batches as a trainer sends them;
+* peer: math-verify 0.9's ``parse`` + ``verify`` in this process. A reference, and a bare
+  answer, written without delimiters is given to it as ``$…$`` (it finds LaTeX only
+  between delimiters), so it is judged at its best.
+
+Prints agreement with the labels for both, every disagreement by category (who is right),
+and the throughput ratio on the same items; writes ``benchmarks/results/math_diff_bench.json``.
+The two sides alternate for ``--rounds`` rounds (a fresh service, so a fresh cache, each
+round) and the median ratio is reported: on a shared machine the load drifts between the
+halves of a single round.
+Usage: ``python benchmarks/math_diff_bench.py [--rounds 3] [--batch 256]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import platform
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.math_corpus import CASES, CATEGORIES, Case
+from tests.service_process import ServiceProcess
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def delimited(text: str) -> str:
+    """``text`` as math-verify reads it best: LaTeX is found only between delimiters."""
+    if "$" in text or "\\boxed" in text or "\\(" in text or "\\[" in text:
+        return text
+    return f"${text}$"
+
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a process and all its descendants, reaped ones included (Linux)."""
+    total = 0.0
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            stat = Path(f"/proc/{current}/stat").read_text()
+            fields = stat.rsplit(")", 1)[1].split()
+            # utime, stime, cutime, cstime: fields 14-17 of proc(5), 12-15 after the name.
+            total += sum(int(value) for value in fields[11:15]) / _TICKS
+            for task in Path(f"/proc/{current}/task").iterdir():
+                children = (task / "children").read_text().split()
+                pending.extend(int(child) for child in children)
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return total
+
+
+def run_ours(cases: list[Case], batch: int) -> tuple[list[dict[str, Any]], float, float]:
+    """Results, wall seconds and CPU seconds (service and math workers) for ``cases``."""
+    options = {"extraction": "lenient"}
+    service = ServiceProcess()
+    try:
+        service.start()
+        service.wait_ready()
+        assert service.process is not None
+        pid = service.process.pid
+        with httpx.Client(base_url=service.url, timeout=600) as client:
+            results: list[dict[str, Any]] = []
+            cpu_before = _tree_cpu_seconds(pid)
+            started = time.perf_counter()
+            for start in range(0, len(cases), batch):
+                items = [
+                    {"completion": case.answer, "reference": case.reference}
+                    for case in cases[start : start + batch]
+                ]
+                response = client.post("/score/math", json={"items": items, "options": options})
+                response.raise_for_status()
+                results.extend(response.json()["results"])
+            elapsed = time.perf_counter() - started
+            cpu = _tree_cpu_seconds(pid) - cpu_before
+        return results, elapsed, cpu
+    finally:
+        service.stop()
+
+
+def run_math_verify(cases: list[Case]) -> tuple[list[bool], float, float]:
+    """Verdicts, wall seconds and CPU seconds of math-verify in this process."""
+    from math_verify import parse, verify
+
+    logging.getLogger("math_verify").setLevel(logging.CRITICAL)
+    verdicts: list[bool] = []
+    cpu_before = time.process_time()
+    started = time.perf_counter()
+    for case in cases:
+        gold = parse(delimited(case.reference))
+        pred = parse(delimited(case.answer) if case.bare else case.answer)
+        verdicts.append(bool(gold) and bool(pred) and bool(verify(gold, pred)))
+    return verdicts, time.perf_counter() - started, time.process_time() - cpu_before
+
+
+def _who_is_right(label: bool, ours: bool, theirs: bool) -> str:
+    if ours == label:
+        return "ours right, math-verify wrong"
+    if theirs == label:
+        return "math-verify right, ours wrong"
+    return "both wrong"
+
+
+def compare(cases: list[Case], ours: list[dict[str, Any]], theirs: list[bool]) -> dict[str, Any]:
+    per_category: dict[str, Counter[str]] = defaultdict(Counter)
+    disagreements: list[dict[str, Any]] = []
+    for case, result, mv in zip(cases, ours, theirs, strict=True):
+        mine = (result.get("components") or {}).get("correct") == 1.0
+        counts = per_category[case.category]
+        counts["pairs"] += 1
+        counts["ours_right"] += mine == case.label
+        counts["math_verify_right"] += mv == case.label
+        if mine != case.label or mv != case.label:
+            disagreements.append(
+                {
+                    "category": case.category,
+                    "reference": case.reference,
+                    "answer": case.answer,
+                    "label": case.label,
+                    "ours": mine,
+                    "math_verify": mv,
+                    "who": _who_is_right(case.label, mine, mv),
+                    "extracted": result.get("extracted"),
+                    "detail": result.get("detail"),
+                }
+            )
+    return {"per_category": per_category, "disagreements": disagreements}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3, help="Alternate the sides N times.")
+    parser.add_argument("--batch", type=int, default=256)
+    args = parser.parse_args()
+
+    cases = list(CASES)
+    ratios: list[float] = []
+    our_times: list[float] = []
+    their_times: list[float] = []
+    cpu_ratios: list[float] = []
+    for round_ in range(args.rounds):
+        print(f"round {round_ + 1}: {len(cases)} pairs through the service...", file=sys.stderr)
+        ours, our_time, our_cpu = run_ours(cases, args.batch)
+        print(f"round {round_ + 1}: math-verify in-process...", file=sys.stderr)
+        theirs, their_time, their_cpu = run_math_verify(cases)
+        our_times.append(our_time)
+        their_times.append(their_time)
+        ratios.append(their_time / our_time)
+        cpu_ratios.append(their_cpu / our_cpu)
+
+    report = compare(cases, ours, theirs)
+    per_category = report["per_category"]
+    n = len(cases)
+    our_right = sum(c["ours_right"] for c in per_category.values())
+    their_right = sum(c["math_verify_right"] for c in per_category.values())
+    who = Counter(d["who"] for d in report["disagreements"])
+    middle = sorted(range(len(ratios)), key=lambda i: ratios[i])[len(ratios) // 2]
+    our_time, their_time = our_times[middle], their_times[middle]
+    result = {
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        "corpus": "benchmarks/math_corpus.py (written by this project, not a public suite)",
+        "pairs": n,
+        "rounds": args.rounds,
+        "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
+        "extraction": "lenient",
+        "ours": {
+            "right": our_right,
+            "agreement": round(our_right / n, 4),
+            "seconds": round(our_time, 3),
+            "pairs_per_s": round(n / our_time, 1),
+        },
+        "math_verify": {
+            "right": their_right,
+            "agreement": round(their_right / n, 4),
+            "seconds": round(their_time, 3),
+            "pairs_per_s": round(n / their_time, 1),
+        },
+        "throughput_ratio": round(their_time / our_time, 2),
+        "throughput_ratio_per_round": [round(ratio, 2) for ratio in ratios],
+        # CPU seconds per pair, math-verify over ours (service + workers): what the ratio
+        # would be with the cores to ourselves, whatever else the machine runs.
+        "cpu_ratio": round(statistics.median(cpu_ratios), 2),
+        "cpu_ratio_per_round": [round(ratio, 2) for ratio in cpu_ratios],
+        "who_is_right": dict(who),
+        "per_category": {name: dict(per_category[name]) for name in CATEGORIES},
+        "disagreements": report["disagreements"],
+    }
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "math_diff_bench.json").write_text(json.dumps(result, indent=2) + "\n")
+
+    print("| category | pairs | ours right | math-verify right |\n|---|---|---|---|")
+    for name in CATEGORIES:
+        counts = per_category[name]
+        print(
+            f"| {name} | {counts['pairs']} | {counts['ours_right']} | "
+            f"{counts['math_verify_right']} |"
+        )
+    print(
+        f"| **all** | {n} | {our_right} ({our_right / n:.1%}) | "
+        f"{their_right} ({their_right / n:.1%}) |\n"
+    )
+    print(
+        f"Throughput on the same {n} items (median of {args.rounds} rounds): ours "
+        f"{result['ours']['pairs_per_s']} pairs/s, math-verify "
+        f"{result['math_verify']['pairs_per_s']} pairs/s: **{result['throughput_ratio']}x** "
+        f"(rounds: {result['throughput_ratio_per_round']}); CPU time per pair, math-verify "
+        f"over ours: {result['cpu_ratio']}x (rounds: {result['cpu_ratio_per_round']})."
+    )
+    for kind, count in sorted(who.items()):
+        print(f"\n{kind}: {count}")
+        for d in report["disagreements"]:
+            if d["who"] == kind:
+                print(
+                    f"  [{d['category']}] ref={d['reference']!r} answer={d['answer'][:80]!r} "
+                    f"label={d['label']} ours={d['ours']} mv={d['math_verify']} "
+                    f"extracted={d['extracted']!r}"
+                )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+"""The extraction policy as a request option and a server default, through the real service."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.service_process import running_service
+
+
+def _score(url: str, completions: list[str], reference: str, **options: Any) -> list[Any]:
+    items = [{"completion": completion, "reference": reference} for completion in completions]
+    response = httpx.post(
+        f"{url}/score/math", json={"items": items, "options": options}, timeout=60
+    )
+    response.raise_for_status()
+    results: list[Any] = response.json()["results"]
+    return results
+
+
+SEED_001 = ["\\boxed{41}", "The answer is 41", "41", "Therefore $41$ apples remain."]
+
+
+def test_boxed_policy_gives_the_no_answer_reward_to_anything_unboxed(service_url: str) -> None:
+    boxed, answer_is, bare, sentence = _score(service_url, SEED_001, "41", extraction="boxed")
+    assert boxed["reward"] == 1.0 and boxed["components"]["marked"] == 1.0
+    for result in (answer_is, bare, sentence):
+        assert result["reward"] == -0.5, result
+        assert result["components"]["no_answer"] == 1.0
+        assert "boxed extraction" in result["detail"]
+
+
+def test_marked_policy_is_the_default_of_score(service_url: str) -> None:
+    default = _score(service_url, SEED_001, "41")
+    marked = _score(service_url, SEED_001, "41", extraction="marked")
+    assert [r["reward"] for r in default] == [r["reward"] for r in marked] == [1.0, 1.0, 1.0, -0.5]
+    assert [r["components"]["marked"] for r in marked] == [1.0, 1.0, 0.0, 0.0]
+
+
+def test_lenient_policy_takes_the_last_math_and_joins_boxes(service_url: str) -> None:
+    sentence, joined, wrong = _score(
+        service_url,
+        [
+            "Therefore $x \\geq 5$ is the solution.",
+            "\\boxed{(2, 2)} \\quad \\text{and} \\quad \\boxed{(6, 2)}",
+            "Therefore $x > 5$ is the solution.",
+        ],
+        "[5, \\infty)",
+        extraction="lenient",
+    )
+    assert sentence["reward"] == 1.0 and sentence["components"]["marked"] == 0.0
+    assert "last_math" in sentence["detail"]
+    assert joined["extracted"] == "(2, 2), (6, 2)" and joined["components"]["marked"] == 1.0
+    assert wrong["reward"] == -1.0
+
+
+def test_an_unknown_policy_is_refused_with_the_field(service_url: str) -> None:
+    response = httpx.post(
+        f"{service_url}/score/math",
+        json={"items": [{"completion": "1", "reference": "1"}], "options": {"extraction": "x"}},
+        timeout=60,
+    )
+    assert response.status_code == 422
+    assert "extraction" in response.text
+
+
+def test_grade_is_lenient_unless_asked(service_url: str) -> None:
+    body = {"answer": "Answer $ 9 $", "reference": "$9$"}
+    lenient = httpx.post(f"{service_url}/grade", json=body, timeout=60).json()
+    assert lenient["correct"] is True and lenient["extracted_answer"] == "9"
+    boxed = httpx.post(f"{service_url}/grade", json={**body, "extraction": "boxed"}, timeout=60)
+    assert boxed.json()["correct"] is False
+    assert "no final answer" in boxed.json()["explanation"]
+
+
+@pytest.fixture(scope="module")
+def boxed_service_url() -> Iterator[str]:
+    with running_service({"VERIFIER_EXTRACTION": "boxed", "VERIFIER_MATH_WORKERS": "1"}) as url:
+        yield url
+
+
+def test_the_server_default_applies_to_score_and_get_reward(boxed_service_url: str) -> None:
+    default = _score(boxed_service_url, ["The answer is 41", "\\boxed{41}"], "41")
+    assert [r["reward"] for r in default] == [-0.5, 1.0]
+    asked = _score(boxed_service_url, ["The answer is 41"], "41", extraction="marked")
+    assert asked[0]["reward"] == 1.0
+    rewards = httpx.post(
+        f"{boxed_service_url}/get_reward",
+        json={"query": ["Q: A The answer is 41"], "prompts": ["Q: A"], "labels": ["41"]},
+        timeout=60,
+    ).json()
+    assert rewards["rewards"] == [-0.5]
+    # /grade stays lenient whatever the server default of /score is.
+    grade = httpx.post(
+        f"{boxed_service_url}/grade", json={"answer": "41", "reference": "41"}, timeout=60
+    )
+    assert grade.json()["correct"] is True
