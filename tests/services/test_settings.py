@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
-from services.protocol import Mode
+from services.protocol import Mode, VerdictSource
 from services.settings import Settings
 
 
@@ -22,3 +23,15 @@ def test_values_are_read_with_the_prefix(monkeypatch: pytest.MonkeyPatch) -> Non
     settings = Settings()
     assert settings.api_key is not None and settings.api_key.get_secret_value() == "k"
     assert (settings.mode, settings.math_workers) == (Mode.ADDON, 3)
+
+
+def test_verifier_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERIFIER_MODE", "tinyv_only")
+    monkeypatch.setenv("VERIFIER_LLM_VERDICT_SOURCE", "rubric")
+    monkeypatch.setenv("VERIFIER_LLM_TEMPLATE", "tinyv-qwen3")
+    settings = Settings()
+    assert settings.mode is Mode.VERIFIER_ONLY
+    assert settings.llm_verdict_source is VerdictSource.RUBRIC
+    monkeypatch.setenv("VERIFIER_LLM_TEMPLATE", "no such preset")
+    with pytest.raises(ValidationError, match="neither a preset"):
+        Settings()
