@@ -246,7 +246,11 @@ class Scorer:
             "completion": request.answer,
             "reference": request.reference,
         }
-        options = RewardOptions(mode=request.mode, verifier_weight=request.verifier_weight)
+        options = RewardOptions(
+            mode=request.mode,
+            verdict_source=request.verdict_source,
+            verifier_weight=request.verifier_weight,
+        )
         result = (await self.score_batch([item], options, only=Task.MATH)).results[0]
         judged = result.reward is not None and result.status in (Status.OK, Status.UNAVAILABLE)
         correct = result.components.get("correct") == 1.0 if judged else None
