@@ -144,7 +144,7 @@ def test_bundled_demo_set_is_right() -> None:
 
 
 def test_grade_rows_carry_the_target_score(tmp_path: Path) -> None:
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"question": "Grade this proof: ...", "ground_truth": 0.8},
         {"question": "q", "ground_truth": "x"},
     ]
