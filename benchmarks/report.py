@@ -60,9 +60,12 @@ def peers_section(math: Json | None, code: Json | None, verifier: Json | None,
         rows.append(("code: warm sandbox workers", "one subprocess per test",
                      code["throughput_ratio"]))
     if verifier:
-        for row in verifier["rows"][1:]:
-            rows.append(("LLM verifier: batched completions + logprobs", row["path"],
-                         row["speedup_of_ours"]))
+        for w in verifier["workloads"]:
+            if w["group"] == 8 and w["duplicate_rate"] == 0.5:
+                ours, tinyv = w["rows"][0], w["rows"][1]
+                rows.append(("LLM verifier: service addon, G=8, 50 % duplicates (wall time)",
+                             "TinyV: 1 chat request per rejected item, sequential",
+                             tinyv["seconds"] / ours["seconds"]))
     if trainer:
         rows.append(("GRPO step: reward over HTTP", "in-process reward (reward-time ratio, "
                      "lower is better)", trainer["reward_overhead_ratio"]))
@@ -79,6 +82,75 @@ def peers_section(math: Json | None, code: Json | None, verifier: Json | None,
     axis.set_xlabel("ratio (throughput: higher is better; trainer: time, ~1 = no overhead)")
     axis.invert_yaxis()
     return text + "\n" + save(figure, "peer_ratios.png")
+
+
+def verifier_section(bench: Json | None) -> str:
+    if bench is None:
+        return missing("verifier_bench", "python benchmarks/verifier_bench.py")
+    workloads = bench["workloads"]
+    first = workloads[0]
+    text = (
+        f"{bench['model']} on {bench['server']}. Each workload: {first['questions']} "
+        f"questions x {first['steps']} steps (the same questions each step), groups of G, "
+        f"rule-accept rate {first['rule_accept_rate']:.0%}; the duplicate rate is the share of "
+        "rule-rejected completions that repeat an answer of their group, and half of each "
+        "step's distinct answers repeat the previous step's. *Engine requests* are the prompts "
+        "vLLM ran; *engine tokens* are prompt tokens its prefix cache did not serve plus "
+        "generated tokens (both from its `/metrics`); the prefix cache is emptied before each "
+        "path. Agreement: share of rule-rejected completions whose final verdict matches "
+        f"TinyV's. Whole sweep: {bench['total_seconds']:g} s. Wall times swing with the shared "
+        "machine's load (one sequential run can take several times its neighbours'); the "
+        "engine counters do not.\n\n"
+        "| G | dup. | rejected (distinct) | seconds: service / TinyV / pool | engine requests: "
+        "service / TinyV / pool | engine tokens: service / TinyV / pool | TinyV / service: "
+        "requests, tokens, time | agreement |\n"
+        "|---|---|---|---|---|---|---|---|\n"
+    )
+    for w in workloads:
+        ours, tinyv, pool = w["rows"]
+        requests = [row["engine"]["engine_requests"] for row in (ours, tinyv, pool)]
+        tokens = [row["engine_tokens"] for row in (ours, tinyv, pool)]
+        text += (
+            f"| {w['group']} | {w['duplicate_rate']:.0%} | {w['rule_rejected']} "
+            f"({w['distinct_rejected_answers']}) | {ours['seconds']:g} / {tinyv['seconds']:g} / "
+            f"{pool['seconds']:g} | {' / '.join(map(str, requests))} | "
+            f"{' / '.join(map(str, tokens))} | **{requests[1] / requests[0]:.2f}×**, "
+            f"{tokens[1] / tokens[0]:.2f}×, {tinyv['seconds'] / ours['seconds']:.2f}× | "
+            f"{ours['verdict_agreement_with_tinyv']:.0%} |\n"
+        )
+    figure, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+    for group in sorted({w["group"] for w in workloads}):
+        chosen = [w for w in workloads if w["group"] == group]
+        rates = [100 * w["duplicate_rate"] for w in chosen]
+        requests = [
+            w["rows"][1]["engine"]["engine_requests"] / w["rows"][0]["engine"]["engine_requests"]
+            for w in chosen
+        ]
+        tokens = [w["rows"][1]["engine_tokens"] / w["rows"][0]["engine_tokens"] for w in chosen]
+        left.plot(rates, requests, marker="o", label=f"G={group}: engine requests")
+        left.plot(rates, tokens, marker="s", linestyle="--", label=f"G={group}: engine tokens")
+        right.plot(
+            rates,
+            [w["rows"][1]["seconds"] / w["rows"][0]["seconds"] for w in chosen],
+            marker="o",
+            label=f"G={group} vs TinyV",
+        )
+        right.plot(
+            rates,
+            [w["rows"][2]["seconds"] / w["rows"][0]["seconds"] for w in chosen],
+            marker="s",
+            linestyle="--",
+            label=f"G={group} vs 64-thread pool",
+        )
+    left.set_title("Engine work: TinyV's pattern / service")
+    right.set_title("Wall time: peer / service")
+    for axis in (left, right):
+        axis.set_xlabel("duplicate-answer rate of rejected completions (%)")
+        axis.axhline(1.0, color="grey", linestyle="--", linewidth=1)
+        axis.grid(True, alpha=0.3)
+        axis.legend(fontsize=8)
+    left.axhline(3.0, color="tab:red", linestyle=":", linewidth=1)
+    return text + "\n" + save(figure, "verifier_grpo.png")
 
 
 def batch_section(sweep: Json | None) -> str:
@@ -188,6 +260,10 @@ def build() -> str:
         "item is *lost* when its request got no 200 or the 200 lacks a result with the "
         "item's index and id.\n",
         load_section(load("load_test")),
+        "## LLM verifier under a GRPO workload (`benchmarks/verifier_bench.py`)\n\nThe "
+        "service's `/score` in `addon` mode, as the trainer calls it, against TinyV's reward "
+        "pattern and verl's prime pool, on the same completions and the same vLLM.\n",
+        verifier_section(verifier),
         "## Math throughput vs batch size (`benchmarks/batch_sweep.py`)\n\nOne client, "
         "batches sent back to back, unique answers (no cache hits).\n",
         batch_section(load("batch_sweep")),

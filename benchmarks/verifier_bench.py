@@ -1,84 +1,130 @@
-"""LLM verifier benchmark: our batched client vs TinyV's and verl's per-item patterns.
+"""LLM verifier under a GRPO workload: the service's addon mode vs TinyV's and verl's patterns.
 
-All three judge 256 TinyV-style items against the same CPU vLLM server in one run:
-* ours: ``VerifierClient.judge`` - list prompts in ``/v1/completions`` (64 per request),
-  ``max_tokens=1`` and the label probabilities from ``logprob_token_ids``;
-* tinyv: one ``/v1/chat/completions`` request per item, sequential, ``max_tokens=8``,
-  verdict = "true" in the text (uw-nsl/TinyV ``tinyv_score``);
-* verl-pool: the same per-item request from a 64-thread pool (verl's prime reward
-  manager runs ``compute_score`` per item in a 64-worker pool).
-Each path gets its own items of the same shape so vLLM's prefix cache cannot replay an
-earlier path's prompts.
+The workload is what GRPO sends. Each step has ``--questions`` questions with a group of G
+completions each (G = 8 and 16); ``--accept`` of each group is a boxed right answer, which
+the rule accepts. The rest are rejected by the rule: wrong boxed numbers, and right or
+wrong answers written without any marker. Of the rejected completions, a stated share
+(the duplicate rate, swept over 0/25/50/75 %) repeats an answer already in its group, and
+the same questions come back at every step, half of each step's distinct answers repeating
+the previous step's. All three paths judge the same completions against the same vLLM:
 
-Besides wall time, each path records the work it cost the engine, read from vLLM's
-``/metrics``: prompt tokens (and how many of them the prefix cache served) and generated
-tokens. Equal token work on a compute-bound server means equal time whoever sends it.
+* service: ``POST /score`` in ``addon`` mode, one request per step, as the trainer calls
+  it (the service asks the verifier about every rule-rejected answer, each distinct one
+  once, and remembers verdicts across steps);
+* TinyV: one ``/v1/chat/completions`` request per rule-rejected completion, sequential,
+  verdict = "true" in the reply (uw-nsl/TinyV ``tinyv.py``);
+* verl prime: the same request per rule-rejected completion from a 64-thread pool (verl's
+  prime reward manager runs ``compute_score`` per completion in a 64-worker pool).
 
-Usage: ``python benchmarks/verifier_bench.py [--items 256]`` starts the CPU server;
-``--gpu [--gpu-model ID]`` starts vLLM on this node's GPU (vllm's CUDA build installed,
-by default TinyV-1.5B); ``--url http://host:8001 [--model NAME] [--api-key KEY]`` measures
-a server that is already up (``compose.yaml``'s ``rubric`` service, for instance).
-Writes ``benchmarks/results/verifier_bench.json`` (``verifier_bench_<label>.json`` with
+Per path: wall time, HTTP requests, the engine's requests, prompt tokens (and how many came
+from the prefix cache) and generated tokens, read from vLLM's ``/metrics``; and how often
+the final verdicts agree with TinyV's. The prefix cache is emptied before each path (vLLM
+started with ``VLLM_SERVER_DEV_MODE=1``), so no path reuses another's prompts.
+
+Usage: ``python benchmarks/verifier_bench.py`` starts the CPU server; ``--gpu [--gpu-model
+ID]`` starts vLLM on this node's GPU (vllm's CUDA build installed, by default TinyV-1.5B);
+``--url http://host:8001 [--model NAME] [--api-key KEY]`` measures a server that is
+already up (its prefix cache is then reset only if it runs in dev mode). Writes
+``benchmarks/results/verifier_bench.json`` (``verifier_bench_<label>.json`` with
 ``--label``) and prints a Markdown table.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
 import os
 import platform
 import shutil
-import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from services.launcher import free_port
-from services.verifier import VerifierClient, VerifierConfig, VerifyRequest
-from services.verifier.config import TINYV_TEMPLATE
+from services.launcher import free_port, running_service
+from services.verification import best_effort_answer
+from services.verifier import VerifierConfig, VerifyRequest
 from services.verifier.prompts import verify_prompt
 from tests.vllm_process import VLLM_VERSION, VLLMServer, running_vllm
 
 RESULTS = Path(__file__).resolve().parent / "results"
+GROUPS = (8, 16)
+DUPLICATE_RATES = (0.0, 0.25, 0.5, 0.75)
 
 
-def make_items(count: int, seed: int) -> list[VerifyRequest]:
-    """GRPO-like checks: a question, its reference, an answer that is right 1 time in 3."""
-    items = []
-    for i in range(count):
-        a, b = 7 * i + seed, 13 * i + 3 * seed + 1
-        truth = a * b + seed
-        answer = str(truth) if i % 3 == 0 else f"{truth + i % 7 + 1}"
-        question = f"Compute {a} \\times {b} + {seed}. Give the exact integer."
-        items.append(VerifyRequest(question, str(truth), answer))
-    return items
+# -- the workload ----------------------------------------------------------------------------
 
 
-def tinyv_request(
-    http: httpx.Client, model: str, config: VerifierConfig, item: VerifyRequest
-) -> float:
-    """TinyV's call: one chat request, up to 8 tokens, 'true' anywhere in the text."""
-    body = {
-        "model": model,
-        "messages": [{"role": "user", "content": verify_prompt(config, item)}],
-        "temperature": 0,
-        "top_p": 1,
-        "max_completion_tokens": 8,
-    }
-    text = http.post("/v1/chat/completions", json=body).json()["choices"][0]["message"]["content"]
-    return 1.0 if "true" in str(text).lower() else 0.0
+@dataclass(frozen=True)
+class Completion:
+    question: str
+    reference: str
+    text: str
+    rule_accepts: bool  # by construction: a boxed right answer, which the rule accepts
+
+
+@dataclass(frozen=True)
+class Workload:
+    questions: int
+    group: int
+    steps: int
+    duplicate_rate: float
+    accept_rate: float
+    seed: int
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "questions": self.questions,
+            "group": self.group,
+            "steps": self.steps,
+            "duplicate_rate": self.duplicate_rate,
+            "rule_accept_rate": self.accept_rate,
+        }
+
+
+def _rejected_text(a: int, b: int, c: int, truth: int, k: int) -> str:
+    """The k-th distinct answer the rule rejects: wrong boxed numbers, or unmarked answers
+    (right or wrong) that only a best-effort extraction can find."""
+    work = f"We multiply {a} by {b} and then add {c}."
+    value = truth if k % 3 == 0 else truth + k
+    if k % 3 == 1:
+        return f"{work}\nSo the result is \\boxed{{{value}}}."
+    return f"{work} Checking it once more (pass {k}), that makes {value} altogether."
+
+
+def make_steps(w: Workload) -> list[list[Completion]]:
+    """Every step's completions: the same questions each step, G completions per question."""
+    accepted = round(w.group * w.accept_rate)
+    rejected = w.group - accepted
+    distinct = max(1, round(rejected * (1 - w.duplicate_rate))) if rejected else 0
+    shift = (distinct + 1) // 2  # half of a step's distinct answers are new, half repeat
+    steps = []
+    for step in range(w.steps):
+        batch = []
+        for q in range(w.questions):
+            a, b, c = 17 + 7 * q + w.seed, 23 + 11 * q + 3 * w.seed, w.seed + q
+            truth = a * b + c
+            question = f"Compute {a} \\times {b} + {c}. Give the exact integer."
+            right = f"We multiply {a} by {b} and add {c}.\nSo the result is \\boxed{{{truth}}}."
+            batch += [Completion(question, str(truth), right, True)] * accepted
+            answers = [step * shift + k for k in range(distinct)]
+            for i in range(rejected):  # the first `distinct` are new, the rest repeat them
+                text = _rejected_text(a, b, c, truth, answers[i % distinct])
+                batch.append(Completion(question, str(truth), text, False))
+        steps.append(batch)
+    return steps
+
+
+# -- the server and its counters -------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -92,135 +138,195 @@ class Server:
         return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
 
 
-def run_sequential(server: Server, items: list[VerifyRequest]) -> list[float]:
-    config = VerifierConfig(base_urls=(server.url,), model=server.model, template=TINYV_TEMPLATE)
+_ENGINE_COUNTERS = {
+    "vllm:prompt_tokens_total": "prompt_tokens",
+    "vllm:prefix_cache_hits_total": "prompt_tokens_from_prefix_cache",
+    "vllm:generation_tokens_total": "generated_tokens",
+    "vllm:request_success_total": "engine_requests",
+}
+
+
+def engine_counters(server: Server) -> dict[str, float]:
+    """vLLM's token and request counters from /metrics (summed over label sets)."""
+    text = httpx.get(f"{server.url}/metrics", headers=server.headers, timeout=30).text
+    counters = dict.fromkeys(_ENGINE_COUNTERS.values(), 0.0)
+    for line in text.splitlines():
+        name = line.split("{", 1)[0].split(" ", 1)[0]
+        if name in _ENGINE_COUNTERS:
+            counters[_ENGINE_COUNTERS[name]] += float(line.rsplit(" ", 1)[1])
+    return counters
+
+
+def reset_prefix_cache(server: Server) -> bool:
+    """Empty vLLM's prefix cache (a dev-mode endpoint); False where the server refuses."""
+    try:
+        response = httpx.post(
+            f"{server.url}/reset_prefix_cache", headers=server.headers, timeout=60
+        )
+    except httpx.HTTPError:
+        return False
+    return response.status_code == 200
+
+
+# -- the three paths -------------------------------------------------------------------------
+
+
+def tinyv_request(
+    http: httpx.Client, server: Server, config: VerifierConfig, c: Completion
+) -> bool:
+    """TinyV's call: one chat request, up to 8 tokens, 'true' anywhere in the reply."""
+    item = VerifyRequest(c.question, c.reference, best_effort_answer(c.text))
+    body = {
+        "model": server.model,
+        "messages": [{"role": "user", "content": verify_prompt(config, item)}],
+        "temperature": 0,
+        "top_p": 1,
+        "max_completion_tokens": 8,
+    }
+    reply = http.post("/v1/chat/completions", json=body).json()
+    return "true" in str(reply["choices"][0]["message"]["content"]).lower()
+
+
+def run_tinyv(server: Server, steps: list[list[Completion]]) -> tuple[list[bool], int]:
+    config = VerifierConfig(base_urls=(server.url,), model=server.model)
+    verdicts, requests = [], 0
     with httpx.Client(base_url=server.url, timeout=600, headers=server.headers) as http:
-        return [tinyv_request(http, server.model, config, item) for item in items]
+        for batch in steps:
+            for completion in batch:
+                if completion.rule_accepts:
+                    verdicts.append(True)
+                else:
+                    verdicts.append(tinyv_request(http, server, config, completion))
+                    requests += 1
+    return verdicts, requests
 
 
-def run_pool(server: Server, items: list[VerifyRequest], workers: int) -> list[float]:
+def run_pool(server: Server, steps: list[list[Completion]], workers: int) -> tuple[list[bool], int]:
     config = VerifierConfig(base_urls=(server.url,), model=server.model)
     limits = httpx.Limits(max_connections=workers)
+    verdicts: list[bool] = []
+
+    def score(http: httpx.Client, completion: Completion) -> bool:
+        return completion.rule_accepts or tinyv_request(http, server, config, completion)
+
     with (
         httpx.Client(
             base_url=server.url, timeout=600, limits=limits, headers=server.headers
         ) as http,
         ThreadPoolExecutor(workers) as pool,
     ):
-        return list(pool.map(lambda item: tinyv_request(http, server.model, config, item), items))
+        for batch in steps:  # verl scores one step's batch at a time
+            verdicts += pool.map(lambda completion: score(http, completion), batch)
+    requests = sum(not c.rule_accepts for batch in steps for c in batch)
+    return verdicts, requests
 
 
-def ours_config(server: Server, **overrides: Any) -> VerifierConfig:
-    return VerifierConfig(
-        base_urls=(server.url,), model=server.model, api_key=server.api_key, **overrides
-    )
+def warm_up(service_url: str) -> None:
+    """One verifier call before measuring: the service learns the chat format and the
+    label tokens once per process, which a training run pays once, not per step."""
+    item = {"task": "math", "prompt": "1+1?", "completion": "\\boxed{3}", "reference": "2"}
+    body = {"items": [item], "options": {"mode": "addon"}}
+    httpx.post(f"{service_url}/score", json=body, timeout=600).raise_for_status()
 
 
-async def run_ours(
-    server: Server, items: list[VerifyRequest], max_batch: int = 64
-) -> tuple[list[float], int, float]:
-    """(probabilities, HTTP requests, seconds of the judge call alone)."""
-    # All chunks are in flight together and a CPU server finishes them together: a generous
-    # timeout keeps a slow-but-alive server from triggering retries that redo the work.
-    config = ours_config(server, cache_size=0, max_batch=max_batch, request_timeout_s=600)
-    async with VerifierClient(config) as client:
-        await client.judge(make_items(1, seed=999))  # learn the chat format + label ids
-        sent = client.transport.requests_sent["/v1/completions"]
-        started = time.perf_counter()
-        judgements = await client.judge(items)
-        seconds = time.perf_counter() - started
-        requests = client.transport.requests_sent["/v1/completions"] - sent
-    errors = [j.error for j in judgements if not j.ok]
-    if errors:
-        raise RuntimeError(f"{len(errors)} items failed, e.g. {errors[0]}")
-    return [j.probability or 0.0 for j in judgements], requests, seconds
-
-
-async def single_latency(server: Server, repeats: int = 10) -> list[float]:
-    config = ours_config(server, cache_size=0)
-    times = []
-    async with VerifierClient(config) as client:
-        await client.judge(make_items(1, seed=998))
-        for item in make_items(repeats, seed=997):
-            started = time.perf_counter()
-            await client.judge([item])
-            times.append(time.perf_counter() - started)
-    return times
-
-
-# -- what a path cost the engine -----------------------------------------------------------
-
-_ENGINE_COUNTERS = {
-    "vllm:prompt_tokens_total": "prompt_tokens",
-    "vllm:prefix_cache_hits_total": "prompt_tokens_from_prefix_cache",
-    "vllm:generation_tokens_total": "generated_tokens",
-}
-
-
-def engine_counters(server: Server) -> dict[str, float]:
-    """vLLM's token counters from /metrics (summed over label sets); {} if unreadable."""
-    try:
-        text = httpx.get(f"{server.url}/metrics", headers=server.headers, timeout=10).text
-    except httpx.HTTPError:
-        return {}
-    counters: dict[str, float] = {}
-    for line in text.splitlines():
-        name = line.split("{", 1)[0].split(" ", 1)[0]
-        if name in _ENGINE_COUNTERS:
-            key = _ENGINE_COUNTERS[name]
-            counters[key] = counters.get(key, 0.0) + float(line.rsplit(" ", 1)[1])
-    return counters
+def run_service(service_url: str, steps: list[list[Completion]]) -> tuple[list[bool], int]:
+    verdicts: list[bool] = []
+    with httpx.Client(base_url=service_url, timeout=900) as http:
+        for batch in steps:
+            items = [
+                {"task": "math", "prompt": c.question, "completion": c.text,
+                 "reference": c.reference}
+                for c in batch
+            ]  # fmt: skip
+            body = {"items": items, "options": {"mode": "addon"}}
+            response = http.post("/score", content=orjson.dumps(body),
+                                 headers={"content-type": "application/json"})  # fmt: skip
+            response.raise_for_status()
+            for completion, result in zip(batch, response.json()["results"], strict=True):
+                if result["status"] != "ok":
+                    raise RuntimeError(f"service did not judge an item: {result['detail']}")
+                if completion.rule_accepts != (result["judge"] == "rule"):
+                    raise RuntimeError(f"the rule disagrees with the workload: {result}")
+                verdicts.append(result["components"]["correct"] == 1.0)
+    return verdicts, len(steps)
 
 
 @dataclass
 class PathRun:
-    name: str
+    path: str
     seconds: float
     http_requests: int
-    engine: dict[str, float] = field(default_factory=dict)
+    engine: dict[str, float]
+    verdicts: list[bool]
+    prefix_cache_reset: bool
+
+    @property
+    def engine_tokens(self) -> float:
+        """Tokens the engine computed: prompt tokens not served by the prefix cache, plus
+        generated tokens."""
+        e = self.engine
+        return e["prompt_tokens"] - e["prompt_tokens_from_prefix_cache"] + e["generated_tokens"]
 
 
-@contextmanager
-def engine_work(server: Server, engine: dict[str, float]) -> Iterator[None]:
-    """Fill ``engine`` with the token work the block cost vLLM (from its counters)."""
+def measure(server: Server, path: str, run: Callable[[], tuple[list[bool], int]]) -> PathRun:
+    reset = reset_prefix_cache(server)
     before = engine_counters(server)
-    yield
+    started = time.perf_counter()
+    verdicts, requests = run()
+    seconds = time.perf_counter() - started
     after = engine_counters(server)
-    engine.update({key: after[key] - before.get(key, 0.0) for key in after})
+    engine = {key: after[key] - before[key] for key in after}
+    return PathRun(path, seconds, requests, engine, verdicts, reset)
 
 
-def measure(server: Server, name: str, fn: Callable[[], tuple[int, float | None]]) -> PathRun:
-    """Run one path; ``fn`` returns (HTTP requests, its own timing or None for wall time)."""
-    engine: dict[str, float] = {}
-    with engine_work(server, engine):
-        started = time.perf_counter()
-        requests, own = fn()
-        wall = time.perf_counter() - started
-    return PathRun(name, own if own is not None else wall, requests, engine)
-
-
-def run_paths(server: Server, count: int, workers: int) -> tuple[list[PathRun], list[float]]:
-    ours_probabilities: list[float] = []
-
-    def ours() -> tuple[int, float]:
-        probabilities, requests, seconds = asyncio.run(run_ours(server, make_items(count, 1)))
-        ours_probabilities.extend(probabilities)
-        return requests, seconds
-
-    def sequential() -> tuple[int, None]:
-        run_sequential(server, make_items(count, seed=2))
-        return count, None
-
-    def pool() -> tuple[int, None]:
-        run_pool(server, make_items(count, seed=3), workers)
-        return count, None
-
+def run_workload(server: Server, service_url: str, w: Workload, workers: int) -> dict[str, Any]:
+    steps = make_steps(w)
     runs = [
-        measure(server, "ours: batched /v1/completions, logprobs", ours),
-        measure(server, "TinyV: 1 chat request per item, sequential", sequential),
-        measure(server, f"verl prime: {workers}-thread pool, 1 request per item", pool),
+        measure(server, "service /score, addon", lambda: run_service(service_url, steps)),
+        measure(
+            server,
+            "TinyV: 1 chat request per rejected item, sequential",
+            lambda: run_tinyv(server, steps),
+        ),
+        measure(
+            server,
+            f"verl prime: {workers}-thread pool, 1 request per rejected item",
+            lambda: run_pool(server, steps, workers),
+        ),
     ]
-    return runs, ours_probabilities
+    tinyv = runs[1]
+    flat = [c for batch in steps for c in batch]
+    judged = [i for i, c in enumerate(flat) if not c.rule_accepts]
+    rows = []
+    for run in runs:
+        agree = sum(run.verdicts[i] == tinyv.verdicts[i] for i in judged)
+        rows.append(
+            {
+                "path": run.path,
+                "seconds": round(run.seconds, 2),
+                "http_requests": run.http_requests,
+                "engine": {key: int(value) for key, value in run.engine.items()},
+                "engine_tokens": int(run.engine_tokens),
+                "verdict_agreement_with_tinyv": round(agree / len(judged), 3) if judged else 1.0,
+                "prefix_cache_reset": run.prefix_cache_reset,
+                "tinyv_engine_tokens_per_ours": round(tinyv.engine_tokens / run.engine_tokens, 2)
+                if run.engine_tokens
+                else None,
+                "tinyv_seconds_per_ours": round(tinyv.seconds / run.seconds, 2),
+            }
+        )
+    return {
+        **w.describe(),
+        "completions": len(flat),
+        "rule_rejected": len(judged),
+        "distinct_rejected_answers": len(
+            {(c.question, c.text) for c in flat if not c.rule_accepts}
+        ),
+        "rows": rows,
+    }
+
+
+# -- where the vLLM server comes from --------------------------------------------------------
 
 
 def gpu_name() -> str:
@@ -238,15 +344,17 @@ def gpu_name() -> str:
 @contextmanager
 def serving(args: argparse.Namespace) -> Iterator[tuple[Server, dict[str, Any]]]:
     """The server to measure: one already up (``--url``), a GPU one started here
-    (``--gpu``), or the CPU one started here."""
+    (``--gpu``), or the CPU one started here; both started ones in dev mode, so that the
+    prefix cache can be reset between paths."""
     if args.url:
-        url = args.url.rstrip("/")
+        url = args.url.rstrip("/").removesuffix("/v1")
         server = Server(url, args.model or "", args.api_key)
         if not server.model:
             listing = httpx.get(f"{url}/v1/models", headers=server.headers, timeout=30).json()
             server = Server(url, str(listing["data"][0]["id"]), args.api_key)
         yield server, {"model": server.model, "server": f"vLLM at {url} (already running)"}
         return
+    os.environ["VLLM_SERVER_DEV_MODE"] = "1"
     if args.gpu:
         vllm = VLLMServer(
             python=Path(args.vllm_python), model_dir=args.gpu_model, port=free_port(),
@@ -285,7 +393,12 @@ def serving(args: argparse.Namespace) -> Iterator[tuple[Server, dict[str, Any]]]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--items", type=int, default=256)
+    parser.add_argument("--questions", type=int, default=2, help="questions per step")
+    parser.add_argument("--steps", type=int, default=3, help="steps; questions reused in each")
+    parser.add_argument("--accept", type=float, default=0.5, help="rule-accept rate")
+    parser.add_argument("--groups", default=",".join(map(str, GROUPS)), help="G values")
+    parser.add_argument("--duplicates", default=",".join(map(str, DUPLICATE_RATES)),
+                        help="duplicate-answer rates of the rejected completions")  # fmt: skip
     parser.add_argument("--workers", type=int, default=64)
     parser.add_argument("--url", help="measure this running vLLM server instead of the CPU one")
     parser.add_argument("--model", help="served model name (default: the first it lists)")
@@ -300,53 +413,56 @@ def main() -> None:
     args = parser.parse_args()
     if args.gpu and args.label is None:
         args.label = "gpu"
+    groups = [int(g) for g in args.groups.split(",")]
+    rates = [float(d) for d in args.duplicates.split(",")]
 
+    started = time.perf_counter()
+    workloads = []
     with serving(args) as (server, about):
-        latencies = asyncio.run(single_latency(server))
-        runs, ours = run_paths(server, args.items, args.workers)
+        env = {
+            "VERIFIER_LLM_URL": server.url,
+            "VERIFIER_LLM_MODEL": server.model,
+            "VERIFIER_LLM_TIMEOUT_S": "600",
+            "VERIFIER_MATH_WORKERS": "1",
+        }
+        if server.api_key:
+            env["VERIFIER_LLM_API_KEY"] = server.api_key
+        with running_service(env) as service_url:
+            warm_up(service_url)
+            for seed, (group, rate) in enumerate(((g, d) for g in groups for d in rates), start=1):
+                # A new seed per workload: new questions, so no cache carries over.
+                w = Workload(args.questions, group, args.steps, rate, args.accept, seed)
+                print(f"G={group}, duplicates {rate:.0%} ...", flush=True)
+                workloads.append(run_workload(server, service_url, w, args.workers))
+                print_workload(workloads[-1])
 
-    t_ours = runs[0].seconds
     result: dict[str, Any] = {
-        "benchmark": "verifier",
-        "items": args.items,
+        "benchmark": "verifier_grpo",
         **about,
         "host": {"cpus": os.cpu_count(), "platform": platform.platform()},
-        "single_item_latency_s": {
-            "p50": round(statistics.median(latencies), 3),
-            "max": round(max(latencies), 3),
-        },
-        "rows": [
-            {
-                "path": run.name,
-                "seconds": round(run.seconds, 2),
-                "items_per_s": round(args.items / run.seconds, 2),
-                "http_requests": run.http_requests,
-                "speedup_of_ours": round(run.seconds / t_ours, 2),
-                "engine": run.engine,
-            }
-            for run in runs
-        ],
-        "mean_probability_ours": round(statistics.mean(ours), 3),
+        "total_seconds": round(time.perf_counter() - started, 1),
+        "workloads": workloads,
     }
     RESULTS.mkdir(exist_ok=True)
     name = f"verifier_bench_{args.label}.json" if args.label else "verifier_bench.json"
-    (RESULTS / name).write_text(json.dumps(result, indent=2) + "\n")
-    print_table(result)
+    (RESULTS / name).write_bytes(orjson.dumps(result, option=orjson.OPT_INDENT_2) + b"\n")
 
 
-def print_table(result: dict[str, Any]) -> None:
-    print(f"\n{result['items']} items on {result['server']}; single-item judge p50 "
-          f"{result['single_item_latency_s']['p50'] * 1000:.0f} ms\n")  # fmt: skip
-    print("| path | s | items/s | HTTP requests | prompt tokens (from prefix cache) "
-          "| generated tokens | ours is x faster |")  # fmt: skip
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for row in result["rows"]:
-        engine = row["engine"]
-        tokens = (f"{engine['prompt_tokens']:.0f} ({engine['prompt_tokens_from_prefix_cache']:.0f})"
-                  if "prompt_tokens" in engine else "-")  # fmt: skip
-        print(f"| {row['path']} | {row['seconds']} | {row['items_per_s']} | "
-              f"{row['http_requests']} | {tokens} | {engine.get('generated_tokens', '-')} | "
-              f"{row['speedup_of_ours']} |")  # fmt: skip
+def print_workload(w: dict[str, Any]) -> None:
+    print(f"\nG={w['group']}, {w['questions']} questions x {w['steps']} steps, "
+          f"duplicates {w['duplicate_rate']:.0%}, rule accepts {w['rule_accept_rate']:.0%}: "
+          f"{w['rule_rejected']} rejected completions, {w['distinct_rejected_answers']} "
+          "distinct\n")  # fmt: skip
+    print("| path | s | HTTP requests | engine requests | prompt tokens (prefix-cached) "
+          "| generated | engine tokens | TinyV's engine tokens / this | agreement |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for row in w["rows"]:
+        e = row["engine"]
+        print(f"| {row['path']} | {row['seconds']} | {row['http_requests']} | "
+              f"{e['engine_requests']} | {e['prompt_tokens']} "
+              f"({e['prompt_tokens_from_prefix_cache']}) | {e['generated_tokens']} | "
+              f"{row['engine_tokens']} | {row['tinyv_engine_tokens_per_ours']} | "
+              f"{row['verdict_agreement_with_tinyv']} |")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -44,7 +44,14 @@ from services.protocol import (
 from services.scoring import Scorer
 from services.settings import Settings
 from services.verification import NOT_CONFIGURED, VerifierStage
-from services.verifier import VerifierClient, VerifierConfig, parse_urls
+from services.verifier import (
+    RUBRIC_VERDICT_TEMPLATES,
+    VERDICT_TEMPLATES,
+    VerifierClient,
+    VerifierConfig,
+    parse_urls,
+    resolve_template,
+)
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +119,12 @@ def _verifier_client(settings: Settings) -> VerifierClient | None:
         model=settings.llm_model,
         api_key=settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
         mode=settings.llm_scoring,
+        template=resolve_template(settings.llm_template, VERDICT_TEMPLATES),
+        rubric_verdict_template=resolve_template(
+            settings.llm_rubric_template, RUBRIC_VERDICT_TEMPLATES
+        ),
+        thinking=settings.llm_thinking,
+        thinking_max_tokens=settings.llm_thinking_max_tokens,
         request_timeout_s=settings.llm_timeout_s,
         max_batch=settings.llm_max_batch,
     )
@@ -145,7 +158,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.sandbox = sandbox
         client = _verifier_client(settings)
         app.state.verifier = client
-        stage = VerifierStage(client, settings.mode, metrics)
+        stage = VerifierStage(client, settings.mode, metrics, settings.llm_verdict_source)
         app.state.scorer = Scorer(settings, checker, metrics, CodeScorer(sandbox), stage)
         try:
             yield

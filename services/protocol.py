@@ -12,6 +12,7 @@ class Task(StrEnum):
     MATH = "math"
     CODE = "code"
     RUBRIC = "rubric"
+    GRADE = "grade"
 
 
 class Mode(StrEnum):
@@ -19,6 +20,18 @@ class Mode(StrEnum):
     ADDON = "addon"
     MIXED = "mixed"
     VERIFIER_ONLY = "verifier_only"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Mode | None:
+        # TinyV's name for verifier_only (its run scripts' VERIFIER_SETUP=tinyv_only).
+        return cls.VERIFIER_ONLY if value == "tinyv_only" else None
+
+
+class VerdictSource(StrEnum):
+    """How the served model judges an answer inside the modes."""
+
+    TINYV = "tinyv"  # a True/False verdict: a probability (logprobs) or text
+    RUBRIC = "rubric"  # a graded critique ending in "Total Score: X/10": min(10, X)/10
 
 
 class Status(StrEnum):
@@ -49,7 +62,15 @@ class _Strict(BaseModel):
 class RewardOptions(_Strict):
     """Per-request scoring options; every field has a default."""
 
-    mode: Mode | None = Field(None, description="Judge mode; the server default when omitted.")
+    mode: Mode | None = Field(
+        None,
+        description="Judge mode ('tinyv_only' = verifier_only); the server default when omitted.",
+    )
+    verdict_source: VerdictSource | None = Field(
+        None,
+        description="How the LLM verifier judges: 'tinyv' (True/False) or 'rubric' (a critique "
+        "ending in 'Total Score: X/10'); the server default when omitted.",
+    )
     verifier_weight: float = Field(
         1.0, ge=0.0, le=1.0, description="Weight w of the LLM verifier in addon/mixed modes."
     )
@@ -113,7 +134,15 @@ class RubricItem(_ItemBase):
     rubric: str = Field("", description="Optional grading criteria shown to the grader.")
 
 
-ScoreItem = Annotated[MathItem | CodeItem | RubricItem, Field(discriminator="task")]
+class GradeItem(_ItemBase):
+    """Training a rubric reward model: the completion is the policy's own graded critique."""
+
+    task: Literal[Task.GRADE]
+    reference: float = Field(ge=0.0, le=1.0, description="Target score in [0, 1].")
+
+
+AnyItem = MathItem | CodeItem | RubricItem | GradeItem
+ScoreItem = Annotated[MathItem | CodeItem | RubricItem | GradeItem, Field(discriminator="task")]
 
 
 class ScoreRequest(_Strict):
@@ -186,6 +215,7 @@ class GradeRequest(_Strict):
     answer: str = Field(description="The answer to grade: a bare answer or a full solution.")
     reference: str = Field(description="Ground-truth answer.", max_length=100_000)
     mode: Mode | None = None
+    verdict_source: VerdictSource | None = None
     verifier_weight: float = Field(1.0, ge=0.0, le=1.0)
     extraction: ExtractionPolicy | None = Field(
         None, description="Answer extraction policy; lenient when omitted."

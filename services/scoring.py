@@ -21,9 +21,11 @@ from services.mathcheck.checker import MathChecker, MathVerdict, Outcome
 from services.mathcheck.extraction import extract_answer, reference_answer
 from services.metrics import Metrics
 from services.protocol import (
+    AnyItem,
     BatchSummary,
     CodeItem,
     ExtractionPolicy,
+    GradeItem,
     GradeRequest,
     GradeResponse,
     Judge,
@@ -31,7 +33,6 @@ from services.protocol import (
     RewardModelRequest,
     RewardModelResponse,
     RewardOptions,
-    RubricItem,
     ScoreItem,
     ScoreResponse,
     ScoreResult,
@@ -39,13 +40,14 @@ from services.protocol import (
     Task,
 )
 from services.rewards.format_reward import score_format
+from services.rewards.grade_reward import grade_reward
 from services.rewards.math_reward import FormatWeights, RewardScale, combine
 from services.settings import Settings
 from services.verification import VerifierStage
 
 log = logging.getLogger(__name__)
 
-_ANY_ITEM: TypeAdapter[MathItem | CodeItem | RubricItem] = TypeAdapter(ScoreItem)
+_ANY_ITEM: TypeAdapter[AnyItem] = TypeAdapter(ScoreItem)
 
 
 def unjudged(
@@ -125,7 +127,7 @@ class Scorer:
         options: RewardOptions,
         gate: asyncio.Semaphore,
         deadline: float,
-    ) -> tuple[MathItem | CodeItem | RubricItem | None, ScoreResult]:
+    ) -> tuple[AnyItem | None, ScoreResult]:
         item_id = raw.get("id") if isinstance(raw, dict) else None
         if not isinstance(item_id, str | int) or isinstance(item_id, bool):
             item_id = None
@@ -155,12 +157,14 @@ class Scorer:
     async def _score_item(
         self,
         index: int,
-        item: MathItem | CodeItem | RubricItem,
+        item: AnyItem,
         options: RewardOptions,
         gate: asyncio.Semaphore,
     ) -> ScoreResult:
         if isinstance(item, MathItem):
             return await self.score_math(index, item, options, gate)
+        if isinstance(item, GradeItem):
+            return score_grade(index, item)
         if isinstance(item, CodeItem):
             if self._code is not None:
                 return await self._code.score(index, item, options)
@@ -248,6 +252,7 @@ class Scorer:
         }
         options = RewardOptions(
             mode=request.mode,
+            verdict_source=request.verdict_source,
             verifier_weight=request.verifier_weight,
             extraction=request.extraction or ExtractionPolicy.LENIENT,
         )
@@ -263,6 +268,25 @@ class Scorer:
             extracted_reference=reference_answer(request.reference),
             explanation=result.detail,
         )
+
+
+def score_grade(index: int, item: GradeItem) -> ScoreResult:
+    """Seed 004's RRM-training reward on the policy's own critique (no model is asked)."""
+    graded = grade_reward(item.completion, item.reference)
+    components = {"reference": item.reference}
+    if graded.score is not None:
+        components["score"] = graded.score
+    return ScoreResult(
+        index=index,
+        id=item.id,
+        task=Task.GRADE,
+        reward=graded.reward,
+        status=Status.OK,
+        judge=Judge.RULE,
+        components=components,
+        extracted=preview(graded.grade_text),
+        detail=graded.reason,
+    )
 
 
 def _math_outcome(verdict: MathVerdict, scale: RewardScale) -> tuple[Status, float, str]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from services.protocol import ExtractionPolicy, Mode
+from services.protocol import ExtractionPolicy, Mode, VerdictSource
+from services.verifier.config import RUBRIC_VERDICT_TEMPLATES, VERDICT_TEMPLATES, resolve_template
 
 
 class Settings(BaseSettings):
@@ -19,14 +20,19 @@ class Settings(BaseSettings):
     api_key: SecretStr | None = Field(
         None, description="When set, scoring routes require 'Authorization: Bearer <key>'."
     )
-    mode: Mode = Field(Mode.RULE, description="Default judge mode when a request names none.")
+    mode: Mode = Field(
+        Mode.RULE,
+        description="Default judge mode when a request names none ('tinyv_only' = verifier_only).",
+    )
     extraction: ExtractionPolicy = Field(
         ExtractionPolicy.MARKED,
         description="Default math answer extraction policy of /score and /get_reward "
         "(boxed | marked | lenient); /grade defaults to lenient.",
     )
     llm_url: str | None = Field(
-        None, description="LLM verifier (vLLM OpenAI server) base URL(s), comma-separated."
+        None,
+        description="LLM verifier (vLLM OpenAI server) URL(s), comma-separated: "
+        "http://host:port or http://host:port/v1.",
     )
     llm_model: str | None = Field(None, description="Model name served by the LLM verifier.")
     llm_api_key: SecretStr | None = Field(None, description="API key for the LLM verifier.")
@@ -34,6 +40,29 @@ class Settings(BaseSettings):
         "logprob",
         description="logprob: P(True)/(P(True)+P(False)) from token logprobs; "
         "text: a constrained True/False answer.",
+    )
+    llm_verdict_source: VerdictSource = Field(
+        VerdictSource.TINYV,
+        description="How the served model judges answers in the modes: 'tinyv' (True/False) or "
+        "'rubric' (a critique ending in 'Total Score: X/10', score min(10, X)/10).",
+    )
+    llm_template: str = Field(
+        "tinyv-1.5b",
+        description="Verdict prompt: 'tinyv-1.5b', 'tinyv-qwen3', or a template text with "
+        "{question}, {reference}, {answer}, {true_label}, {false_label}.",
+    )
+    llm_rubric_template: str = Field(
+        "rubric",
+        description="Prompt of the 'rubric' verdict source: 'rubric' or a template text with "
+        "{question}, {reference}, {answer}.",
+    )
+    llm_thinking: bool = Field(
+        False,
+        description="The verifier thinks before answering (TinyV *-Think): free text, verdict "
+        "read after '</think>' or 'Answer:'.",
+    )
+    llm_thinking_max_tokens: int = Field(
+        512, gt=0, description="Tokens a thinking verifier may write per verdict."
     )
     llm_timeout_s: float = Field(60.0, gt=0, description="Timeout of one verifier request.")
     llm_max_batch: int = Field(64, gt=0, description="Prompts per verifier request.")
@@ -56,3 +85,15 @@ class Settings(BaseSettings):
         300.0, gt=0, description="Items still unjudged after this get status 'timeout'."
     )
     cache_size: int = Field(200_000, ge=1, description="Entries in the math verdict LRU cache.")
+
+    @field_validator("llm_template")
+    @classmethod
+    def _known_template(cls, value: str) -> str:
+        resolve_template(value, VERDICT_TEMPLATES)
+        return value
+
+    @field_validator("llm_rubric_template")
+    @classmethod
+    def _known_rubric_template(cls, value: str) -> str:
+        resolve_template(value, RUBRIC_VERDICT_TEMPLATES)
+        return value

@@ -1,19 +1,23 @@
 """The LLM-verifier stage of a batch: one batched call for every item that needs it.
 
-Runs after the rule judges. Math items are sent to the verifier as the mode requires
-(``addon`` only for answers the rule rejected) and their reward is recomputed from the
-combined score; rubric items are graded. When the verifier cannot answer, math items keep
-their rule verdict and say so in ``status``/``detail``; nothing is silently rewarded.
+Runs after the rule judges. Math items go to the verifier as TinyV sends them: ``addon``
+asks about every answer the rule does not accept (wrong, none found, the rule timed out or
+failed), ``mixed`` and ``verifier_only`` about every answer. Where the rule found no marked
+answer the verifier sees :func:`best_effort_answer`. Rubric items are graded. When the
+verifier cannot answer, math items keep their rule verdict and say so in ``status``/
+``detail``; nothing is silently rewarded.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from services.mathcheck.extraction import reference_answer
+from services.echo import preview
+from services.mathcheck.extraction import extract_answer, reference_answer
 from services.metrics import Metrics
 from services.protocol import (
-    CodeItem,
+    AnyItem,
+    ExtractionPolicy,
     Judge,
     MathItem,
     Mode,
@@ -21,9 +25,10 @@ from services.protocol import (
     RubricItem,
     ScoreResult,
     Status,
+    VerdictSource,
 )
 from services.rewards.math_reward import RewardScale
-from services.rewards.modes import combined_score, needs_verifier
+from services.rewards.modes import answer_value, combined_score, needs_verifier
 from services.verifier import (
     ErrorKind,
     RubricJudgement,
@@ -36,20 +41,37 @@ from services.verifier import (
 
 NOT_CONFIGURED = "no LLM verifier is configured (set VERIFIER_LLM_URL)"
 _CRITIQUE_CHARS = 600
+BEST_EFFORT_CHARS = 600
 
-Item = MathItem | CodeItem | RubricItem | None
+Item = AnyItem | None
+
+
+def best_effort_answer(completion: str) -> str:
+    """What the verifier judges: the extracted answer, else the completion's bounded tail."""
+    answer = extract_answer(completion, ExtractionPolicy.LENIENT).answer
+    if answer is not None:
+        return answer[:BEST_EFFORT_CHARS]
+    return completion.strip()[-BEST_EFFORT_CHARS:]
 
 
 class VerifierStage:
-    def __init__(self, client: VerifierClient | None, default_mode: Mode, metrics: Metrics) -> None:
+    def __init__(
+        self,
+        client: VerifierClient | None,
+        default_mode: Mode,
+        metrics: Metrics,
+        default_source: VerdictSource = VerdictSource.TINYV,
+    ) -> None:
         self._client = client
         self._default_mode = default_mode
+        self._default_source = default_source
         self._metrics = metrics
 
     async def apply(
         self, items: Sequence[Item], results: list[ScoreResult], options: RewardOptions
     ) -> list[ScoreResult]:
         mode = options.mode or self._default_mode
+        source = options.verdict_source or self._default_source
         math_jobs: list[int] = []
         rubric_jobs: list[int] = []
         for index, (item, result) in enumerate(zip(items, results, strict=True)):
@@ -59,11 +81,17 @@ class VerifierStage:
                 math_jobs.append(index)
         updated = list(results)
         if math_jobs:
-            judgements = await self._judge(
-                [_verify_request(items[i], results[i]) for i in math_jobs]
-            )
-            for index, judgement in zip(math_jobs, judgements, strict=True):
-                updated[index] = _with_verdict(results[index], judgement, mode, options)
+            maths = [_math(items[i]) for i in math_jobs]
+            answers = [best_effort_answer(item.completion) for item in maths]
+            requests = [
+                VerifyRequest(item.prompt, reference_answer(item.reference), answer)
+                for item, answer in zip(maths, answers, strict=True)
+            ]
+            judgements = await self._judge(requests, source)
+            for index, answer, judgement in zip(math_jobs, answers, judgements, strict=True):
+                updated[index] = _with_verdict(
+                    results[index], judgement, answer, mode, source, options
+                )
                 outcome = "judged" if judgement.ok else "fallback"
                 self._metrics.verifier_items.labels(mode=mode.value, outcome=outcome).inc()
         if rubric_jobs:
@@ -77,18 +105,22 @@ class VerifierStage:
         return updated
 
     def _wants_verifier(self, mode: Mode, result: ScoreResult) -> bool:
-        if mode is Mode.RULE or result.status is not Status.OK or result.extracted is None:
+        if mode is Mode.RULE or result.reward is None:
             return False
-        if needs_verifier(mode, rule_correct=result.components.get("correct") == 1.0):
+        if needs_verifier(mode, rule_correct=_rule_accepted(result)):
             return True
         # addon and the rule already accepted the answer: the verifier is not asked.
         self._metrics.verifier_items.labels(mode=mode.value, outcome="skipped").inc()
         return False
 
-    async def _judge(self, requests: list[VerifyRequest]) -> list[VerifierJudgement]:
+    async def _judge(
+        self, requests: list[VerifyRequest], source: VerdictSource
+    ) -> list[VerifierJudgement]:
         if self._client is None:
             return [VerifierJudgement(None, error=f"unavailable: {NOT_CONFIGURED}")] * len(requests)
-        return await self._client.judge(requests)
+        return await self._client.judge(
+            requests, "rubric" if source is VerdictSource.RUBRIC else "tinyv"
+        )
 
     async def _grade(self, requests: list[RubricRequest]) -> list[RubricJudgement]:
         if self._client is None:
@@ -96,9 +128,13 @@ class VerifierStage:
         return await self._client.grade_rubric(requests)
 
 
-def _verify_request(item: Item, result: ScoreResult) -> VerifyRequest:
-    assert isinstance(item, MathItem) and result.extracted is not None
-    return VerifyRequest(item.prompt, reference_answer(item.reference), result.extracted)
+def _math(item: Item) -> MathItem:
+    assert isinstance(item, MathItem)
+    return item
+
+
+def _rule_accepted(result: ScoreResult) -> bool:
+    return result.status is Status.OK and result.components.get("correct") == 1.0
 
 
 def _rubric_request(item: Item) -> RubricRequest:
@@ -107,8 +143,15 @@ def _rubric_request(item: Item) -> RubricRequest:
 
 
 def _with_verdict(
-    result: ScoreResult, judgement: VerifierJudgement, mode: Mode, options: RewardOptions
+    result: ScoreResult,
+    judgement: VerifierJudgement,
+    answer: str,
+    mode: Mode,
+    source: VerdictSource,
+    options: RewardOptions,
 ) -> ScoreResult:
+    answered = result.components.get("no_answer") != 1.0
+    saw = "" if answered else f"; verifier saw the best-effort answer {preview(answer, 80)!r}"
     if not judgement.ok or judgement.probability is None:
         reason = judgement.error or "no probability returned"
         if mode is Mode.VERIFIER_ONLY:
@@ -117,45 +160,51 @@ def _with_verdict(
                     "status": Status.UNAVAILABLE,
                     "reward": None,
                     "judge": Judge.NONE,
-                    "detail": f"{result.detail}; LLM verifier unavailable ({reason}), and "
+                    "detail": f"{result.detail}{saw}; LLM verifier unavailable ({reason}), and "
                     "mode 'verifier_only' has no fallback",
                 }
             )
         return result.model_copy(
             update={
                 "status": Status.UNAVAILABLE,
-                "detail": f"{result.detail}; LLM verifier unavailable ({reason}): "
+                "detail": f"{result.detail}{saw}; LLM verifier unavailable ({reason}): "
                 "rule verdict used",
             }
         )
-    rule_correct = result.components.get("correct") == 1.0
+    rule_correct = _rule_accepted(result)
     probability = judgement.probability
     score = combined_score(mode, rule_correct, probability, options.verifier_weight)
-    answer = RewardScale(options.correct, options.wrong, options.no_answer).from_score(score)
+    scale = RewardScale(options.correct, options.wrong, options.no_answer)
+    value = answer_value(scale, score, answered)
     components = {
         **result.components,
         "rule_correct": 1.0 if rule_correct else 0.0,
         "verifier": probability,
         "verifier_label_mass": judgement.label_mass if judgement.label_mass is not None else 1.0,
+        "verifier_best_effort": 0.0 if answered else 1.0,
         "score": score,
-        "answer": answer,
+        "answer": value,
         "correct": 1.0 if score >= 0.5 else 0.0,
     }
     reward = (
-        options.answer_weight * answer
+        options.answer_weight * value
         + options.format_weight * components.get("format", 0.0)
         + options.thinking_weight * components.get("thinking", 0.0)
     )
     mass = f", label mass {judgement.label_mass:.2f}" if judgement.label_mass is not None else ""
-    detail = (
-        f"{result.detail}; verifier P(correct)={probability:.3f}{mass}; "
-        f"{mode.value} score {score:.3f}"
+    verdict = (
+        f"rubric score {probability:.2f}"
+        if source is VerdictSource.RUBRIC
+        else f"P(correct)={probability:.3f}{mass}"
     )
+    detail = f"{result.detail}{saw}; verifier {verdict}; {mode.value} score {score:.3f}"
     return result.model_copy(
         update={
+            "status": Status.OK,
             "reward": reward,
             "judge": Judge.VERIFIER,
             "components": components,
+            "extracted": result.extracted if answered else preview(answer),
             "detail": detail,
         }
     )

@@ -193,7 +193,12 @@ class DataSection(_Section):
 
 
 class RewardSection(_Section):
-    task: Literal["math", "code"] = Field("math", description="What the dataset's rows are.")
+    task: Literal["math", "code", "grade"] = Field(
+        "math",
+        description="What the dataset's rows are; 'grade' trains a rubric reward model (the "
+        "answer field is the target score in [0, 1], the completion a critique ending in "
+        "'Total Score: X/10').",
+    )
     extraction: Literal["boxed", "marked", "lenient"] | None = Field(
         None,
         description="Math: where the answer is read from: 'boxed' = only \\boxed{} counts; "
@@ -201,10 +206,13 @@ class RewardSection(_Section):
         "expression; None = the service's default.",
     )
     language: Literal["python", "q"] = Field("python", description="Code tasks: the language.")
-    mode: Literal["rule", "addon", "mixed", "verifier_only"] = Field(
+    mode: Literal["rule", "addon", "mixed", "verifier_only", "tinyv_only"] = Field(
         "rule",
-        description="Judge mode (TinyV): rule only; addon = verifier when the rule says wrong; "
-        "mixed = blend; verifier_only.",
+        description="Judge mode (TinyV): rule only; addon = verifier when the rule does not "
+        "accept; mixed = blend; verifier_only (alias tinyv_only).",
+    )
+    verdict_source: Literal["tinyv", "rubric"] | None = Field(
+        None, description="How the LLM verifier judges; None = the service default."
     )
     verifier_weight: float = Field(1.0, ge=0, le=1, description="Weight w of the LLM verifier.")
     correct: float = Field(1.0, description="Math: reward for a correct answer.")
@@ -237,19 +245,9 @@ class RewardSection(_Section):
         """
         options = self.model_dump(
             include={
-                "mode",
-                "verifier_weight",
-                "correct",
-                "wrong",
-                "no_answer",
-                "answer_weight",
-                "format_weight",
-                "thinking_weight",
-                "min_thinking_words",
-                "base_weight",
-                "perfect_bonus",
-                "perfect_weight",
-                "empty_code_reward",
+                "mode", "verdict_source", "verifier_weight", "correct", "wrong", "no_answer",
+                "answer_weight", "format_weight", "thinking_weight", "min_thinking_words",
+                "base_weight", "perfect_bonus", "perfect_weight", "empty_code_reward",
             }
         )
         if self.extraction is not None:

@@ -29,6 +29,8 @@ def format_instruction(reasoning_format: ReasoningFormat, task: str, language: s
             f"First reason inside <{tag}> </{tag}> tags, then give the complete solution "
             f"inside <answer> </answer> tags, {where}."
         )
+    if task == "grade":
+        return "Finish with a line 'Total Score: X/10'."
     if reasoning_format == "none":
         return "Put the final answer in \\boxed{}."
     tag = _FORMAT_TAGS[reasoning_format]

@@ -41,6 +41,13 @@ def build_item(
 ) -> Item | None:
     """The service item for one completion; None when the row gives nothing to judge."""
     task = row.get("task") or reward.task
+    if task == "grade":
+        if row.get("reference") is None:
+            return None
+        return {
+            "task": "grade", "id": index, "prompt": prompt, "completion": completion,
+            "reference": float(row["reference"]),
+        }
     if task == "math":
         if row.get("reference") is None:
             return None

@@ -7,10 +7,12 @@ scale (``wrong + (correct - wrong) * score``). ``w`` is the verifier weight.
 from __future__ import annotations
 
 from services.protocol import Mode
+from services.rewards.math_reward import RewardScale
 
 
 def needs_verifier(mode: Mode, rule_correct: bool) -> bool:
-    """Whether the verifier is asked at all: ``addon`` asks only about rejected answers."""
+    """Whether the verifier is asked at all: ``addon`` asks about every answer the rule
+    did not accept (wrong, none found, the rule timed out or failed)."""
     if mode is Mode.RULE:
         return False
     if mode is Mode.ADDON:
@@ -32,3 +34,15 @@ def combined_score(mode: Mode, rule_correct: bool, probability: float, weight: f
     if mode is Mode.MIXED:
         return probability * weight + rule * (1.0 - weight)
     return probability
+
+
+def answer_value(scale: RewardScale, score: float, answered: bool) -> float:
+    """The answer component for a combined score.
+
+    An answer the rule found runs from ``wrong`` (score 0) to ``correct`` (score 1). Where
+    the rule found none, the floor is ``no_answer``: that reward stands only when the
+    verifier rejects the best-effort answer too.
+    """
+    if answered:
+        return scale.from_score(score)
+    return scale.no_answer + (scale.correct - scale.no_answer) * score

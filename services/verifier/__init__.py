@@ -4,14 +4,22 @@ from services.verifier.breaker import BreakerState, CircuitBreaker
 from services.verifier.client import VerifierClient
 from services.verifier.config import (
     RUBRIC_TEMPLATE,
+    RUBRIC_VERDICT_TEMPLATE,
+    RUBRIC_VERDICT_TEMPLATES,
+    TINYV_QWEN3_TEMPLATE,
     TINYV_TEMPLATE,
+    VERDICT_TEMPLATES,
+    VerdictSource,
     VerifierConfig,
+    base_url,
     parse_urls,
+    resolve_template,
 )
 from services.verifier.parsing import (
     label_probability,
     parse_total_score,
     rubric_reward,
+    verdict_after_thinking,
 )
 from services.verifier.types import (
     ErrorKind,
@@ -23,18 +31,26 @@ from services.verifier.types import (
 
 __all__ = [
     "RUBRIC_TEMPLATE",
+    "RUBRIC_VERDICT_TEMPLATE",
+    "RUBRIC_VERDICT_TEMPLATES",
+    "TINYV_QWEN3_TEMPLATE",
     "TINYV_TEMPLATE",
+    "VERDICT_TEMPLATES",
     "BreakerState",
     "CircuitBreaker",
     "ErrorKind",
     "RubricJudgement",
     "RubricRequest",
+    "VerdictSource",
     "VerifierClient",
     "VerifierConfig",
     "VerifierJudgement",
     "VerifyRequest",
+    "base_url",
     "label_probability",
     "parse_total_score",
     "parse_urls",
+    "resolve_template",
     "rubric_reward",
+    "verdict_after_thinking",
 ]

@@ -15,8 +15,13 @@ from typing import Any, TypeVar
 
 from services.verifier.breaker import BreakerState
 from services.verifier.cache import VerdictCache
-from services.verifier.config import VerifierConfig
-from services.verifier.parsing import label_probability, parse_total_score, text_label
+from services.verifier.config import VerdictSource, VerifierConfig
+from services.verifier.parsing import (
+    label_probability,
+    parse_total_score,
+    text_label,
+    verdict_after_thinking,
+)
 from services.verifier.prompts import (
     PLAIN,
     SCORE_PREFIX,
@@ -84,7 +89,8 @@ class VerifierClient:
                     raise CallError(ErrorKind.BAD_RESPONSE, "/v1/models lists no model") from exc
             if self._wrapper is None:
                 self._wrapper = await self._learn_chat_wrapper(self._model)
-            if self.config.mode == "logprob" and self._label_ids is None:
+            logprobs = self.config.mode == "logprob" and not self.config.thinking
+            if logprobs and self._label_ids is None:
                 self._label_ids = await self._learn_label_ids(self._model)
             return self._model, self._wrapper
 
@@ -143,22 +149,36 @@ class VerifierClient:
 
     # -- verdicts ------------------------------------------------------------------------
 
-    async def judge(self, items: Sequence[VerifyRequest]) -> list[VerifierJudgement]:
-        """P(answer is correct) for each item, in order; errors are per item, never raised."""
-        keys = [(item.question, item.reference, item.answer) for item in items]
+    async def judge(
+        self, items: Sequence[VerifyRequest], source: VerdictSource = "tinyv"
+    ) -> list[VerifierJudgement]:
+        """P(answer is correct) for each item, in order; errors are per item, never raised.
+
+        ``source`` "tinyv": a True/False verdict (probability, text, or after thinking);
+        "rubric": a graded critique, whose min(10, X)/10 is the probability.
+        """
+        keys = [(source, item.question, item.reference, item.answer) for item in items]
 
         async def fresh(missed: list[tuple[str, ...]]) -> list[VerifierJudgement]:
-            return await self._judge_uncached([VerifyRequest(*key) for key in missed])
+            requests = [VerifyRequest(*key[1:]) for key in missed]
+            return await self._judge_uncached(requests, source)
 
         return await self.cache.through(keys, fresh, _missing())
 
-    async def _judge_uncached(self, items: list[VerifyRequest]) -> list[VerifierJudgement]:
+    async def _judge_uncached(
+        self, items: list[VerifyRequest], source: VerdictSource
+    ) -> list[VerifierJudgement]:
         try:
             model, wrapper = await self._setup()
         except CallError as exc:
             return [VerifierJudgement(None, error=exc.reason)] * len(items)
-        prompts = [wrapper.wrap(verify_prompt(self.config, item)) for item in items]
-        run = self._text_chunk if self.config.mode == "text" else self._logprob_chunk
+        prompts = [wrapper.wrap(verify_prompt(self.config, item, source)) for item in items]
+        if source == "rubric":
+            run = self._rubric_verdict_chunk
+        elif self.config.thinking:
+            run = self._thinking_chunk
+        else:
+            run = self._text_chunk if self.config.mode == "text" else self._logprob_chunk
 
         async def chunk(batch: list[str]) -> list[VerifierJudgement]:
             return await run(model, batch)
@@ -229,6 +249,41 @@ class VerifierClient:
             out.append(VerifierJudgement(1.0 if label else 0.0, decided_by="text", raw=text))
         return out
 
+    async def _thinking_chunk(self, model: str, prompts: list[str]) -> list[VerifierJudgement]:
+        body = {
+            "model": model,
+            "prompt": prompts,
+            "max_tokens": self.config.thinking_max_tokens,
+            "temperature": 0.0,
+            "add_special_tokens": False,
+        }
+        response = await self.transport.request("POST", _COMPLETIONS, body)
+        out = []
+        for choice in _choices(response, len(prompts)):
+            text = str(choice.get("text", ""))
+            label, answer = verdict_after_thinking(
+                text, self.config.true_label, self.config.false_label
+            )
+            if label is None:
+                detail = f"no verdict after thinking (ends with {text[-60:]!r})"
+                reason = error_reason(ErrorKind.BAD_RESPONSE, detail)
+                out.append(VerifierJudgement(None, raw=text[-200:], error=reason))
+                continue
+            out.append(VerifierJudgement(float(label), decided_by="thinking", raw=answer[:200]))
+        return out
+
+    async def _rubric_verdict_chunk(
+        self, model: str, prompts: list[str]
+    ) -> list[VerifierJudgement]:
+        out = []
+        for grade in await self._rubric_chunk(model, prompts):
+            out.append(
+                VerifierJudgement(
+                    grade.score, decided_by="rubric", raw=grade.critique[-600:], error=grade.error
+                )
+            )
+        return out
+
     # -- rubric grades -------------------------------------------------------------------
 
     async def grade_rubric(self, items: Sequence[RubricRequest]) -> list[RubricJudgement]:
@@ -256,10 +311,11 @@ class VerifierClient:
 
     async def _rubric_chunk(self, model: str, prompts: list[str]) -> list[RubricJudgement]:
         # Step 1: a free critique, stopped before it writes a score itself.
+        thinking = self.config.thinking_max_tokens if self.config.thinking else 0
         critique_body = {
             "model": model,
             "prompt": prompts,
-            "max_tokens": self.config.rubric_max_tokens,
+            "max_tokens": self.config.rubric_max_tokens + thinking,
             "temperature": 0.0,
             "stop": ["Total Score", "Total score", "total score", "TOTAL SCORE"],
             "add_special_tokens": False,

@@ -18,6 +18,27 @@ TINYV_TEMPLATE = (
     'Return "{true_label}" if the model\'s answer is correct, otherwise return "{false_label}".'
 )
 
+# TinyV-Qwen3-1.7B's prompt (tinyv_config.json): a shorter instruction, same fields.
+TINYV_QWEN3_TEMPLATE = (
+    "You are an AI tasked with identifying if the model's answer is correct compared to the "
+    "ground truth answer despite appearing different from the ground truth.\n\n"
+    "<question>{question}</question>\n\n"
+    "<ground_truth_answer>{reference}</ground_truth_answer>\n\n"
+    "<model_answer>{answer}</model_answer>\n\n"
+    'Return "{true_label}" if the model\'s answer is correct, otherwise return "{false_label}".'
+)
+
+# A rubric reward model judging an answer inside the modes: score = min(10, X)/10.
+RUBRIC_VERDICT_TEMPLATE = (
+    "You are a strict grader. Compare the model's answer to the question with the ground "
+    "truth answer. Write a short critique of whether the model's answer is mathematically "
+    "equivalent to the ground truth, then finish with a line 'Total Score: X/10' where X is "
+    "10 for a correct answer and 0 for a wrong one.\n\n"
+    "<question>{question}</question>\n\n"
+    "<ground_truth_answer>{reference}</ground_truth_answer>\n\n"
+    "<model_answer>{answer}</model_answer>"
+)
+
 RUBRIC_TEMPLATE = (
     "You are a strict grader. Read the question and the response, then write a short "
     "critique of the response's correctness, completeness and clarity, and finish with a "
@@ -27,13 +48,37 @@ RUBRIC_TEMPLATE = (
     "<response>{response}</response>"
 )
 
+# Verdict templates by name; any other value of a template setting is the template itself.
+VERDICT_TEMPLATES = {"tinyv-1.5b": TINYV_TEMPLATE, "tinyv-qwen3": TINYV_QWEN3_TEMPLATE}
+RUBRIC_VERDICT_TEMPLATES = {"rubric": RUBRIC_VERDICT_TEMPLATE}
+
 ScoringMode = Literal["logprob", "text"]
 ChatFormat = Literal["server", "none"]
+VerdictSource = Literal["tinyv", "rubric"]
+
+
+def resolve_template(value: str, presets: dict[str, str]) -> str:
+    """A preset's text by name, or ``value`` itself when it is a template with ``{answer}``."""
+    if value in presets:
+        return presets[value]
+    if "{answer}" not in value:
+        raise ValueError(
+            f"template {value[:40]!r} is neither a preset ({', '.join(presets)}) nor a text "
+            "containing {answer}"
+        )
+    return value
+
+
+def base_url(url: str) -> str:
+    """The server root: ``http://h:8000/v1/`` and ``http://h:8000`` both give ``http://h:8000``
+    (the client adds ``/v1/...`` and vLLM's ``/health``, ``/tokenize`` live at the root)."""
+    url = url.strip().rstrip("/")
+    return url.removesuffix("/v1").rstrip("/")
 
 
 def parse_urls(value: str) -> tuple[str, ...]:
-    """``"http://a:8000, http://b:8000/"`` -> normalised tuple (comma-separated env var)."""
-    return tuple(url.strip().rstrip("/") for url in value.split(",") if url.strip())
+    """``"http://a:8000, http://b:8000/v1"`` -> server roots (comma-separated env var)."""
+    return tuple(base_url(url) for url in value.split(",") if url.strip())
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +89,7 @@ class VerifierConfig:
     api_key: str | None = None
     mode: ScoringMode = "logprob"
     template: str = TINYV_TEMPLATE
+    rubric_verdict_template: str = RUBRIC_VERDICT_TEMPLATE
     rubric_template: str = RUBRIC_TEMPLATE
     true_label: str = "True"
     false_label: str = "False"
@@ -61,6 +107,10 @@ class VerifierConfig:
     breaker_reset_s: float = 10.0  # open for this long, then one half-open probe
     cache_size: int = 16_384
     rubric_max_tokens: int = 256
+    # A verifier that thinks first: free text up to thinking_max_tokens, verdict read after
+    # "</think>" or "Answer:" (TinyV's *-Think models).
+    thinking: bool = False
+    thinking_max_tokens: int = 512
     extra_headers: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
     def __post_init__(self) -> None:
@@ -70,4 +120,4 @@ class VerifierConfig:
             raise ValueError(f"unknown scoring mode {self.mode!r}")
         if self.max_batch < 1 or self.max_concurrency < 1:
             raise ValueError("max_batch and max_concurrency must be >= 1")
-        object.__setattr__(self, "base_urls", tuple(u.rstrip("/") for u in self.base_urls))
+        object.__setattr__(self, "base_urls", tuple(base_url(u) for u in self.base_urls))

@@ -81,3 +81,26 @@ def parse_total_score(text: str) -> tuple[float | None, str | None]:
 def rubric_reward(score: float, reference: float) -> float:
     """TinyV/RRM rubric reward: ``(1 - |score - reference|)**2`` for scores in [0, 1]."""
     return (1.0 - abs(score - reference)) ** 2
+
+
+def verdict_after_thinking(
+    text: str, true_label: str = "True", false_label: str = "False"
+) -> tuple[bool | None, str]:
+    """A thinking verifier's verdict: the text after the last ``</think>`` (else after the
+    last ``Answer:``), true when it mentions the true label (TinyV's ``'true' in reply``).
+
+    Returns ``(verdict, the text it was read from)``; ``None`` when neither marker is there or
+    the answer names neither label.
+    """
+    for marker in ("</think>", "Answer:"):
+        if marker in text:
+            answer = text.rsplit(marker, 1)[1].strip()
+            break
+    else:
+        return None, ""
+    lowered = answer.lower()
+    if true_label.lower() in lowered:
+        return True, answer
+    if false_label.lower() in lowered:
+        return False, answer
+    return None, answer

@@ -45,10 +45,11 @@ def _fill(template: str, **fields: str) -> str:
     return pattern.sub(lambda match: fields[match.group(0)[1:-1]], template)
 
 
-def verify_prompt(config: VerifierConfig, item: VerifyRequest) -> str:
-    """The TinyV-style user message for one item (before chat wrapping)."""
+def verify_prompt(config: VerifierConfig, item: VerifyRequest, source: str = "tinyv") -> str:
+    """The user message for one item (before chat wrapping): the TinyV-style template, or
+    the rubric verdict template when a rubric reward model judges."""
     return _fill(
-        config.template,
+        config.rubric_verdict_template if source == "rubric" else config.template,
         question=item.question,
         reference=item.reference,
         answer=item.answer,

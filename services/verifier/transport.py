@@ -90,9 +90,10 @@ class Transport:
             if endpoint.breaker.allow():
                 return endpoint
         wait = min(e.breaker.retry_in() for e in self.endpoints)
+        urls = ", ".join(e.url for e in self.endpoints)
         raise CallError(
             ErrorKind.CIRCUIT_OPEN,
-            f"verifier circuit open after repeated failures; next probe in {wait:.1f}s",
+            f"verifier circuit open after repeated failures of {urls}; next probe in {wait:.1f}s",
         )
 
     async def request(self, method: str, path: str, body: Any = None) -> Any:

@@ -53,7 +53,7 @@ class VerifierJudgement:
 
     probability: float | None
     label_mass: float | None = None
-    decided_by: Literal["logprob", "text"] | None = None
+    decided_by: Literal["logprob", "text", "thinking", "rubric"] | None = None
     raw: str = ""
     error: str | None = None
     cached: bool = False

@@ -14,11 +14,17 @@ import pytest
 
 from tests.service_process import free_port, running_service
 
+DEAD = f"http://127.0.0.1:{free_port()}"
+
 
 @pytest.fixture(scope="module")
 def unreachable_verifier_url() -> Iterator[str]:
-    dead = f"http://127.0.0.1:{free_port()}"
-    env = {"VERIFIER_LLM_URL": dead, "VERIFIER_LLM_TIMEOUT_S": "2", "VERIFIER_MATH_WORKERS": "1"}
+    # Given in the /v1 form OpenAI clients use; the service talks to the server root.
+    env = {
+        "VERIFIER_LLM_URL": f"{DEAD}/v1",
+        "VERIFIER_LLM_TIMEOUT_S": "2",
+        "VERIFIER_MATH_WORKERS": "1",
+    }
     with running_service(env) as url:
         yield url
 
@@ -79,6 +85,26 @@ def test_ready_and_metrics_show_the_verifier_state(unreachable_verifier_url: str
     ready = httpx.get(f"{unreachable_verifier_url}/ready", timeout=30).json()
     assert ready["ready"] is True  # math still works
     assert ready["backends"]["llm_verifier"]["ok"] is False
+    # The wrong URL is named, in the root form the client calls.
+    assert f"{DEAD}: unreachable" in ready["backends"]["llm_verifier"]["detail"]
     metrics = httpx.get(f"{unreachable_verifier_url}/metrics", timeout=30).text
     assert 'verifier_llm_items_total{mode="addon",outcome="skipped"}' in metrics
     assert 'verifier_llm_items_total{mode="addon",outcome="fallback"}' in metrics
+
+
+def test_no_answer_keeps_its_reward_when_the_verifier_is_down(
+    unreachable_verifier_url: str,
+) -> None:
+    unmarked = {
+        "task": "math",
+        "prompt": "2+2?",
+        "completion": "Two and two make four, as everyone knows by now.",
+        "reference": "4",
+    }
+    (result,) = _score(unreachable_verifier_url, [unmarked], mode="addon")
+    # The verifier was asked (every rejected answer is) but could not answer: the rule's
+    # no-answer verdict stands, labelled, and the detail names what was sent and where.
+    assert (result["status"], result["reward"], result["judge"]) == ("unavailable", -0.5, "rule")
+    assert "no final answer found" in result["detail"]
+    assert "best-effort answer 'Two and two make four" in result["detail"]
+    assert DEAD in result["detail"] and "/v1/v1" not in result["detail"]

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
-from services.protocol import ExtractionPolicy, Mode
+from services.protocol import ExtractionPolicy, Mode, VerdictSource
 from services.settings import Settings
 
 
@@ -29,3 +30,15 @@ def test_extraction_policy_defaults_to_marked(monkeypatch: pytest.MonkeyPatch) -
     assert Settings().extraction is ExtractionPolicy.MARKED
     monkeypatch.setenv("VERIFIER_EXTRACTION", "boxed")
     assert Settings().extraction is ExtractionPolicy.BOXED
+
+
+def test_verifier_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERIFIER_MODE", "tinyv_only")
+    monkeypatch.setenv("VERIFIER_LLM_VERDICT_SOURCE", "rubric")
+    monkeypatch.setenv("VERIFIER_LLM_TEMPLATE", "tinyv-qwen3")
+    settings = Settings()
+    assert settings.mode is Mode.VERIFIER_ONLY
+    assert settings.llm_verdict_source is VerdictSource.RUBRIC
+    monkeypatch.setenv("VERIFIER_LLM_TEMPLATE", "no such preset")
+    with pytest.raises(ValidationError, match="neither a preset"):
+        Settings()

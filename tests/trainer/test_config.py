@@ -121,6 +121,10 @@ def test_q_and_tinyv_configs() -> None:
     assert tinyv.reward.mode == "addon"
     assert tinyv.service.url == ["http://verifier-0:8000", "http://verifier-1:8000"]
     assert tinyv.reward.options()["mode"] == "addon"
+    parity = load_config(CONFIGS / "tinyv_parity.yaml").reward.options()
+    assert (parity["mode"], parity["correct"], parity["wrong"], parity["no_answer"]) == (
+        "addon", 1.0, 0.0, 0.0
+    )
 
 
 def test_cli_overrides_win_over_yaml() -> None:

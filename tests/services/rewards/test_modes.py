@@ -4,7 +4,7 @@ import pytest
 
 from services.protocol import Mode
 from services.rewards.math_reward import RewardScale
-from services.rewards.modes import combined_score, needs_verifier
+from services.rewards.modes import answer_value, combined_score, needs_verifier
 
 
 @pytest.mark.parametrize(
@@ -33,3 +33,18 @@ def test_only_addon_skips_answers_the_rule_accepts() -> None:
 def test_scores_map_onto_the_reward_scale() -> None:
     scale = RewardScale(correct=1.0, wrong=-1.0)
     assert scale.from_score(combined_score(Mode.ADDON, False, 0.75, 1.0)) == pytest.approx(0.5)
+
+
+def test_no_answer_reward_stands_only_when_the_verifier_rejects_too() -> None:
+    scale = RewardScale(correct=1.0, wrong=-1.0, no_answer=-0.5)
+    assert answer_value(scale, 0.0, answered=False) == -0.5
+    assert answer_value(scale, 1.0, answered=False) == 1.0
+    assert answer_value(scale, 0.5, answered=False) == pytest.approx(0.25)
+    assert answer_value(scale, 0.0, answered=True) == -1.0
+    assert answer_value(scale, 0.5, answered=True) == pytest.approx(0.0)
+
+
+def test_tinyv_only_is_verifier_only() -> None:
+    assert Mode("tinyv_only") is Mode.VERIFIER_ONLY
+    with pytest.raises(ValueError):
+        Mode("tinyv")

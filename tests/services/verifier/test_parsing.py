@@ -11,6 +11,7 @@ from services.verifier.parsing import (
     parse_total_score,
     rubric_reward,
     text_label,
+    verdict_after_thinking,
 )
 
 
@@ -103,3 +104,18 @@ def test_rubric_reward() -> None:
     assert rubric_reward(0.7, 0.7) == 1.0
     assert rubric_reward(1.0, 0.0) == 0.0
     assert rubric_reward(0.5, 0.7) == pytest.approx(0.64)
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("<think>The forms differ but are equal.</think>\n\nTrue", True),
+        ("Let me compare... </think> False", False),
+        ("Reasoning: 1/2 = 0.5.\nAnswer: True", True),
+        ("<think>maybe True?</think>False", False),  # only the text after </think> counts
+        ("I am still thinking and ran out of tokens", None),
+        ("</think> I cannot tell.", None),
+    ],
+)
+def test_verdict_after_thinking(text: str, verdict: bool | None) -> None:
+    assert verdict_after_thinking(text)[0] is verdict

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from services.verifier.config import VerifierConfig, parse_urls
+from services.verifier.config import (
+    VERDICT_TEMPLATES,
+    VerifierConfig,
+    parse_urls,
+    resolve_template,
+)
 from services.verifier.prompts import (
     SENTINEL,
     ChatWrapper,
@@ -61,3 +66,35 @@ def test_config_validation_and_url_parsing() -> None:
         VerifierConfig(base_urls=())
     with pytest.raises(ValueError):
         VerifierConfig(base_urls=("http://a",), max_batch=0)
+
+
+def test_v1_urls_are_taken_as_the_server_root() -> None:
+    # OpenAI clients and vLLM's docs write the /v1 form; the client adds /v1/... itself and
+    # reaches /health, /tokenize at the root.
+    assert parse_urls("http://a:8000/v1, http://b:8000/v1/ ,http://c:8000") == (
+        "http://a:8000",
+        "http://b:8000",
+        "http://c:8000",
+    )
+    assert VerifierConfig(base_urls=("http://a:1/v1",)).base_urls == ("http://a:1",)
+    assert parse_urls("http://a:1/api/v1") == ("http://a:1/api",)
+
+
+def test_template_presets_and_custom_templates() -> None:
+    qwen3 = VerifierConfig(
+        base_urls=("http://x",), template=resolve_template("tinyv-qwen3", VERDICT_TEMPLATES)
+    )
+    text = verify_prompt(qwen3, VerifyRequest("q?", "1", "one"))
+    assert text.startswith("You are an AI tasked with identifying if the model's answer")
+    assert "<model_answer>one</model_answer>" in text
+    assert resolve_template("Is {answer} {reference}?", VERDICT_TEMPLATES) == (
+        "Is {answer} {reference}?"
+    )
+    with pytest.raises(ValueError, match="neither a preset"):
+        resolve_template("tinyv-7b", VERDICT_TEMPLATES)
+
+
+def test_rubric_source_uses_the_rubric_verdict_template() -> None:
+    text = verify_prompt(CONFIG, VerifyRequest("2+2?", "4", "four"), source="rubric")
+    assert "Total Score: X/10" in text and "<model_answer>four</model_answer>" in text
+    assert "<ground_truth_answer>4</ground_truth_answer>" in text

@@ -1,8 +1,14 @@
-"""Every judge mode end to end: the real service calling a real vLLM verifier on CPU."""
+"""Every judge mode end to end: the real service calling a real vLLM verifier on CPU.
+
+The service is given the server twice, in the ``/v1`` form OpenAI clients use and in the
+root form, so every test here also goes through several URLs of both forms.
+"""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import httpx
@@ -10,12 +16,13 @@ import pytest
 
 from tests.service_process import running_service
 from tests.vllm_process import VLLMServer
+from trainer.adapters.verl import compute_score
 
 
 @pytest.fixture(scope="module")
 def service_with_verifier(vllm_server: VLLMServer) -> Iterator[str]:
     env = {
-        "VERIFIER_LLM_URL": vllm_server.url,
+        "VERIFIER_LLM_URL": f"{vllm_server.url}/v1, {vllm_server.url}",
         "VERIFIER_LLM_MODEL": vllm_server.model,
         "VERIFIER_LLM_TIMEOUT_S": "600",  # a CPU server is slow; nothing here tests timeouts
         "VERIFIER_MATH_WORKERS": "1",
@@ -48,9 +55,11 @@ def _probability(result: dict[str, Any]) -> float:
     return float(p)
 
 
-def test_ready_reports_the_verifier(service_with_verifier: str) -> None:
+def test_ready_reports_the_verifier(service_with_verifier: str, vllm_server: VLLMServer) -> None:
     ready = httpx.get(f"{service_with_verifier}/ready", timeout=60).json()
     assert ready["backends"]["llm_verifier"]["ok"] is True, ready
+    detail = ready["backends"]["llm_verifier"]["detail"]
+    assert detail.count(f"{vllm_server.url}: ok") == 2 and "/v1" not in detail
 
 
 def test_addon_asks_only_about_rejected_answers(service_with_verifier: str) -> None:
@@ -110,3 +119,92 @@ def test_rubric_items_are_graded(service_with_verifier: str) -> None:
     score = result["components"]["score"]
     assert 0.0 <= score <= 1.0
     assert result["reward"] == pytest.approx((1 - abs(score - 0.9)) ** 2)
+
+
+def test_addon_judges_a_bare_unmarked_correct_answer(service_with_verifier: str) -> None:
+    # No box, no tag, no "answer is": the rule finds nothing (TinyV's "no answer" case).
+    prose = "Two apples and two more apples make four apples in the basket."
+    item = {"task": "math", "prompt": "What is 2+2?", "completion": prose, "reference": "4"}
+    (result,) = _score(service_with_verifier, [item], mode="addon")
+    assert result["status"] == "ok" and result["judge"] == "verifier", result
+    assert result["components"]["no_answer"] == 1.0
+    assert result["components"]["verifier_best_effort"] == 1.0
+    assert result["extracted"] == prose  # what the verifier saw: the completion's tail
+    assert "best-effort answer" in result["detail"]
+    p = _probability(result)
+    # The no-answer reward (-0.5) is the floor, reached only if the verifier rejects too.
+    assert result["reward"] == pytest.approx(-0.5 + 1.5 * p)
+
+
+def test_rubric_source_drives_verifier_only(service_with_verifier: str) -> None:
+    (result,) = _score(
+        service_with_verifier,
+        [RIGHT],
+        mode="tinyv_only",  # TinyV's name for verifier_only
+        verdict_source="rubric",
+        correct=1.0,
+        wrong=0.0,
+    )
+    assert result["status"] == "ok" and result["judge"] == "verifier", result
+    score = result["components"]["verifier"]
+    assert score * 10 == pytest.approx(round(score * 10, 1))  # an "X/10" grade
+    assert result["components"]["score"] == pytest.approx(score)
+    assert result["reward"] == pytest.approx(score)
+    assert "rubric score" in result["detail"]
+
+
+def _engine_requests(vllm: VLLMServer) -> float:
+    text = httpx.get(f"{vllm.url}/metrics", timeout=30).text
+    return sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith("vllm:request_success_total")
+    )
+
+
+def _settled_engine_requests(vllm: VLLMServer, before: float) -> float:
+    """The counter once it stops moving (vLLM records a request's stats just after it ends)."""
+    last = _engine_requests(vllm)
+    for _ in range(20):
+        time.sleep(0.25)
+        now = _engine_requests(vllm)
+        if now == last and now > before:
+            break
+        last = now
+    return last - before
+
+
+def test_repeated_answers_cost_the_engine_one_prompt(
+    service_with_verifier: str, vllm_server: VLLMServer
+) -> None:
+    # A GRPO group: six completions, one wrong answer written the same way by all of them.
+    question = f"What is 17 times 3? ({time.time_ns()})"  # never asked before in this session
+    item = {"task": "math", "prompt": question, "completion": "\\boxed{41}", "reference": "51"}
+    before = _engine_requests(vllm_server)
+    first = _score(service_with_verifier, [item] * 6, mode="addon")
+    assert _settled_engine_requests(vllm_server, before) == 1
+    assert all(r["judge"] == "verifier" for r in first)
+    assert len({r["components"]["verifier"] for r in first}) == 1
+    # The next step sends the same answer again: the engine is not asked at all.
+    before = _engine_requests(vllm_server)
+    second = _score(service_with_verifier, [item] * 6, mode="addon")
+    time.sleep(1.0)
+    assert _engine_requests(vllm_server) == before
+    assert [r["reward"] for r in second] == [r["reward"] for r in first]
+
+
+def test_verl_fork_positional_call_scores_with_the_verifier(service_with_verifier: str) -> None:
+    """TinyV's verl fork, as its prime manager calls ``compute_score`` (six positionals), on
+    rows the rule cannot read: ``*_tinyv`` rows get the verifier in the fork's setup."""
+    prose = "Two apples and two more apples make four apples."
+    info = {"question": "What is 2+2?"}
+    tinyv = partial(compute_score, "bigmath_rl_tinyv", prose, "4", info, "addon", 0.5,
+                    url=service_with_verifier)  # fmt: skip
+    plain = partial(compute_score, "bigmath_rl_prime", prose, "4", info, "addon", 0.5,
+                    url=service_with_verifier)  # fmt: skip
+    item = {"task": "math", "prompt": info["question"], "completion": prose, "reference": "4"}
+    (direct,) = _score(service_with_verifier, [item], mode="addon", verifier_weight=0.5)
+    assert direct["judge"] == "verifier"
+    # The fork reads the score as float(result[0]) (its gather wraps it once more).
+    assert float(tinyv()[0]) == pytest.approx(direct["reward"])
+    assert float(plain()[0]) == -0.5  # other sources: the rule alone, as in the fork

@@ -1,0 +1,117 @@
+"""The RRM-training reward against seed 004's own parser, on the seed's edge cases."""
+
+from __future__ import annotations
+
+import math
+
+import httpx
+import pytest
+
+from services.rewards.grade_reward import grade_reward, grade_text
+
+
+def seed_grade_reward(solution_str: str, ground_truth: float) -> float:
+    """Seed 004's ``data_source == 'grade'`` branch, as the seed document gives it."""
+    ans = (
+        solution_str.split("Total Score")[-1]
+        .replace(":", "")
+        .replace("[", "")
+        .replace("points", "")
+        .replace("point", "")
+        .replace("*", "")
+        .replace("|", "")
+        .replace("'", "")
+    )
+    ans = ans.split("/")[0].strip()
+    try:
+        score = min(10.0, float(ans)) / 10.0
+        return (1.0 - abs(float(score) - float(ground_truth))) ** 2
+    except Exception:
+        return 0.0
+
+
+EDGE_CASES = [
+    "The proof is complete.\nTotal Score: 7/10",
+    "**Total Score:** 8/10",
+    "Total Score: [9]/10",  # "]" is not removed: unreadable
+    "Total Score: [9/10]",
+    "Total Score: 6 points",
+    "Total Score: 1 point / 10",
+    "| Total Score | 5 |",
+    "Total Score: '4'/10",
+    "Total Score: 12/10",  # above 10: capped
+    "Total Score: 7.5 / 10",
+    "Total Score: 3/10 ... revised. Total Score: 9/10",  # the last one counts
+    "total score: 7/10",  # lower case: the seed finds no marker, the whole text is unreadable
+    "Total Score 10",
+    "Total Score: seven/10",
+    "no grade at all",
+    "",
+    "Total Score:",
+    "Total Score: 0/10",
+    "Total Score: -3/10",  # the seed reads negative grades as they are
+    "Total Score: 1e1/10",
+    "Total Score: nan/10",  # float('nan'): min(10, nan) is 10
+    "Total Score: inf",
+    "Total Score: 8/10 points",
+    "Total Score: 1_0/10",  # float() reads digit separators
+    "Total Score: ７/10",  # and other scripts' digits
+]
+
+
+@pytest.mark.parametrize("completion", EDGE_CASES)
+@pytest.mark.parametrize("target", [0.0, 0.2, 0.75, 1.0])
+def test_matches_the_seed_parser(completion: str, target: float) -> None:
+    assert grade_reward(completion, target).reward == pytest.approx(
+        seed_grade_reward(completion, target)
+    )
+
+
+def test_unreadable_grade_scores_zero_not_a_formula_value() -> None:
+    graded = grade_reward("I think it is fine.", 0.2)
+    assert graded.reward == 0.0 and graded.score is None
+    assert "no grade can be read" in graded.reason
+
+
+def test_reports_what_was_read() -> None:
+    graded = grade_reward("**Total Score:** [8 points]/10", 0.5)
+    assert graded.grade_text == grade_text("**Total Score:** [8 points]/10") == "8 ]"
+    assert graded.reward == 0.0  # "]" is not one of the characters the seed removes
+    assert grade_reward("Total Score: 8/10", 0.5).score == pytest.approx(0.8)
+
+
+def test_minus_infinity_is_unreadable_rather_than_an_infinite_reward() -> None:
+    # The one place we leave the seed: its formula gives inf, which no trainer can use.
+    assert math.isinf(seed_grade_reward("Total Score: -inf", 0.2))
+    graded = grade_reward("Total Score: -inf", 0.2)
+    assert graded.reward == 0.0 and "not a finite number" in graded.reason
+
+
+def _readable(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def test_grade_items_through_the_service(service_url: str) -> None:
+    texts = [text for text in EDGE_CASES if text != "Total Score: -inf"]
+    items = [
+        {"task": "grade", "id": i, "completion": t, "reference": 0.7} for i, t in enumerate(texts)
+    ]
+    response = httpx.post(f"{service_url}/score", json={"items": items}, timeout=60)
+    assert response.status_code == 200, response.text
+    for text, result in zip(texts, response.json()["results"], strict=True):
+        assert result["status"] == "ok" and result["task"] == "grade"
+        assert result["reward"] == pytest.approx(seed_grade_reward(text, 0.7))
+        assert result["extracted"] == grade_text(text)
+        assert ("score" in result["components"]) is _readable(grade_text(text))
+
+
+def test_grade_targets_are_validated(service_url: str) -> None:
+    item = {"task": "grade", "completion": "Total Score: 5/10", "reference": 1.5}
+    (result,) = httpx.post(f"{service_url}/score", json={"items": [item]}, timeout=60).json()[
+        "results"
+    ]
+    assert result["status"] == "error" and "reference" in result["detail"]
