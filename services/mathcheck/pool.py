@@ -2,9 +2,10 @@
 
 A comparison that overruns its deadline has its worker killed and replaced (pebble does
 the killing); the caller gets ``SymbolicTimeout`` and the pool keeps serving. Workers fork
-from a server that has already imported sympy and math-verify, so a replacement is ready
-in milliseconds, and each worker runs under an address-space limit so a memory-hungry
-expression fails with an error instead of taking the host down.
+from a server that has already imported sympy and math-verify and warmed up the parser
+(``preload.py``), so a replacement is ready in milliseconds, and each worker runs under an
+address-space limit so a memory-hungry expression fails with an error instead of taking
+the host down.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class SymbolicPool:
         self.workers = workers
         self.timeout_s = timeout_s
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["sympy", "math_verify", "services.mathcheck.symbolic"])
+        context.set_forkserver_preload(["sympy", "math_verify", "services.mathcheck.preload"])
         self._pool = ProcessPool(
             max_workers=workers,
             initializer=_init_worker,

@@ -243,7 +243,11 @@ def _rounds_to(exact: Any, rounded: Any, places: int) -> bool:
     return bool(abs(exact - rounded) <= 0.5 * 10 ** (-places) * (1 + 1e-9))
 
 
-def warm_up() -> None:
-    """Import and exercise the parser once so the first real item is not slow."""
+def warm_up(answers: tuple[str, ...] = ()) -> None:
+    """Import and exercise the parser so the first real items are not slow."""
     logging.getLogger("math_verify").setLevel(logging.ERROR)
     symbolic_equal("\\frac{1}{2}", "0.5")
+    for answer in answers:
+        _parse(answer)
+    # Warm-up answers are not the service's own: keep them out of the parse cache.
+    _parse_cached.cache_clear()
