@@ -36,7 +36,7 @@ def test_verifier_service_builds_an_image_that_can_sandbox() -> None:
     text = dockerfile.read_text()
     assert "bubblewrap" in text and '".[service]"' in text
     assert "torch" not in text.replace("without torch", "").replace("no torch", "")
-    assert "SYS_ADMIN" in verifier["cap_add"]
+    assert {"SYS_ADMIN", "NET_ADMIN"} <= set(verifier["cap_add"])
     assert {"seccomp=unconfined", "apparmor=unconfined"} <= set(verifier["security_opt"])
     assert "/ready" in " ".join(verifier["healthcheck"]["test"])
     assert verifier["deploy"]["resources"]["limits"]["memory"]
@@ -74,7 +74,6 @@ def test_rubric_service_serves_the_verifier_model_on_a_gpu() -> None:
     assert verifier["environment"]["VERIFIER_LLM_API_KEY"] == "${VERIFIER_LLM_API_KEY:-}"
 
 
-
 def _resolved() -> dict[str, Any]:
     """compose.yaml as compose sees it after `cp .env.example .env`."""
     services: dict[str, Any] = load_compose(ROOT / "compose.yaml", read_env_file())["services"]
@@ -92,7 +91,11 @@ def test_schema_validation_needs_no_network() -> None:
     # No interface but a down loopback: any download would fail.
     run = subprocess.run(
         [unshare, "-n", sys.executable, "-m", "tests.deploy.schemas"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "valid" in run.stdout
@@ -184,5 +187,8 @@ def test_prometheus_scrapes_every_replica() -> None:
     config = yaml.safe_load((ROOT / source).read_text())
     verifier_job = next(job for job in config["scrape_configs"] if job["job_name"] == "verifier")
     assert verifier_job["dns_sd_configs"][0] == {
-        "names": ["verifier"], "type": "A", "port": 8000, "refresh_interval": "15s"
+        "names": ["verifier"],
+        "type": "A",
+        "port": 8000,
+        "refresh_interval": "15s",
     }
