@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from tests.deploy.compose_files import (
+    COMPOSE_FILES,
     InterpolationError,
     interpolate,
     load_compose,
@@ -48,7 +49,7 @@ def test_every_compose_variable_is_documented_in_env_example() -> None:
         for line in (ROOT / ".env.example").read_text().splitlines()
         if line and not line.startswith("#")
     }
-    for path in (ROOT / "compose.yaml", ROOT / "deploy" / "compose.q.yaml"):
+    for path in COMPOSE_FILES:
         used = set(re.findall(r"\$\{([A-Z0-9_]+)", path.read_text()))
         assert used <= documented, (path.name, used - documented)
 
@@ -192,3 +193,31 @@ def test_prometheus_scrapes_every_replica() -> None:
         "port": 8000,
         "refresh_interval": "15s",
     }
+
+
+def test_cpu_override_runs_the_whole_stack_without_a_gpu() -> None:
+    services = load_compose(ROOT / "deploy" / "compose.cpu.yaml", read_env_file())["services"]
+    rubric, trainer = services["rubric"], services["trainer"]
+    # `deploy: !reset {}` drops compose.yaml's GPU reservations (read here as {}).
+    assert rubric["deploy"] == {} and trainer["deploy"] == {}
+    assert rubric["build"]["dockerfile"] == "deploy/rubric-cpu.Dockerfile"
+    assert rubric["command"][:2] == ["--served-model-name", "verifier"]
+    assert {"--dtype", "float32", "--enforce-eager"} <= set(rubric["command"])
+    assert trainer["build"]["args"]["TORCH_CUDA"] == "no"
+    assert "whl/cpu" in trainer["build"]["args"]["TORCH_INDEX_URL"]
+    command = trainer["command"]
+    assert command[command.index("--config") + 1] == "configs/demo_cpu.yaml"
+    assert command[command.index("--model_path") + 1] == "smollm2"
+    assert command[command.index("--service_url") + 1] == "http://gateway:8000"
+    assert (ROOT / "trainer" / "configs" / "demo_cpu.yaml").exists()
+
+
+def test_builds_take_their_base_images_and_wheels_from_settings() -> None:
+    for path in COMPOSE_FILES:
+        for name, service in load_compose(path)["services"].items():
+            build = service.get("build")
+            if build and "dockerfile" in build:
+                assert build["args"]["BASE"] == "${BASE_IMAGE:-python:3.11-slim}", name
+                assert build["args"]["WHEELS"] == "${WHEELS_IMAGE:-scratch}", name
+                assert build["network"] == "${BUILD_NETWORK:-default}", name
+                assert build["secrets"] == ["ca"], name
