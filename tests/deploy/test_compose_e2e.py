@@ -21,7 +21,7 @@ CANNOT_SET_UP_AN_ENGINE = 3
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(2400)
+@pytest.mark.timeout(3600)
 def test_the_whole_stack_builds_starts_and_scores_through_the_gateway(tmp_path: Path) -> None:
     report_path = tmp_path / "report.json"
     env = {**os.environ, "COMPOSE_E2E_REPORT": str(report_path)}
@@ -31,7 +31,7 @@ def test_the_whole_stack_builds_starts_and_scores_through_the_gateway(tmp_path: 
         env=env,
         capture_output=True,
         text=True,
-        timeout=2300,
+        timeout=3500,
         check=False,
     )
     output = run.stdout + run.stderr
