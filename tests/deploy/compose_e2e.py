@@ -196,6 +196,7 @@ class LoadLog:
     # Responses cut off mid-body (the replica died after its header reached the gateway):
     # nginx cannot resend those; the client retries them, as the trainer's client does.
     truncated_retried: int = 0
+    errors: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, **counts: int) -> None:
@@ -225,6 +226,8 @@ def _load_client(url: str, stop: threading.Event, log: LoadLog, seed: int) -> No
             log.add(requests=1, items=len(expected))
             if response.status_code >= 500:
                 log.add(server_errors=1, lost=len(expected))
+                with log.lock:
+                    log.errors.append(f"{response.status_code} {response.text[:300]}")
                 continue
             rewards = [r["reward"] for r in response.json()["results"]]
             log.add(lost=sum(1 for got, want in zip(rewards, expected, strict=True) if got != want))
@@ -255,6 +258,7 @@ def check_scale_and_kill(stack: Stack) -> dict[str, Any]:
     time.sleep(LOAD_SECONDS_BEFORE_KILL)
     victim = stack.containers("verifier")[0]
     before_kill = log.requests
+    load_started = int(time.time()) - int(LOAD_SECONDS_BEFORE_KILL) - 1
     victim.kill()
     time.sleep(LOAD_SECONDS_AFTER_KILL)
     stop.set()
@@ -264,6 +268,9 @@ def check_scale_and_kill(stack: Stack) -> dict[str, Any]:
         name: getattr(log, name)
         for name in ("requests", "items", "server_errors", "lost", "truncated_retried")
     }
+    gateway = stack.containers("gateway")[0].logs(since=load_started).decode(errors="replace")
+    failed_lines = [line for line in gateway.splitlines() if '" 5' in line and "HTTP/1.1" in line]
+    facts.update(errors=log.errors[:5], gateway_5xx=failed_lines[:5])
     facts.update(
         scale_s=round(scale_s, 1),
         killed=victim.name,
