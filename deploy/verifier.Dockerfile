@@ -1,20 +1,41 @@
 # The verifier service: rule-based math, sandboxed code (bubblewrap), no torch.
 #   docker build -f deploy/verifier.Dockerfile -t reward-verifier .
 # bubblewrap needs namespaces inside the container: run with
-#   --cap-add SYS_ADMIN --security-opt seccomp=unconfined --security-opt apparmor=unconfined
+#   --cap-add SYS_ADMIN --cap-add NET_ADMIN \
+#   --security-opt seccomp=unconfined --security-opt apparmor=unconfined
 # (compose.yaml sets these; docs/sandbox.md explains the options and their trade-offs).
-FROM python:3.11-slim
+#
+# Build arguments, for machines without an image registry or behind a TLS proxy
+# (docs/deployment.md, "Building without a registry"):
+#   BASE     the base image: any Debian-like image with python3 >= 3.11 and python3-venv
+#   WHEELS   an image holding a wheelhouse at / (scripts/wheelhouse.sh): pip then installs
+#            from it only (--no-index); the default, scratch, means "use the index"
+#   secret `ca` (optional): a CA bundle for pip, e.g. a TLS-intercepting proxy's
+#     docker build --secret id=ca,src=/etc/ssl/certs/ca-certificates.crt ...
+ARG BASE=python:3.11-slim
+ARG WHEELS=scratch
+FROM ${WHEELS} AS wheels
 
+FROM ${BASE}
 RUN apt-get update \
- && apt-get install -y --no-install-recommends bubblewrap \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends bubblewrap \
  && rm -rf /var/lib/apt/lists/*
+
+# A virtualenv: Debian's own python refuses system-wide installs (PEP 668), and the official
+# python images are fine with one too.
+ENV VIRTUAL_ENV=/opt/venv PATH=/opt/venv/bin:$PATH
+RUN python3 -m venv "$VIRTUAL_ENV"
 
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY services services
 COPY sandbox sandbox
 COPY trainer/__init__.py trainer/__init__.py
-RUN pip install --no-cache-dir ".[service]"
+RUN --mount=type=bind,from=wheels,target=/wheels \
+    --mount=type=secret,id=ca,required=false \
+    if [ -s /run/secrets/ca ]; then export PIP_CERT=/run/secrets/ca; fi \
+ && if [ -n "$(ls -A /wheels)" ]; then export PIP_NO_INDEX=1 PIP_FIND_LINKS=/wheels; fi \
+ && pip install --no-cache-dir ".[service]"
 # Blank settings (VERIFIER_API_KEY= in .env, an empty Secret value) mean "not set".
 COPY deploy/verifier-entrypoint.sh /usr/local/bin/verifier-entrypoint
 

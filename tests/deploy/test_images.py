@@ -15,6 +15,8 @@ def test_trainer_image_installs_cuda_torch_and_the_trainer_extra() -> None:
     assert "download.pytorch.org/whl/cu" in text
     assert "torch.version.cuda" in text  # the build fails on a CPU-only wheel
     assert '".[trainer]"' in text
+    # grpo-train imports services.launcher: the package must be in the image.
+    assert "COPY services services" in text
     assert "grpo-train" in text
 
 
@@ -36,11 +38,24 @@ def test_entrypoint_drops_blank_settings_and_keeps_the_rest() -> None:
         "VERIFIER_LLM_URL": "http://rubric:8000",
         "UNRELATED": "",
     }
-    run = subprocess.run([str(ENTRYPOINT), "env"], env=env, capture_output=True, text=True,
-                         timeout=30, check=True)
+    run = subprocess.run(
+        [str(ENTRYPOINT), "env"], env=env, capture_output=True, text=True, timeout=30, check=True
+    )
     seen = dict(line.split("=", 1) for line in run.stdout.splitlines() if "=" in line)
     assert seen["VERIFIER_MODE"] == "rule"
     assert seen["VERIFIER_LLM_URL"] == "http://rubric:8000"
     assert seen["UNRELATED"] == ""
     for blank in ("VERIFIER_API_KEY", "VERIFIER_LLM_API_KEY", "KDB_K4LICENSE_B64", "QLIC"):
         assert blank not in seen
+
+
+def test_every_base_image_is_a_build_argument() -> None:
+    """A FROM naming an image makes builds reach for a registry; machines without one pass
+    local images as build arguments instead (docs/deployment.md)."""
+    for dockerfile in sorted((ROOT / "deploy").glob("*.Dockerfile")):
+        lines = dockerfile.read_text().splitlines()
+        for line in (line for line in lines if line.startswith("FROM ")):
+            image = line.split()[1]
+            assert image.startswith("${") or image == "scratch", (dockerfile.name, line)
+        assert "ARG BASE=python:3.11-slim" in lines, dockerfile.name
+        assert "ENV VIRTUAL_ENV=/opt/venv PATH=/opt/venv/bin:$PATH" in lines, dockerfile.name

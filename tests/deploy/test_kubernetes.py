@@ -42,8 +42,11 @@ def test_services_hpa_and_pdb_select_their_deployments() -> None:
     pdb = objects["PodDisruptionBudget", "verifier"]["spec"]
     assert pdb["selector"]["matchLabels"].items() <= verifier_labels.items()
     hpa = objects["HorizontalPodAutoscaler", "verifier"]["spec"]
-    assert hpa["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment",
-                                     "name": "verifier"}
+    assert hpa["scaleTargetRef"] == {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "name": "verifier",
+    }
     assert 2 <= hpa["minReplicas"] < hpa["maxReplicas"]
     # An HPA on CPU utilisation needs CPU requests to measure against.
     assert _container(objects["Deployment", "verifier"])["resources"]["requests"]["cpu"]
@@ -54,7 +57,7 @@ def test_verifier_pods_gate_traffic_on_ready_and_can_sandbox() -> None:
     assert container["readinessProbe"]["httpGet"]["path"] == "/ready"
     assert container["livenessProbe"]["httpGet"]["path"] == "/health"
     security = container["securityContext"]
-    assert "SYS_ADMIN" in security["capabilities"]["add"]
+    assert {"SYS_ADMIN", "NET_ADMIN"} <= set(security["capabilities"]["add"])
     assert security["seccompProfile"]["type"] == "Unconfined"
     assert security["appArmorProfile"]["type"] == "Unconfined"
     assert container["resources"]["limits"]["memory"]

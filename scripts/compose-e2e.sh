@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The whole stack for real, in one command: build it, start it, exercise it, remove it.
+#   scripts/compose-e2e.sh           # ... then `down -v`, whatever happened
+#   scripts/compose-e2e.sh --keep    # leave the stack up and print the gateway's URL
+# Steps (each is timed):
+#   1. a Docker engine and the compose plugin (scripts/docker-engine.sh; root + Debian);
+#   2. base images from Debian packages (scripts/base-images.sh) and a wheelhouse image
+#      (scripts/wheelhouse.sh), so no image registry or package index is needed in builds;
+#   3. `up --build --wait` of compose.yaml + deploy/compose.cpu.yaml (no GPU), the gateway
+#      published on 127.0.0.1 only, under its own project name;
+#   4. tests/deploy/compose_e2e.py through the gateway: /ready, a math batch, a code batch
+#      (passing and hostile programs), addon mode with the CPU rubric's probability,
+#      --scale verifier=3 and one replica killed under load, 2 GRPO steps of the trainer.
+# Exit status: 0 all passed, 1 a check failed, 3 no engine can be set up here.
+# Caches (base root filesystems, wheels) live in $COMPOSE_E2E_CACHE (.cache/compose-e2e).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+KEEP=0
+case "${1:-}" in
+  --keep) KEEP=1 ;;
+  "") ;;
+  *) echo "usage: $0 [--keep]" >&2; exit 2 ;;
+esac
+export COMPOSE_E2E_CACHE=${COMPOSE_E2E_CACHE:-$ROOT/.cache/compose-e2e}
+PROJECT=${COMPOSE_E2E_PROJECT:-reward-verifier-e2e}
+REPORT=${COMPOSE_E2E_REPORT:-$COMPOSE_E2E_CACHE/report.json}
+PYTHON=${PYTHON:-$ROOT/.venv/bin/python}
+[ -x "$PYTHON" ] || PYTHON=python3
+mkdir -p "$COMPOSE_E2E_CACHE"
+
+STARTED=$(date +%s)
+phase() { echo "== [$(($(date +%s) - STARTED))s] $*"; }
+
+phase "engine"
+rc=0
+scripts/docker-engine.sh || rc=$?
+[ "$rc" -eq 0 ] || exit "$rc"
+
+phase "base images"
+images=$(scripts/base-images.sh)
+eval "$images"
+phase "wheelhouse"
+wheels=$(scripts/wheelhouse.sh)
+eval "$wheels"
+
+# Settings for this run only: an empty env file, so a developer's .env does not apply.
+ENV_FILE=$COMPOSE_E2E_CACHE/empty.env
+: >"$ENV_FILE"
+PORT=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+export BASE_IMAGE=$PYTHON_BASE_IMAGE GATEWAY_IMAGE=$NGINX_BASE_IMAGE WHEELS_IMAGE BUILD_NETWORK=host
+export VERIFIER_PORT=127.0.0.1:$PORT
+# Small replicas: the stack shares the machine with the rubric, and --scale adds a third.
+export VERIFIER_REPLICAS=2 VERIFIER_CPUS=1 VERIFIER_MATH_WORKERS=1 VERIFIER_SANDBOX_WORKERS=1
+export VERIFIER_MEMORY=2g VERIFIER_MATH_TIMEOUT_S=30
+export TRAIN_OUTPUT_DIR=$COMPOSE_E2E_CACHE/outputs TRAIN_DATA_DIR=$COMPOSE_E2E_CACHE/data
+# SmolLM2 as the tests build it (python -m tests.vllm_process): the rubric finds it there,
+# or builds it there once (minutes on a busy CPU) instead of in a volume on every run.
+export RUBRIC_MODELS_DIR=$ROOT/.cache/models
+rm -rf "$TRAIN_OUTPUT_DIR"
+mkdir -p "$TRAIN_OUTPUT_DIR" "$TRAIN_DATA_DIR" "$RUBRIC_MODELS_DIR"
+FILES=(-f compose.yaml -f deploy/compose.cpu.yaml)
+COMPOSE=(docker compose --progress plain -p "$PROJECT" --env-file "$ENV_FILE" "${FILES[@]}")
+# Without buildx, compose builds through the engine's own BuildKit (say so once, not per run).
+export COMPOSE_BAKE=false
+
+cleanup() {
+  local status=$?
+  if [ "$KEEP" -eq 1 ]; then
+    echo "the stack is up: http://127.0.0.1:$PORT (docker compose -p $PROJECT ${FILES[*]} ...)"
+    echo "remove it with: docker compose -p $PROJECT ${FILES[*]} --profile train down -v"
+  else
+    phase "down -v"
+    "${COMPOSE[@]}" --profile train down -v --remove-orphans --timeout 10 >/dev/null 2>&1 || true
+  fi
+  phase "done (exit $status)"
+}
+trap cleanup EXIT
+
+phase "up --build --wait"
+"${COMPOSE[@]}" up -d --build --wait --wait-timeout 900 || {
+  "${COMPOSE[@]}" ps -a
+  "${COMPOSE[@]}" logs --tail 40
+  exit 1
+}
+phase "build the trainer image"
+"${COMPOSE[@]}" --profile train build trainer
+
+phase "checks through http://127.0.0.1:$PORT"
+"$PYTHON" -m tests.deploy.compose_e2e --project "$PROJECT" --url "http://127.0.0.1:$PORT" \
+  --env-file "$ENV_FILE" --compose-file compose.yaml --compose-file deploy/compose.cpu.yaml \
+  --outputs "$TRAIN_OUTPUT_DIR" --report "$REPORT"
