@@ -131,12 +131,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        pool = SymbolicPool(
-            settings.math_workers,
-            settings.math_timeout_s,
-            settings.math_memory_mb,
-            settings.math_chunk_size,
-        )
+        pool = SymbolicPool(settings.math_workers, settings.math_timeout_s, settings.math_memory_mb)
         await pool.warm()
         checker = MathChecker(
             pool, settings.cache_size, on_cache=metrics.cache_lookup, on_method=metrics.math_decided

@@ -208,12 +208,7 @@ class _LocalScoring:
 
         settings = Settings()
         self._checker = MathChecker(
-            SymbolicPool(
-                settings.math_workers,
-                settings.math_timeout_s,
-                settings.math_memory_mb,
-                settings.math_chunk_size,
-            ),
+            SymbolicPool(settings.math_workers, settings.math_timeout_s, settings.math_memory_mb),
             settings.cache_size,
         )
         self._scorer = Scorer(settings, self._checker, Metrics())

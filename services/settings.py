@@ -41,12 +41,6 @@ class Settings(BaseSettings):
         gt=0,
         description="Processes for symbolic math comparison.",
     )
-    math_chunk_size: int = Field(
-        8,
-        gt=0,
-        description="Most symbolic comparisons sent to a math worker as one task (each keeps "
-        "its own deadline); 1 = one task per comparison.",
-    )
     math_timeout_s: float = Field(
         3.0, gt=0, description="Hard deadline of one symbolic comparison; the worker is killed."
     )
