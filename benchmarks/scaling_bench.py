@@ -153,36 +153,33 @@ def run_config(
     concurrency: int,
 ) -> dict[str, Any]:
     both = {"/score/math": (math_work, units[0]), "/score/code": (code_work, units[1])}
-    chunked = run_service(env, workers, both, concurrency)
-    # The same math with one pool task per comparison (the dispatch before chunking).
-    single = {**env, "VERIFIER_MATH_CHUNK_SIZE": "1"}
-    one_each = run_service(single, workers, {"/score/math": both["/score/math"]}, concurrency)
+    measured = run_service(env, workers, both, concurrency)
     return {
         "workers": workers,
         "oversubscribed": workers > cores_seen(),
-        "math": chunked["/score/math"],
-        "math_one_task_each": one_each["/score/math"],
-        "code": chunked["/score/code"],
+        "math": measured["/score/math"],
+        "code": measured["/score/code"],
     }
 
 
 def table(result: dict[str, Any]) -> str:
     lines = [
         "| workers | math pairs/s | × 1 worker (ideal) | service-process ms/pair "
-        "| one-process ceiling pairs/s | one task per comparison: pairs/s, ms/pair, ceiling "
-        "| code executions/s | × 1 worker (ideal) | machine busy cores, math / code |",
+        "| worker ms/pair | one-process ceiling pairs/s | code executions/s "
+        "| × 1 worker (ideal) | service tree cores, math / code |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for row in result["rows"]:
-        m, c, o = row["math"], row["code"], row["math_one_task_each"]
+        m, c = row["math"], row["code"]
         mark = " (oversubscribed)" if row["oversubscribed"] else ""
+        tree_m = m["service_process_cores"] + m["worker_cores"]
+        tree_c = c["service_process_cores"] + c["worker_cores"]
         lines.append(
             f"| {row['workers']}{mark} | {m['per_s']} | {m['speedup']} ({row['workers']}) "
-            f"| {m['service_process_ms_per_unit']} | {m['service_process_ceiling_per_s']} "
-            f"| {o['per_s']}, {o['service_process_ms_per_unit']}, "
-            f"{o['service_process_ceiling_per_s']} "
+            f"| {m['service_process_ms_per_unit']} | {m['worker_ms_per_unit']} "
+            f"| {m['service_process_ceiling_per_s']} "
             f"| {c['per_s']} | {c['speedup']} ({row['workers']}) "
-            f"| {m['machine_busy_cores']} / {c['machine_busy_cores']} |"
+            f"| {tree_m:.2f} / {tree_c:.2f} |"
         )
     return "\n".join(lines)
 
@@ -237,7 +234,7 @@ def main() -> None:
         )
         rows.append(row)
     for row in rows:
-        for task in ("math", "math_one_task_each", "code"):
+        for task in ("math", "code"):
             row[task]["speedup"] = round(row[task]["per_s"] / rows[0][task]["per_s"], 2)
             row[task]["ideal_per_s"] = round(rows[0][task]["per_s"] * row["workers"], 1)
     result = {
