@@ -232,10 +232,11 @@ def scaling_projection(rows: list[Json]) -> str:
         f"2{', capped by the one service process' if 16 * worker_rate > ceiling else ''}). "
         f"On answers that cost sympy ~45 ms each (the issue's held-out set: math-verify "
         f"alone judged 22 pairs/s), 16 workers need only {16 * held_out:.0f} pairs/s, far "
-        f"below that ceiling: there the event loop does not cap scaling, and the 2.9× the "
-        f"issue measured from 2 to 16 workers comes from the cores the workers really get "
-        f"(the load generator and the service process run on the same 16 cores, and SMT "
-        f"siblings count as cores), which only a 16-core run can separate.\n"
+        f"below that ceiling: on such answers the service process does not cap scaling. "
+        f"What held the issue's run to 2.9× from 2 to 16 workers is then outside it, most "
+        f"likely the cores the workers really got (the load generator and the service "
+        f"process share the 16 cores, and SMT siblings count as cores); only a 16-core run "
+        f"of this benchmark, with its CPU columns, can confirm that.\n"
     )
 
 

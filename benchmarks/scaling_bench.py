@@ -32,7 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.math_dataset import build_dataset
-from benchmarks.scale_bench import code_batches, drive, machine_busy_s, tree_cpu_s
+from benchmarks.scale_bench import code_batches, drive, machine_busy_s, own_cpu_s, tree_cpu_s
 from tests.service_process import ServiceProcess
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -96,19 +96,21 @@ def measure(
 ) -> dict[str, Any]:
     pid = service.pid()
     own_before, tree_before = process_cpu_s(pid), tree_cpu_s(pid)
-    machine_before = machine_busy_s()
+    machine_before, client_before = machine_busy_s(), own_cpu_s()
     start = time.perf_counter()
     run = asyncio.run(drive(service.url, path, batches, concurrency))
     wall = time.perf_counter() - start
     own = process_cpu_s(pid) - own_before
     workers = tree_cpu_s(pid) - tree_before - own
     busy = machine_busy_s() - machine_before
+    client = own_cpu_s() - client_before
     return {
         **run,
         "wall_s": round(wall, 3),
         "per_s": round(units / wall, 1),
         "service_process_cores": round(own / wall, 2),
         "worker_cores": round(workers / wall, 2),
+        "load_generator_cores": round(client / wall, 2),
         "machine_busy_cores": round(busy / wall, 2),
         # CPU the one service process spends per unit: 1 / this is what that process can
         # sustain at most, however many workers it feeds.
