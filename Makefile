@@ -39,7 +39,7 @@ lint:
 
 # The lowest allowed versions first (a cached venv under .cache/lowest-deps), then the suite.
 test: install-dev lint
-	UV=$(BIN)/uv PYTHON=$(PYTHON) TORCH="$(TORCH)" ./scripts/lowest-deps-check.sh
+	UV=$(BIN)/uv PYTHON=$(PYTHON) TORCH="$(TORCH)" SMOLLM2="$(SMOLLM2)" ./scripts/lowest-deps-check.sh
 	$(BIN)/python -m tests.vllm_process
 	$(BIN)/python -m pytest -q
 

