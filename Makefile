@@ -43,7 +43,9 @@ lint:
 	$(BIN)/ruff check .
 	$(BIN)/mypy services sandbox trainer tests benchmarks
 
+# The lowest allowed versions first (a cached venv under .cache/lowest-deps), then the suite.
 test: install-dev lint
+	UV=$(BIN)/uv PYTHON=$(PYTHON) TORCH="$(TORCH)" SMOLLM2="$(SMOLLM2)" ./scripts/lowest-deps-check.sh
 	$(BIN)/python -m tests.vllm_process
 	$(BIN)/python -m pytest -q
 

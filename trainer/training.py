@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -113,6 +113,19 @@ def resolve_resume(resume: str | None, output_dir: Path) -> str | bool | None:
     return resume
 
 
+def checkpointing_arg(config_class: type[Any], enabled: bool) -> dict[str, Any]:
+    """The activation-checkpointing switch under the name ``config_class`` accepts.
+
+    Later transformers 5.x releases name it ``activation_checkpointing`` (the old
+    ``gradient_checkpointing`` a deprecated alias); earlier 5.x releases, as GPU images
+    ship them (5.0 to at least 5.17), know only ``gradient_checkpointing``.
+    """
+    names = {field.name for field in fields(config_class)}
+    new_name = "activation_checkpointing"
+    key = new_name if new_name in names else "gradient_checkpointing"
+    return {key: enabled}
+
+
 def grpo_args(config: TrainerConfig, precision: Precision) -> GRPOConfig:
     from trl.trainer.grpo_config import GRPOConfig
 
@@ -141,8 +154,7 @@ def grpo_args(config: TrainerConfig, precision: Precision) -> GRPOConfig:
         save_strategy="steps",
         save_steps=t.save_steps,
         save_total_limit=t.save_total_limit,
-        # The new name: the old `gradient_checkpointing` is a deprecated alias in transformers 5.
-        activation_checkpointing=precision.gradient_checkpointing,
+        **checkpointing_arg(GRPOConfig, precision.gradient_checkpointing),
         bf16=precision.bf16,
         fp16=precision.fp16,
         use_cpu=precision.use_cpu,
