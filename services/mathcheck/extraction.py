@@ -249,6 +249,8 @@ def _last_math(text: str) -> str | None:
 _PROSE_WORD = re.compile(r"(?<![\\a-zA-Z])[a-zA-Z]{2,}")
 _CONNECTIVES = frozenset({"and", "or", "text", "mathrm", "mbox", "textbf"})
 _MAX_ANSWER_WORDS = 2
+# Several words are an answer only beside some mathematics ("no answer" is not one).
+_MATHY = re.compile(r"[\d\\=^{}()\[\]+\-*/<>]")
 
 
 _ENVIRONMENT = re.compile(r"\\(?:begin|end)\s*\{[a-zA-Z*]*\}(?:\s*\{[lcr|]*\})?")
@@ -336,6 +338,7 @@ def _bare(text: str) -> str | None:
         len(stripped) > BARE_ANSWER_MAX_CHARS
         or any(cmd in text for cmd in _BOX_COMMANDS)
         or _prose_words(stripped) > _MAX_ANSWER_WORDS
+        or (_prose_words(stripped) > 1 and not _MATHY.search(stripped))
     ):
         return None
     return stripped

@@ -162,3 +162,11 @@ def test_extraction_never_raises_and_is_deterministic(text: str) -> None:
 def test_box_matching_never_raises_on_brace_soup(text: str) -> None:
     boxed = extract_boxed_answer(text)
     assert boxed is None or boxed.count("{") >= 0
+
+
+@pytest.mark.parametrize("completion", ["no answer", "I dont know", "not sure"])
+@pytest.mark.parametrize("policy", list(ExtractionPolicy))
+def test_a_few_words_without_mathematics_are_no_answer(
+    completion: str, policy: ExtractionPolicy
+) -> None:
+    assert extract_answer(completion, policy).answer is None
