@@ -41,6 +41,7 @@ train-demo: install-dev
 
 lint:
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy services sandbox trainer tests benchmarks
 
 # The lowest allowed versions first (a cached venv under .cache/lowest-deps), then the suite.

@@ -45,14 +45,16 @@ def sweep(url: str, sizes: list[int], seconds: float) -> list[dict[str, Any]]:
                 latencies.append(time.monotonic() - sent)
                 items_done += len(response.json()["results"])
             wall = time.monotonic() - started
-            rows.append({
-                "batch_size": size,
-                "requests": len(latencies),
-                "items": items_done,
-                "items_per_s": round(items_done / wall, 1),
-                "latency_p50_ms": round(1000 * (percentile(latencies, 0.5) or 0), 1),
-                "latency_p99_ms": round(1000 * (percentile(latencies, 0.99) or 0), 1),
-            })
+            rows.append(
+                {
+                    "batch_size": size,
+                    "requests": len(latencies),
+                    "items": items_done,
+                    "items_per_s": round(items_done / wall, 1),
+                    "latency_p50_ms": round(1000 * (percentile(latencies, 0.5) or 0), 1),
+                    "latency_p99_ms": round(1000 * (percentile(latencies, 0.99) or 0), 1),
+                }
+            )
             print(rows[-1], flush=True)
     return rows
 
@@ -69,8 +71,11 @@ def main() -> None:
         rows = sweep(url, sizes, args.seconds)
     report = {
         "benchmark": "math /score/math throughput vs batch size (1 client, sequential)",
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                    "loadavg_at_start": [round(x, 2) for x in load_before]},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "loadavg_at_start": [round(x, 2) for x in load_before],
+        },
         "settings": {"seconds_per_size": args.seconds, "sizes": sizes},
         "rows": rows,
     }
@@ -78,8 +83,10 @@ def main() -> None:
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     print("| batch size | items/s | p50 ms | p99 ms |\n|---|---|---|---|")
     for row in rows:
-        print(f"| {row['batch_size']} | {row['items_per_s']:g} | {row['latency_p50_ms']:g} | "
-              f"{row['latency_p99_ms']:g} |")
+        print(
+            f"| {row['batch_size']} | {row['items_per_s']:g} | {row['latency_p50_ms']:g} | "
+            f"{row['latency_p99_ms']:g} |"
+        )
 
 
 if __name__ == "__main__":

@@ -91,13 +91,23 @@ class Workload:
         wrong = i % 3 == 2
         body = f"def f(x):\n    return x * {n % 7 + 1}{' + 1' if wrong else ''}"
         tests = [{"code": f"assert f({j}) == {j * (n % 7 + 1)}"} for j in range(3)]
-        return {"task": "code", "id": f"c{n}-{i}", "language": "python",
-                "completion": f"```python\n{body}\n```", "tests": tests}
+        return {
+            "task": "code",
+            "id": f"c{n}-{i}",
+            "language": "python",
+            "completion": f"```python\n{body}\n```",
+            "tests": tests,
+        }
 
     @staticmethod
     def _rubric(n: int, i: int) -> dict[str, Any]:
-        return {"task": "rubric", "id": f"r{n}-{i}", "prompt": "Why is the sky blue?",
-                "completion": "Rayleigh scattering favours short wavelengths.", "reference": 0.8}
+        return {
+            "task": "rubric",
+            "id": f"r{n}-{i}",
+            "prompt": "Why is the sky blue?",
+            "completion": "Rayleigh scattering favours short wavelengths.",
+            "reference": 0.8,
+        }
 
 
 @dataclass
@@ -112,8 +122,14 @@ class Level:
     lost_items: int = 0
     requests: int = 0
 
-    def record(self, task: str, items: list[dict[str, Any]], seconds: float,
-               response: httpx.Response | None, error: str | None) -> None:
+    def record(
+        self,
+        task: str,
+        items: list[dict[str, Any]],
+        seconds: float,
+        response: httpx.Response | None,
+        error: str | None,
+    ) -> None:
         self.requests += 1
         self.sent_items += len(items)
         if response is None:
@@ -159,8 +175,9 @@ class Level:
         }
 
 
-async def run_level(url: str, concurrency: int, duration_s: float, timeout_s: float,
-                    workload: Workload) -> dict[str, Any]:
+async def run_level(
+    url: str, concurrency: int, duration_s: float, timeout_s: float, workload: Workload
+) -> dict[str, Any]:
     level = Level(concurrency)
     stop_at = time.monotonic() + duration_s
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
@@ -174,8 +191,7 @@ async def run_level(url: str, concurrency: int, duration_s: float, timeout_s: fl
                     response = await http.post("/score", json={"items": items})
                     level.record(task, items, time.monotonic() - started, response, None)
                 except httpx.HTTPError as exc:
-                    level.record(task, items, time.monotonic() - started, None,
-                                 type(exc).__name__)
+                    level.record(task, items, time.monotonic() - started, None, type(exc).__name__)
 
         started = time.monotonic()
         await asyncio.gather(*(client() for _ in range(concurrency)))
@@ -186,22 +202,38 @@ def table(levels: list[dict[str, Any]], sep: str = "/") -> str:
     """Markdown table of the levels: throughput, latency percentiles per task, errors."""
     tasks = sorted({task for level in levels for task in level["latency_ms"]})
     percentiles = sep.join(("p50", "p95", "p99"))
-    head = ["clients", "req/s", "items/s", *[f"{t} {percentiles} ms" for t in tasks],
-            "5xx", "client errors", "lost items", "item statuses"]
+    head = [
+        "clients",
+        "req/s",
+        "items/s",
+        *[f"{t} {percentiles} ms" for t in tasks],
+        "5xx",
+        "client errors",
+        "lost items",
+        "item statuses",
+    ]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for level in levels:
         lat = [
             sep.join(f"{level['latency_ms'][t][p]:g}" for p in ("p50", "p95", "p99"))
-            if t in level["latency_ms"] else "-"
+            if t in level["latency_ms"]
+            else "-"
             for t in tasks
         ]
         statuses = "; ".join(
             f"{task}: " + ", ".join(f"{k} {v}" for k, v in sorted(c.items()))
             for task, c in sorted(level["item_status"].items())
         )
-        cells = [str(level["concurrency"]), f"{level['requests_per_s']:g}",
-                 f"{level['items_per_s']:g}", *lat, str(level["http_5xx"]),
-                 str(sum(level["client_errors"].values())), str(level["lost_items"]), statuses]
+        cells = [
+            str(level["concurrency"]),
+            f"{level['requests_per_s']:g}",
+            f"{level['items_per_s']:g}",
+            *lat,
+            str(level["http_5xx"]),
+            str(sum(level["client_errors"].values())),
+            str(level["lost_items"]),
+            statuses,
+        ]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
@@ -223,10 +255,15 @@ def check_loopback(url: str | None, what: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--duration", type=float, default=60.0,
-                        help="seconds of sustained load per concurrency level")
-    parser.add_argument("--concurrency", default="4,16,64",
-                        help="comma-separated numbers of concurrent clients")
+    parser.add_argument(
+        "--duration",
+        type=float,
+        default=60.0,
+        help="seconds of sustained load per concurrency level",
+    )
+    parser.add_argument(
+        "--concurrency", default="4,16,64", help="comma-separated numbers of concurrent clients"
+    )
     parser.add_argument("--math-batch", type=int, default=32, help="items per math request")
     parser.add_argument("--code-batch", type=int, default=4, help="items per code request")
     parser.add_argument("--timeout", type=float, default=120.0, help="per-request timeout (s)")
@@ -249,18 +286,28 @@ def main() -> None:
                 run_level(url, concurrency, args.duration, args.timeout, workload)
             )
             levels.append(summary)
-            print(f"{concurrency} clients: {summary['requests_per_s']} req/s, "
-                  f"{summary['items_per_s']} items/s, 5xx {summary['http_5xx']}, "
-                  f"lost {summary['lost_items']}", flush=True)
+            print(
+                f"{concurrency} clients: {summary['requests_per_s']} req/s, "
+                f"{summary['items_per_s']} items/s, 5xx {summary['http_5xx']}, "
+                f"lost {summary['lost_items']}",
+                flush=True,
+            )
     top = max(levels, key=lambda level: level["concurrency"])
     report = {
         "benchmark": "sustained mixed load: math + code (+ rubric) from concurrent clients",
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                    "loadavg_at_start": [round(x, 2) for x in load_before]},
-        "settings": {"duration_s": args.duration, "concurrency": levels_wanted,
-                     "math_batch": args.math_batch, "code_batch": args.code_batch,
-                     "rubric": args.verifier_url is not None,
-                     "service": "started here" if args.url is None else "external"},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "loadavg_at_start": [round(x, 2) for x in load_before],
+        },
+        "settings": {
+            "duration_s": args.duration,
+            "concurrency": levels_wanted,
+            "math_batch": args.math_batch,
+            "code_batch": args.code_batch,
+            "rubric": args.verifier_url is not None,
+            "service": "started here" if args.url is None else "external",
+        },
         "levels": levels,
         "target_met_at_highest_concurrency": top["http_5xx"] == 0 and top["lost_items"] == 0,
     }

@@ -50,33 +50,50 @@ def save(figure: Any, name: str) -> str:
     return f"![{name}](img/{name})\n"
 
 
-def peers_section(math: Json | None, code: Json | None, verifier: Json | None,
-                  trainer: Json | None) -> str:
+def peers_section(
+    math: Json | None, code: Json | None, verifier: Json | None, trainer: Json | None
+) -> str:
     rows: list[tuple[str, str, float]] = []
     if math:
-        rows.append((f"math: service, {math['batch_size']}-item batches",
-                     "math-verify in-process", math["throughput_ratio"]))
+        rows.append(
+            (
+                f"math: service, {math['batch_size']}-item batches",
+                "math-verify in-process",
+                math["throughput_ratio"],
+            )
+        )
     if code:
-        rows.append(("code: warm sandbox workers", "one subprocess per test",
-                     code["throughput_ratio"]))
+        rows.append(
+            ("code: warm sandbox workers", "one subprocess per test", code["throughput_ratio"])
+        )
     if verifier:
         for w in verifier["workloads"]:
             if w["group"] == 8 and w["duplicate_rate"] == 0.5:
                 ours, tinyv = w["rows"][0], w["rows"][1]
-                rows.append(("LLM verifier: service addon, G=8, 50 % duplicates (wall time)",
-                             "TinyV: 1 chat request per rejected item, sequential",
-                             tinyv["seconds"] / ours["seconds"]))
+                rows.append(
+                    (
+                        "LLM verifier: service addon, G=8, 50 % duplicates (wall time)",
+                        "TinyV: 1 chat request per rejected item, sequential",
+                        tinyv["seconds"] / ours["seconds"],
+                    )
+                )
     if trainer:
-        rows.append(("GRPO step: reward over HTTP", "in-process reward (reward-time ratio, "
-                     "lower is better)", trainer["reward_overhead_ratio"]))
+        rows.append(
+            (
+                "GRPO step: reward over HTTP",
+                "in-process reward (reward-time ratio, lower is better)",
+                trainer["reward_overhead_ratio"],
+            )
+        )
     if not rows:
         return "_No peer benchmarks yet._\n"
     text = "| ours | peer | ratio |\n|---|---|---|\n" + "".join(
         f"| {ours} | {peer} | {ratio:.2f}× |\n" for ours, peer, ratio in rows
     )
     figure, axis = plt.subplots(figsize=(8, 0.6 + 0.5 * len(rows)))
-    labels = [f"{ours.split(':')[0]} vs {peer.split(':')[0].split(' (')[0]}"
-              for ours, peer, _ in rows]
+    labels = [
+        f"{ours.split(':')[0]} vs {peer.split(':')[0].split(' (')[0]}" for ours, peer, _ in rows
+    ]
     axis.barh(labels, [ratio for *_, ratio in rows], color="tab:blue")
     axis.axvline(1.0, color="grey", linestyle="--", linewidth=1)
     axis.set_xlabel("ratio (throughput: higher is better; trainer: time, ~1 = no overhead)")
@@ -190,8 +207,13 @@ def load_section(load_test: Json | None) -> str:
     tasks = sorted({task for level in levels for task in level["latency_ms"]})
     for task in tasks:
         for pct, style in (("p50", "-"), ("p95", "--"), ("p99", ":")):
-            left.plot(clients, [level["latency_ms"].get(task, {}).get(pct) for level in levels],
-                      linestyle=style, marker="o", label=f"{task} {pct}")
+            left.plot(
+                clients,
+                [level["latency_ms"].get(task, {}).get(pct) for level in levels],
+                linestyle=style,
+                marker="o",
+                label=f"{task} {pct}",
+            )
     left.set_xscale("log", base=2)
     left.set_yscale("log")
     left.set_xlabel("concurrent clients")
@@ -200,8 +222,9 @@ def load_section(load_test: Json | None) -> str:
     left.legend(fontsize=7)
     left.grid(True, alpha=0.3)
     right.plot(clients, [level["items_per_s"] for level in levels], marker="o", label="items/s")
-    right.plot(clients, [level["requests_per_s"] for level in levels], marker="s",
-               label="requests/s")
+    right.plot(
+        clients, [level["requests_per_s"] for level in levels], marker="s", label="requests/s"
+    )
     right.set_xscale("log", base=2)
     right.set_xlabel("concurrent clients")
     right.set_title("Throughput under load")
@@ -214,12 +237,16 @@ def scale_section(scale: Json | None) -> str:
     if scale is None:
         return missing("scale_bench", "python benchmarks/scale_bench.py")
     rows = scale["rows"]
-    text = ("| setup | math items/s | math p50 / p99 s | code items/s | code p50 / p99 s |\n"
-            "|---|---|---|---|---|\n")
+    text = (
+        "| setup | math items/s | math p50 / p99 s | code items/s | code p50 / p99 s |\n"
+        "|---|---|---|---|---|\n"
+    )
     for row in rows:
         m, c = row["math"], row["code"]
-        text += (f"| {row['config']} | {m['per_s']:g} | {m['p50_s']:g} / {m['p99_s']:g} | "
-                 f"{c['per_s']:g} | {c['p50_s']:g} / {c['p99_s']:g} |\n")
+        text += (
+            f"| {row['config']} | {m['per_s']:g} | {m['p50_s']:g} / {m['p99_s']:g} | "
+            f"{c['per_s']:g} | {c['p50_s']:g} / {c['p99_s']:g} |\n"
+        )
     gateway = [row for row in rows if row.get("gateway")] or rows
     figure, axis = plt.subplots(figsize=(6, 3.5))
     replicas = [row["replicas"] for row in gateway]
@@ -273,8 +300,13 @@ def scaling_section(result: Json | None) -> str:
     workers = [row["workers"] for row in rows]
     for axis, task, unit in ((axes[0], "math", "pairs/s"), (axes[1], "code", "executions/s")):
         axis.plot(workers, [row[task]["per_s"] for row in rows], marker="o", label="measured")
-        axis.plot(workers, [row[task]["ideal_per_s"] for row in rows], linestyle="--",
-                  color="grey", label="ideal (1-worker rate × workers)")
+        axis.plot(
+            workers,
+            [row[task]["ideal_per_s"] for row in rows],
+            linestyle="--",
+            color="grey",
+            label="ideal (1-worker rate × workers)",
+        )
         axis.set_xticks(workers)
         axis.set_xlabel("workers")
         axis.set_ylabel(unit)

@@ -98,8 +98,12 @@ def code_batches(programs: int, batch: int, seed: int) -> list[dict[str, Any]]:
     return [{"items": items[i : i + batch]} for i in range(0, len(items), batch)]
 
 
-async def drive(url: str, path: str, batches: Sequence[dict[str, Any]], concurrency: int,
-                ) -> dict[str, Any]:
+async def drive(
+    url: str,
+    path: str,
+    batches: Sequence[dict[str, Any]],
+    concurrency: int,
+) -> dict[str, Any]:
     """Send every batch with ``concurrency`` requests in flight; per-request latencies."""
     queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     for body in batches:
@@ -132,9 +136,15 @@ async def drive(url: str, path: str, batches: Sequence[dict[str, Any]], concurre
     }
 
 
-def measure(url: str, path: str, batches: Sequence[dict[str, Any]], units: int,
-            concurrency: int, replicas: Sequence[ServiceProcess], gateway: Gateway | None,
-            ) -> dict[str, Any]:
+def measure(
+    url: str,
+    path: str,
+    batches: Sequence[dict[str, Any]],
+    units: int,
+    concurrency: int,
+    replicas: Sequence[ServiceProcess],
+    gateway: Gateway | None,
+) -> dict[str, Any]:
     """Throughput of one workload, and the cores each part used meanwhile."""
     roots = {f"replica{i}": r.pid() for i, r in enumerate(replicas)}
     if gateway is not None:
@@ -162,8 +172,9 @@ def measure(url: str, path: str, batches: Sequence[dict[str, Any]], units: int,
 
 
 @contextmanager
-def replica_set(count: int, through_gateway: bool) -> Iterator[
-        tuple[str, list[ServiceProcess], Gateway | None]]:
+def replica_set(
+    count: int, through_gateway: bool
+) -> Iterator[tuple[str, list[ServiceProcess], Gateway | None]]:
     with running_replicas(count, REPLICA_ENV) as replicas:
         if not through_gateway:
             yield replicas[0].url, replicas, None
@@ -186,19 +197,35 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     for seed, (count, through_gateway) in enumerate(configs):
         label = f"{count} replica{'s' if count > 1 else ''}" + (
-            "" if through_gateway else " (direct, no gateway)")
+            "" if through_gateway else " (direct, no gateway)"
+        )
         print(f"{label}...", file=sys.stderr)
         math_work = math_batches(args.math_pairs, args.math_batch, seed)
         code_work = code_batches(args.code_programs, args.code_batch, seed)
         with replica_set(count, through_gateway) as (url, replicas, gateway):
             # Warm-up: connections, the first fork of each worker.
             asyncio.run(drive(url, "/score/code", code_batches(16, 8, 999 + seed), 2))
-            math = measure(url, "/score/math", math_work, args.math_pairs, args.concurrency,
-                           replicas, gateway)
-            code = measure(url, "/score/code", code_work, 2 * args.code_programs,
-                           args.concurrency, replicas, gateway)
-        rows.append({"config": label, "replicas": count, "gateway": through_gateway,
-                     "math": math, "code": code})
+            math = measure(
+                url, "/score/math", math_work, args.math_pairs, args.concurrency, replicas, gateway
+            )
+            code = measure(
+                url,
+                "/score/code",
+                code_work,
+                2 * args.code_programs,
+                args.concurrency,
+                replicas,
+                gateway,
+            )
+        rows.append(
+            {
+                "config": label,
+                "replicas": count,
+                "gateway": through_gateway,
+                "math": math,
+                "code": code,
+            }
+        )
         print(f"  math {math['per_s']} pairs/s, code {code['per_s']} tests/s", file=sys.stderr)
 
     base = next(r for r in rows if r["replicas"] == 1 and r["gateway"])
@@ -206,30 +233,39 @@ def main() -> None:
         for task in ("math", "code"):
             row[task]["speedup_vs_1"] = round(row[task]["per_s"] / base[task]["per_s"], 2)
     result = {
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                    "loadavg_at_start": os.getloadavg()},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "loadavg_at_start": os.getloadavg(),
+        },
         "settings": vars(args) | {"replica_env": REPLICA_ENV},
         "rows": rows,
     }
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "scale_bench.json").write_text(json.dumps(result, indent=2) + "\n")
 
-    print(f"| config | math pairs/s | ×1 | per replica-core | p50 / p99 per {args.math_batch}"
-          "-pair batch | code tests/s | ×1 | per replica-core "
-          "| cores busy, math / code: replicas + nginx + load gen + other |")
+    print(
+        f"| config | math pairs/s | ×1 | per replica-core | p50 / p99 per {args.math_batch}"
+        "-pair batch | code tests/s | ×1 | per replica-core "
+        "| cores busy, math / code: replicas + nginx + load gen + other |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         split = []
         for task in ("math", "code"):
             cores = row[task]["cores"]
             replicas = sum(v for k, v in cores.items() if k.startswith("replica"))
-            split.append(f"{replicas:.2f} + {cores.get('nginx', 0):.2f} + "
-                         f"{cores['load_generator']:.2f} + {cores['other']:.2f}")
+            split.append(
+                f"{replicas:.2f} + {cores.get('nginx', 0):.2f} + "
+                f"{cores['load_generator']:.2f} + {cores['other']:.2f}"
+            )
         math, code = row["math"], row["code"]
-        print(f"| {row['config']} | {math['per_s']} | {math['speedup_vs_1']} "
-              f"| {math['per_replica_cpu_s']} | {math['p50_s']} / {math['p99_s']} s "
-              f"| {code['per_s']} | {code['speedup_vs_1']} | {code['per_replica_cpu_s']} "
-              f"| {split[0]} / {split[1]} |")
+        print(
+            f"| {row['config']} | {math['per_s']} | {math['speedup_vs_1']} "
+            f"| {math['per_replica_cpu_s']} | {math['p50_s']} / {math['p99_s']} s "
+            f"| {code['per_s']} | {code['speedup_vs_1']} | {code['per_replica_cpu_s']} "
+            f"| {split[0]} / {split[1]} |"
+        )
     print(f"\n{os.cpu_count()} cores; results in {RESULTS / 'scale_bench.json'}")
 
 

@@ -56,8 +56,13 @@ RESULTS = Path(__file__).resolve().parent / "results"
 # Model shapes: the tiny CPU model, and Qwen2.5-1.5B's transformer body for GPU runs.
 SHAPES: dict[str, dict[str, int]] = {
     "tiny": {"hidden": 32, "layers": 2},
-    "qwen2.5-1.5b": {"hidden": 1536, "layers": 28, "intermediate": 8960, "heads": 12,
-                     "kv_heads": 2},
+    "qwen2.5-1.5b": {
+        "hidden": 1536,
+        "layers": 28,
+        "intermediate": 8960,
+        "heads": 12,
+        "kv_heads": 2,
+    },
 }
 DATA = Path(__file__).resolve().parents[1] / "trainer" / "data" / "demo_math.jsonl"
 
@@ -89,18 +94,26 @@ class InProcessScorer:
 
 
 def bench_config(model: Path, out: Path, url: str, steps: int, seed: int) -> TrainerConfig:
-    return TrainerConfig.model_validate({
-        "model": {"path": str(model)},
-        "lora": {"r": 4, "alpha": 8, "target_modules": "all-linear"},
-        "grpo": {"num_generations": 8, "beta": 0.05},
-        "training": {"output_dir": str(out), "max_steps": steps,
-                     "per_device_train_batch_size": 16, "gradient_accumulation_steps": 1,
-                     "learning_rate": 1e-4, "save_steps": 10_000, "seed": seed},
-        "generation": {"max_completion_length": 32},
-        "data": {"path": str(DATA)},
-        "reward": {"debug_log_every": 0},
-        "service": {"url": url},
-    })
+    return TrainerConfig.model_validate(
+        {
+            "model": {"path": str(model)},
+            "lora": {"r": 4, "alpha": 8, "target_modules": "all-linear"},
+            "grpo": {"num_generations": 8, "beta": 0.05},
+            "training": {
+                "output_dir": str(out),
+                "max_steps": steps,
+                "per_device_train_batch_size": 16,
+                "gradient_accumulation_steps": 1,
+                "learning_rate": 1e-4,
+                "save_steps": 10_000,
+                "seed": seed,
+            },
+            "generation": {"max_completion_length": 32},
+            "data": {"path": str(DATA)},
+            "reward": {"debug_log_every": 0},
+            "service": {"url": url},
+        }
+    )
 
 
 def run_arm(config: TrainerConfig, in_process: InProcessScorer | None) -> dict[str, list[float]]:
@@ -116,9 +129,12 @@ def run_arm(config: TrainerConfig, in_process: InProcessScorer | None) -> dict[s
     path = Path(config.training.output_dir) / METRICS_FILE
     steps = [m for m in map(json.loads, path.read_text().splitlines()) if "step_time" in m]
     measured = steps[1:]  # step 1 is warm-up
-    return {"step_s": [m["step_time"] for m in measured],
-            "reward_s": [m["verifier/seconds"] for m in measured],
-            "wall_s": [wall], "rewards": [m["reward"] for m in steps]}
+    return {
+        "step_s": [m["step_time"] for m in measured],
+        "reward_s": [m["verifier/seconds"] for m in measured],
+        "wall_s": [wall],
+        "rewards": [m["reward"] for m in steps],
+    }
 
 
 def main() -> None:
@@ -126,8 +142,12 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--shape", choices=["auto", *SHAPES], default="auto",
-                        help="model shape; auto = qwen2.5-1.5b on a GPU, tiny otherwise")
+    parser.add_argument(
+        "--shape",
+        choices=["auto", *SHAPES],
+        default="auto",
+        help="model shape; auto = qwen2.5-1.5b on a GPU, tiny otherwise",
+    )
     args = parser.parse_args()
     shape = args.shape
     if shape == "auto":
@@ -156,8 +176,12 @@ def main() -> None:
         kept = runs[arm][1:] if len(runs[arm]) > 1 else runs[arm]
         step_s = statistics.median(s for r in kept for s in r["step_s"])
         reward_s = statistics.median(s for r in kept for s in r["reward_s"])
-        return {"step_s": step_s, "reward_s": reward_s, "reward_share": reward_s / step_s,
-                "steps_measured": float(sum(len(r["step_s"]) for r in kept))}
+        return {
+            "step_s": step_s,
+            "reward_s": reward_s,
+            "reward_share": reward_s / step_s,
+            "steps_measured": float(sum(len(r["step_s"]) for r in kept)),
+        }
 
     remote, local = summary("remote"), summary("in_process")
     ratio = remote["step_s"] / local["step_s"]
@@ -170,14 +194,23 @@ def main() -> None:
     )
     report = {
         "benchmark": "GRPO step time: remote reward (HTTP) vs in-process reward",
-        "machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
-                    "python": platform.python_version()},
-        "setup": {"model": f"random Llama, shape {shape} {SHAPES[shape]}, LoRA r4, beta 0.05",
-                  "completions_per_step": 16, "num_generations": 8,
-                  "max_completion_length": 32, "steps_per_run": args.steps,
-                  "rounds": args.rounds, "seed": args.seed, "warmup_steps_dropped": 1,
-                  "warmup_rounds_dropped": 1 if args.rounds > 1 else 0,
-                  "statistic": "median over measured steps"},
+        "machine": {
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+        },
+        "setup": {
+            "model": f"random Llama, shape {shape} {SHAPES[shape]}, LoRA r4, beta 0.05",
+            "completions_per_step": 16,
+            "num_generations": 8,
+            "max_completion_length": 32,
+            "steps_per_run": args.steps,
+            "rounds": args.rounds,
+            "seed": args.seed,
+            "warmup_steps_dropped": 1,
+            "warmup_rounds_dropped": 1 if args.rounds > 1 else 0,
+            "statistic": "median over measured steps",
+        },
         "remote": remote,
         "in_process": local,
         "step_time_ratio": ratio,
@@ -192,14 +225,19 @@ def main() -> None:
     (RESULTS / name).write_text(json.dumps(report, indent=2) + "\n")
     print("| reward path | median step time (s) | median reward time (s) | reward share of step |")
     print("|---|---|---|---|")
-    for name, row in (("remote `/score` (HTTP, loopback)", remote),
-                      ("in-process (same checker)", local)):
-        print(f"| {name} | {row['step_s']:.3f} | {row['reward_s']:.4f} | "
-              f"{row['reward_share']:.1%} |")
-    print(f"\nstep-time ratio remote / in-process (whole steps): **{ratio:.3f}**; "
-          f"overhead from the reward transport: **{reward_ratio:.3f}** (target <= 1.05); "
-          f"identical rewards in both arms: {same_rewards}; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    for name, row in (
+        ("remote `/score` (HTTP, loopback)", remote),
+        ("in-process (same checker)", local),
+    ):
+        print(
+            f"| {name} | {row['step_s']:.3f} | {row['reward_s']:.4f} | {row['reward_share']:.1%} |"
+        )
+    print(
+        f"\nstep-time ratio remote / in-process (whole steps): **{ratio:.3f}**; "
+        f"overhead from the reward transport: **{reward_ratio:.3f}** (target <= 1.05); "
+        f"identical rewards in both arms: {same_rewards}; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
 
 
 if __name__ == "__main__":

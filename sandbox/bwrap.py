@@ -8,8 +8,13 @@ from dataclasses import dataclass, field
 
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 # Only what the dynamic loader and libc need from /etc: no passwd/shadow/hosts/ssl.
-_ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
-              "/etc/alternatives")
+_ETC_FILES = (
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+    "/etc/alternatives",
+)
 _TOP_LEVEL_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 QLIC_SRC = "/run/qlic-src"
 QLIC = "/run/qlic"
@@ -53,13 +58,33 @@ def _ancestors(paths: Iterable[str]) -> list[str]:
 def bwrap_argv(plan: BwrapPlan) -> list[str]:
     a = [plan.bwrap_bin]
     if plan.as_root:
-        a += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
-              "--unshare-cgroup-try", "--cap-drop", "ALL", "--cap-add", "CAP_SETUID",
-              "--cap-add", "CAP_SETGID", "--cap-add", "CAP_CHOWN"]
+        a += [
+            "--unshare-ipc",
+            "--unshare-pid",
+            "--unshare-net",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+            "--cap-drop",
+            "ALL",
+            "--cap-add",
+            "CAP_SETUID",
+            "--cap-add",
+            "CAP_SETGID",
+            "--cap-add",
+            "CAP_CHOWN",
+        ]
     else:
         a += ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
-    a += ["--die-with-parent", "--new-session", "--as-pid-1", "--hostname", "sandbox",
-          "--ro-bind", "/usr", "/usr"]
+    a += [
+        "--die-with-parent",
+        "--new-session",
+        "--as-pid-1",
+        "--hostname",
+        "sandbox",
+        "--ro-bind",
+        "/usr",
+        "/usr",
+    ]
     for top in _TOP_LEVEL_LINKS:
         if os.path.islink(top):
             a += ["--symlink", os.readlink(top), top]
@@ -69,13 +94,28 @@ def bwrap_argv(plan: BwrapPlan) -> list[str]:
         a += ["--ro-bind-try", etc, etc]
     # The scratch tmpfs goes first: a host path under /tmp (a checkout in /tmp/x with its
     # venv) is then bound on top of it instead of being hidden by it.
-    a += ["--proc", "/proc", "--dev", "/dev",
-          "--size", str(plan.tmpfs_mb * 1024 * 1024), "--tmpfs", SCRATCH]
+    a += [
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--size",
+        str(plan.tmpfs_mb * 1024 * 1024),
+        "--tmpfs",
+        SCRATCH,
+    ]
     for p in _minimal(plan.ro_paths):
         a += ["--ro-bind", p, p]
     if plan.license_dir:
-        a += ["--ro-bind", plan.license_dir, QLIC_SRC,
-              "--size", str(4 * 1024 * 1024), "--tmpfs", QLIC]
+        a += [
+            "--ro-bind",
+            plan.license_dir,
+            QLIC_SRC,
+            "--size",
+            str(4 * 1024 * 1024),
+            "--tmpfs",
+            QLIC,
+        ]
     # bwrap creates the parents of mount points 0700; the job uid must traverse them.
     dests = [*_minimal(plan.ro_paths), *_ETC_FILES]
     if plan.license_dir:
@@ -83,8 +123,14 @@ def bwrap_argv(plan: BwrapPlan) -> list[str]:
     for d in _ancestors(dests):
         a += ["--chmod", "0755", d]
     a += ["--remount-ro", "/", "--clearenv"]
-    env = {"PATH": SANDBOX_PATH, "HOME": SCRATCH, "LANG": "C.UTF-8", "USER": "sandbox",
-           "LOGNAME": "sandbox", **plan.env}
+    env = {
+        "PATH": SANDBOX_PATH,
+        "HOME": SCRATCH,
+        "LANG": "C.UTF-8",
+        "USER": "sandbox",
+        "LOGNAME": "sandbox",
+        **plan.env,
+    }
     for k, v in env.items():
         a += ["--setenv", k, v]
     a += ["--chdir", SCRATCH, "--"]

@@ -22,9 +22,13 @@ class PythonInfo:
 
     def mount_paths(self) -> list[str]:
         """Directories that must be visible (read-only) for the interpreter to start."""
-        paths = {self.prefix, self.base_prefix, os.path.realpath(self.prefix),
-                 os.path.realpath(self.base_prefix),
-                 os.path.dirname(os.path.realpath(self.executable))}
+        paths = {
+            self.prefix,
+            self.base_prefix,
+            os.path.realpath(self.prefix),
+            os.path.realpath(self.base_prefix),
+            os.path.dirname(os.path.realpath(self.executable)),
+        }
         return sorted(paths)
 
 
@@ -33,8 +37,14 @@ def probe_python(python_bin: str) -> PythonInfo:
     if not exe or not os.access(exe, os.X_OK):
         raise SandboxUnavailable(f"python interpreter not found or not executable: {python_bin}")
     try:
-        out = subprocess.run([exe, "-I", "-c", _PROBE], capture_output=True, text=True,
-                             timeout=30, check=True, env={"PATH": "/usr/bin:/bin"}).stdout
+        out = subprocess.run(
+            [exe, "-I", "-c", _PROBE],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+            env={"PATH": "/usr/bin:/bin"},
+        ).stdout
         prefix, base_prefix, version = json.loads(out)
     except (OSError, subprocess.SubprocessError, ValueError) as exc:
         raise SandboxUnavailable(f"cannot run python interpreter {exe}: {exc}") from exc

@@ -9,8 +9,18 @@ import re
 _Q_ERROR_LINE = re.compile(r"^'(\S.*)$", re.MULTILINE)
 
 # Error tokens and phrases q uses when the licence is missing, invalid or not usable here.
-_LICENSE_TOKENS = {"kc.lic", "k4.lic", "host", "exp", "expired", "cores", "user", "wha",
-                   "licence", "license"}
+_LICENSE_TOKENS = {
+    "kc.lic",
+    "k4.lic",
+    "host",
+    "exp",
+    "expired",
+    "cores",
+    "user",
+    "wha",
+    "licence",
+    "license",
+}
 _LICENSE_PHRASE = re.compile(
     r"(kc\.lic|k4\.lic|licen[cs]e|licensing daemon|expired|unlicensed|"
     r"couldn't connect to (?:the )?licen)",
@@ -54,5 +64,7 @@ def license_problem(stderr: str) -> str | None:
     msg = f"q licence problem ('{shown})" if first else f"q licence problem ({shown})"
     if "kc.lic" in head.lower() or "daemon" in head.lower():
         return f"{msg}: {KC_LIC_NEEDS_NETWORK}"
-    return (f"{msg}: check QLIC / KDB_K4LICENSE_B64; the licence must be valid for this "
-            "host and core count and not expired")
+    return (
+        f"{msg}: check QLIC / KDB_K4LICENSE_B64; the licence must be valid for this "
+        "host and core count and not expired"
+    )

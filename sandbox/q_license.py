@@ -45,19 +45,20 @@ def decode_license(value: str, env_name: str) -> bytes:
     return data
 
 
-def prepare_license(license_dir: str | None, kc_b64: str | None,
-                    k4_b64: str | None) -> LicenseDir:
+def prepare_license(license_dir: str | None, kc_b64: str | None, k4_b64: str | None) -> LicenseDir:
     """Find or create the licence directory for q; raise SandboxUnavailable if none."""
     if license_dir:
         present = [n for n in LICENSE_FILES if os.path.isfile(os.path.join(license_dir, n))]
         if not present:
-            raise SandboxUnavailable(
-                f"QLIC={license_dir} holds neither k4.lic nor kc.lic")
+            raise SandboxUnavailable(f"QLIC={license_dir} holds neither k4.lic nor kc.lic")
         return LicenseDir(license_dir, present[0], owned=False)
     if k4_b64 or kc_b64:
         # Prefer the offline k4.lic: kc.lic needs the licence daemon (network).
-        name, value, env_name = (("k4.lic", k4_b64, "KDB_K4LICENSE_B64") if k4_b64
-                                 else ("kc.lic", kc_b64, "KDB_LICENSE_B64"))
+        name, value, env_name = (
+            ("k4.lic", k4_b64, "KDB_K4LICENSE_B64")
+            if k4_b64
+            else ("kc.lic", kc_b64, "KDB_LICENSE_B64")
+        )
         assert value is not None
         data = decode_license(value, env_name)
         path = tempfile.mkdtemp(prefix="qlic-")  # mkdtemp creates it 0700
@@ -67,5 +68,5 @@ def prepare_license(license_dir: str | None, kc_b64: str | None,
         return LicenseDir(path, name, owned=True)
     raise SandboxUnavailable(
         "no q licence: set QLIC to a directory holding k4.lic/kc.lic, or KDB_K4LICENSE_B64 "
-        "(offline k4.lic, recommended) or KDB_LICENSE_B64 (kc.lic; "
-        + KC_LIC_NEEDS_NETWORK + ")")
+        "(offline k4.lic, recommended) or KDB_LICENSE_B64 (kc.lic; " + KC_LIC_NEEDS_NETWORK + ")"
+    )

@@ -245,9 +245,20 @@ class RewardSection(_Section):
         """
         options = self.model_dump(
             include={
-                "mode", "verdict_source", "verifier_weight", "correct", "wrong", "no_answer",
-                "answer_weight", "format_weight", "thinking_weight", "min_thinking_words",
-                "base_weight", "perfect_bonus", "perfect_weight", "empty_code_reward",
+                "mode",
+                "verdict_source",
+                "verifier_weight",
+                "correct",
+                "wrong",
+                "no_answer",
+                "answer_weight",
+                "format_weight",
+                "thinking_weight",
+                "min_thinking_words",
+                "base_weight",
+                "perfect_bonus",
+                "perfect_weight",
+                "empty_code_reward",
             }
         )
         if self.extraction is not None:

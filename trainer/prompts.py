@@ -78,8 +78,6 @@ def message_text(value: object) -> str:
     if isinstance(value, list) and value:
         content = value[-1].get("content", "") if isinstance(value[-1], dict) else value[-1]
         if isinstance(content, list):
-            return "".join(
-                part.get("text", "") for part in content if isinstance(part, dict)
-            )
+            return "".join(part.get("text", "") for part in content if isinstance(part, dict))
         return str(content)
     return ""

@@ -45,21 +45,30 @@ def build_item(
         if row.get("reference") is None:
             return None
         return {
-            "task": "grade", "id": index, "prompt": prompt, "completion": completion,
+            "task": "grade",
+            "id": index,
+            "prompt": prompt,
+            "completion": completion,
             "reference": float(row["reference"]),
         }
     if task == "math":
         if row.get("reference") is None:
             return None
         return {
-            "task": "math", "id": index, "prompt": prompt, "completion": completion,
+            "task": "math",
+            "id": index,
+            "prompt": prompt,
+            "completion": completion,
             "reference": str(row["reference"]),
         }
     tests = row.get("tests")
     if not tests:
         return None
     return {
-        "task": "code", "id": index, "prompt": prompt, "completion": completion,
+        "task": "code",
+        "id": index,
+        "prompt": prompt,
+        "completion": completion,
         "language": row.get("language") or reward.language,
         "tests": [{k: v for k, v in test.items() if v is not None} for test in tests],
         "max_tests": reward.max_tests,
@@ -73,8 +82,10 @@ def solved(result: Result) -> float | None:
     if "correct" in components:
         return components["correct"]
     if "tests_total" in components and "tests_passed" in components:
-        return float(components["tests_total"] > 0 and
-                     components["tests_passed"] == components["tests_total"])
+        return float(
+            components["tests_total"] > 0
+            and components["tests_passed"] == components["tests_total"]
+        )
     return None
 
 
@@ -106,8 +117,9 @@ class RemoteReward:
         **kwargs: Any,
     ) -> list[float | None]:
         size = len(completions)
-        columns = {name: _column(kwargs, name, size) for name in ("task", "reference", "language",
-                                                                  "tests")}
+        columns = {
+            name: _column(kwargs, name, size) for name in ("task", "reference", "language", "tests")
+        }
         texts = [message_text(c) for c in completions]
         questions = [message_text(p) for p in prompts]
         items: list[Item] = []
@@ -121,16 +133,19 @@ class RemoteReward:
         results = await self.client.score(items, self.options)
         elapsed = time.perf_counter() - started
 
-        by_index: dict[int, Result] = {int(item["id"]): r for item, r in zip(items, results,
-                                                                             strict=True)}
+        by_index: dict[int, Result] = {
+            int(item["id"]): r for item, r in zip(items, results, strict=True)
+        }
         rewards: list[float | None] = [
             by_index[i]["reward"] if i in by_index else None for i in range(size)
         ]
         self._log_metrics(list(by_index.values()), elapsed, kwargs.get("log_metric"))
         log_extra: ExtraLogger | None = kwargs.get("log_extra")
         if log_extra is not None:
-            log_extra("verifier_status", [by_index[i]["status"] if i in by_index else "skipped"
-                                          for i in range(size)])
+            log_extra(
+                "verifier_status",
+                [by_index[i]["status"] if i in by_index else "skipped" for i in range(size)],
+            )
         step = getattr(kwargs.get("trainer_state"), "global_step", self._calls)
         self._write_debug(step, questions, texts, columns, by_index, rewards)
         self._calls += 1

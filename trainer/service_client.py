@@ -98,8 +98,12 @@ def _log_retry(state: RetryCallState) -> None:
     outcome = state.outcome
     error = outcome.exception() if outcome is not None else None
     delay = state.next_action.sleep if state.next_action is not None else 0.0
-    log.warning("reward service attempt %d failed (%s); retrying in %.1fs",
-                state.attempt_number, error, delay)
+    log.warning(
+        "reward service attempt %d failed (%s); retrying in %.1fs",
+        state.attempt_number,
+        error,
+        delay,
+    )
 
 
 def chunked(items: Sequence[Item], size: int) -> list[Sequence[Item]]:

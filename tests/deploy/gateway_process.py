@@ -118,8 +118,15 @@ def running_gateway(
     (directory / "nginx.conf").write_text(_main_config(directory, workers))
     with (directory / "access.log").open("wb") as stdout:
         process = subprocess.Popen(
-            [nginx, "-e", str(directory / "error.log"), "-p", str(directory),
-             "-c", str(directory / "nginx.conf")],
+            [
+                nginx,
+                "-e",
+                str(directory / "error.log"),
+                "-p",
+                str(directory),
+                "-c",
+                str(directory / "nginx.conf"),
+            ],
             stdout=stdout,
             stderr=subprocess.STDOUT,
         )

@@ -55,9 +55,16 @@ def compose_schema_errors(documents: dict[str, Any]) -> list[str]:
             path = Path(tmp) / f"{index}.json"
             path.write_text(json.dumps(document))
             files.append((name, path))
-        command = [sys.executable, "-m", "check_jsonschema", "--builtin-schema",
-                   "vendor.compose-spec", "--output-format", "text",
-                   *(str(path) for _, path in files)]
+        command = [
+            sys.executable,
+            "-m",
+            "check_jsonschema",
+            "--builtin-schema",
+            "vendor.compose-spec",
+            "--output-format",
+            "text",
+            *(str(path) for _, path in files),
+        ]
         run = subprocess.run(command, capture_output=True, text=True, timeout=120)
     if run.returncode == 0:
         return []
@@ -101,8 +108,10 @@ def main() -> int:
     errors = compose_schema_errors(compose) + k8s_schema_errors(k8s)
     for error in errors:
         print(error)
-    print(f"{len(compose)} compose documents, {len(k8s)} Kubernetes objects: "
-          f"{'invalid' if errors else 'valid'}")
+    print(
+        f"{len(compose)} compose documents, {len(k8s)} Kubernetes objects: "
+        f"{'invalid' if errors else 'valid'}"
+    )
     return 1 if errors else 0
 
 

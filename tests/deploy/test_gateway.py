@@ -246,7 +246,6 @@ def test_killing_a_replica_mid_load_loses_no_request(
     cut_off = [
         line
         for line in errors.splitlines()
-        if f":{victim.port}/" in line
-        and ("prematurely closed" in line or "reset by peer" in line)
+        if f":{victim.port}/" in line and ("prematurely closed" in line or "reset by peer" in line)
     ]
     assert cut_off, f"no in-flight request was cut off:\n{errors[-2000:]}"

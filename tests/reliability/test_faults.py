@@ -84,13 +84,19 @@ def busy_sandbox_workers(service_pid: int) -> list[int]:
         return False
 
     workers = {p for p, (_, comm) in table.items() if comm == "sbx-worker" and descends(p)}
-    return [p for p in workers if table[p][0] not in workers and any(
-        table[c][0] == p for c in workers)]
+    return [
+        p for p in workers if table[p][0] not in workers and any(table[c][0] == p for c in workers)
+    ]
 
 
 def _code(completion: str, test: str, **extra: Any) -> dict[str, Any]:
-    return {"task": "code", "language": "python", "completion": f"```python\n{completion}\n```",
-            "tests": [{"code": test}], **extra}
+    return {
+        "task": "code",
+        "language": "python",
+        "completion": f"```python\n{completion}\n```",
+        "tests": [{"code": test}],
+        **extra,
+    }
 
 
 def test_sandbox_worker_killed_mid_job(start_service: ServiceFactory) -> None:
@@ -129,16 +135,20 @@ STUCK = "\\prod_{k=1}^{5000} (x+k)"
 
 def test_stuck_math_worker_while_other_requests_are_served(start_service: ServiceFactory) -> None:
     service = start_service(
-        {"VERIFIER_MATH_WORKERS": "2", "VERIFIER_MATH_TIMEOUT_S": "600",
-         "VERIFIER_BATCH_TIMEOUT_S": "8"}
+        {
+            "VERIFIER_MATH_WORKERS": "2",
+            "VERIFIER_MATH_TIMEOUT_S": "600",
+            "VERIFIER_BATCH_TIMEOUT_S": "8",
+        }
     )
     stuck = {"task": "math", "id": "stuck", "completion": f"\\boxed{{{STUCK}}}", "reference": "1"}
     outcome: dict[str, Any] = {}
 
     def send_stuck() -> None:
         started = time.monotonic()
-        outcome["response"] = httpx.post(f"{service.url}/score", json={"items": [stuck]},
-                                         timeout=120)
+        outcome["response"] = httpx.post(
+            f"{service.url}/score", json={"items": [stuck]}, timeout=120
+        )
         outcome["seconds"] = time.monotonic() - started
 
     sender = threading.Thread(target=send_stuck)
@@ -147,8 +157,11 @@ def test_stuck_math_worker_while_other_requests_are_served(start_service: Servic
     with httpx.Client(base_url=service.url, timeout=60) as client:
         for n in range(2, 8):  # symbolic answers, each needing the remaining worker
             started = time.monotonic()
-            item = {"task": "math", "completion": f"\\boxed{{\\frac{{{n}}}{{\\sqrt{{2}}}}}}",
-                    "reference": f"\\frac{{{n}\\sqrt{{2}}}}{{2}}"}
+            item = {
+                "task": "math",
+                "completion": f"\\boxed{{\\frac{{{n}}}{{\\sqrt{{2}}}}}}",
+                "reference": f"\\frac{{{n}\\sqrt{{2}}}}{{2}}",
+            }
             result = client.post("/score", json={"items": [item]}).json()["results"][0]
             assert (result["status"], result["reward"]) == ("ok", 1.0), result
             assert "symbolic" in result["detail"]
@@ -166,15 +179,24 @@ def test_service_restarted_under_a_trainer_batch(caplog: pytest.LogCaptureFixtur
     replica = ServiceProcess({"VERIFIER_MATH_WORKERS": "2"}, port=port)
     # Unique symbolic comparisons, so the batch takes a few seconds and is in flight.
     items = [
-        {"task": "math", "id": f"item-{i}",
-         "completion": f"\\boxed{{\\frac{{{i}}}{{\\sqrt{{3}}}}}}",
-         "reference": f"\\frac{{{i}\\sqrt{{3}}}}{{3}}" if i % 3 else f"{i}"}
+        {
+            "task": "math",
+            "id": f"item-{i}",
+            "completion": f"\\boxed{{\\frac{{{i}}}{{\\sqrt{{3}}}}}}",
+            "reference": f"\\frac{{{i}\\sqrt{{3}}}}{{3}}" if i % 3 else f"{i}",
+        }
         for i in range(1, 601)
     ]
-    client = AsyncServiceClient(ClientSettings(
-        urls=(replica.url,), retries=40, backoff_s=0.2, backoff_max_s=1.0,
-        connect_timeout_s=1.0, max_batch=150,
-    ))
+    client = AsyncServiceClient(
+        ClientSettings(
+            urls=(replica.url,),
+            retries=40,
+            backoff_s=0.2,
+            backoff_max_s=1.0,
+            connect_timeout_s=1.0,
+            max_batch=150,
+        )
+    )
     outcome: dict[str, Any] = {}
 
     def train_step() -> None:
@@ -242,8 +264,10 @@ class SlowVerifier:
                 await asyncio.sleep(3600)
             await asyncio.sleep(self.delay_s or 0)
             body = b'{"object": "list", "data": [{"id": "slow-model"}]}'
-            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                         b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+            writer.write(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+            )
             await writer.drain()
         except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
             pass
@@ -281,8 +305,11 @@ def test_slow_verifier_times_out_and_fallbacks_are_labelled(
     wrong = {"task": "math", "prompt": "2+2?", "completion": "\\boxed{5}", "reference": "4"}
     rubric = {"task": "rubric", "prompt": "Why?", "completion": "Because.", "reference": 0.5}
     with SlowVerifier(delay_s) as verifier:
-        env = {"VERIFIER_LLM_URL": verifier.url, "VERIFIER_LLM_TIMEOUT_S": "1",
-               "VERIFIER_MATH_WORKERS": "1"}
+        env = {
+            "VERIFIER_LLM_URL": verifier.url,
+            "VERIFIER_LLM_TIMEOUT_S": "1",
+            "VERIFIER_MATH_WORKERS": "1",
+        }
         replica = start_service(env)
         with httpx.Client(base_url=replica.url, timeout=120) as client:
             started = time.monotonic()

@@ -88,8 +88,12 @@ def test_odd_text_in_every_math_field(service_url: str) -> None:
     for i, odd in enumerate(ODD):
         # Around a correct answer, in id and prompt: must not change the verdict.
         items.append(
-            {"id": odd, "prompt": odd, "completion": f"{odd} so \\boxed{{12}} {odd}",
-             "reference": "12"}
+            {
+                "id": odd,
+                "prompt": odd,
+                "completion": f"{odd} so \\boxed{{12}} {odd}",
+                "reference": "12",
+            }
         )
         # As the answer itself and as the reference: judged (wrong or equal), not a crash.
         items.append({"id": i, "completion": f"\\boxed{{{odd}}}", "reference": "12"})
@@ -109,10 +113,7 @@ def test_odd_text_survives_the_sandbox_round_trip(service_url: str) -> None:
         # The program prints what it read from stdin; the expected output is the same text.
         # Outputs are compared stripped, so test text that does not end in whitespace.
         text = odd.strip() or "x"
-        program = (
-            f"```python\n# {odd!r}\nimport sys\n"
-            "sys.stdout.write(sys.stdin.read())\n```"
-        )
+        program = f"```python\n# {odd!r}\nimport sys\nsys.stdout.write(sys.stdin.read())\n```"
         items.append(
             {
                 "id": odd,
@@ -137,8 +138,11 @@ def test_odd_text_in_grade_get_reward_and_rubric(service_url: str) -> None:
         assert verdict.status_code == 200 and verdict.json()["correct"] is True, verdict.text
     rewards = httpx.post(
         f"{service_url}/get_reward",
-        json={"query": [f"{o}Q {o} \\boxed{{3}}" for o in ODD], "prompts": [f"{o}Q" for o in ODD],
-              "labels": ["3"] * len(ODD)},
+        json={
+            "query": [f"{o}Q {o} \\boxed{{3}}" for o in ODD],
+            "prompts": [f"{o}Q" for o in ODD],
+            "labels": ["3"] * len(ODD),
+        },
         timeout=60,
     )
     assert rewards.status_code == 200 and rewards.json()["rewards"] == [1.0] * len(ODD)
@@ -161,8 +165,10 @@ def test_lone_surrogate_escapes_get_an_answer_never_a_5xx(service_url: str) -> N
     assert verdict.status_code == 200, verdict.text
     assert verdict.json()["extracted_answer"] == "\ud800"
     assert verdict.json()["correct"] is False
-    rm = (rb'{"query": ["\ud800 \\boxed{1}", "\\boxed{1}"], "prompts": ["", ""], '
-          rb'"labels": ["1", "\udfff"]}')
+    rm = (
+        rb'{"query": ["\ud800 \\boxed{1}", "\\boxed{1}"], "prompts": ["", ""], '
+        rb'"labels": ["1", "\udfff"]}'
+    )
     rewards = httpx.post(f"{service_url}/get_reward", content=rm, headers=JSON)
     assert rewards.status_code == 200, rewards.text
     assert rewards.json()["rewards"][0] == 1.0
@@ -249,6 +255,9 @@ def test_out_of_range_options_name_the_field(service_url: str) -> None:
         assert response.status_code == 422
         assert response.json()["detail"][0]["loc"][-1] == "min_thinking_words"
     spec = httpx.get(f"{service_url}/openapi.json").json()
-    assert spec["components"]["schemas"]["RewardOptions"]["properties"]["min_thinking_words"][
-        "maximum"
-    ] == 1_000_000
+    assert (
+        spec["components"]["schemas"]["RewardOptions"]["properties"]["min_thinking_words"][
+            "maximum"
+        ]
+        == 1_000_000
+    )

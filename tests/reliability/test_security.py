@@ -112,10 +112,18 @@ def test_secrets_never_appear_in_answers_or_logs(secret_service: ServiceProcess)
         "items": [
             {"task": "math", "prompt": "2+2", "completion": "\\boxed{5}", "reference": "4"},
             {"task": "rubric", "prompt": "Explain.", "completion": "Because.", "reference": 0.7},
-            {"task": "code", "language": "python", "completion": leaky_code,
-             "tests": [{"expected": "x"}]},
-            {"task": "code", "language": "q", "completion": "```q\nshow getenv`QLIC\n```",
-             "tests": [{"expected": "x"}]},
+            {
+                "task": "code",
+                "language": "python",
+                "completion": leaky_code,
+                "tests": [{"expected": "x"}],
+            },
+            {
+                "task": "code",
+                "language": "q",
+                "completion": "```q\nshow getenv`QLIC\n```",
+                "tests": [{"expected": "x"}],
+            },
         ],
         "options": {"mode": "addon"},
     }
@@ -153,15 +161,21 @@ def _load(url: str, stop: threading.Event, failures: list[str], kind: str) -> No
             items: list[dict[str, Any]]
             if kind == "math":
                 items = [
-                    {"task": "math", "completion": f"\\boxed{{\\frac{{{i}}}{{{n}}}}}",
-                     "reference": f"{i}/{n}"}
+                    {
+                        "task": "math",
+                        "completion": f"\\boxed{{\\frac{{{i}}}{{{n}}}}}",
+                        "reference": f"{i}/{n}",
+                    }
                     for i in range(1, 30)
                 ]
             else:
                 items = [
-                    {"task": "code", "language": "python",
-                     "completion": fenced(f"def f():\n    return {i}"),
-                     "tests": [{"code": f"assert f() == {i}"}]}
+                    {
+                        "task": "code",
+                        "language": "python",
+                        "completion": fenced(f"def f():\n    return {i}"),
+                        "tests": [{"code": f"assert f() == {i}"}],
+                    }
                     for i in range(4)
                 ]
             response = client.post("/score", json={"items": items})
@@ -169,8 +183,12 @@ def _load(url: str, stop: threading.Event, failures: list[str], kind: str) -> No
                 failures.append(f"{kind}: HTTP {response.status_code}")
                 continue
             results = response.json()["results"]
-            bad = [r for r in results if r["status"] != "ok" or r["components"]["correct" if
-                   kind == "math" else "tests_passed"] != 1.0]
+            bad = [
+                r
+                for r in results
+                if r["status"] != "ok"
+                or r["components"]["correct" if kind == "math" else "tests_passed"] != 1.0
+            ]
             if len(results) != len(items) or bad:
                 failures.append(f"{kind}: {len(results)} results, {bad[:1]}")
 
@@ -191,8 +209,16 @@ def test_isolation_probes_hold_under_concurrent_load(service_url: str) -> None:
         for name in sorted(ATTACKS):
             body = ATTACKS[name].replace("PORT", str(port)).replace("CANARY", repr(CANARY))
             program = PROBE_TEMPLATE.format(body=body)
-            items.append({"task": "code", "id": name, "language": "python", "timeout_s": 3,
-                          "completion": fenced(program), "tests": [{"expected": "blocked"}]})
+            items.append(
+                {
+                    "task": "code",
+                    "id": name,
+                    "language": "python",
+                    "timeout_s": 3,
+                    "completion": fenced(program),
+                    "tests": [{"expected": "blocked"}],
+                }
+            )
         for _ in range(3):  # several rounds, each racing the load
             response = httpx.post(f"{service_url}/score", json={"items": items}, timeout=120)
             assert response.status_code == 200

@@ -20,19 +20,29 @@ class Runner:
     def __init__(self, sandbox: Sandbox) -> None:
         self.sandbox = sandbox
 
-    def run(self, program: str, tests: Sequence[TestCase], limits: Limits | None = None,
-            language: Language = Language.PYTHON) -> list[TestOutcome]:
+    def run(
+        self,
+        program: str,
+        tests: Sequence[TestCase],
+        limits: Limits | None = None,
+        language: Language = Language.PYTHON,
+    ) -> list[TestOutcome]:
         return asyncio.run(self.sandbox.run_tests(language, program, tests, limits or Limits()))
 
-    def one(self, program: str, test: TestCase | None = None,
-            limits: Limits | None = None) -> TestOutcome:
+    def one(
+        self, program: str, test: TestCase | None = None, limits: Limits | None = None
+    ) -> TestOutcome:
         return self.run(program, [test or TestCase()], limits)[0]
 
     def assert_healthy(self) -> None:
         """After a hostile program the sandbox must still run a normal one correctly."""
-        out = self.run("def add(a, b):\n    return a + b\n",
-                       [TestCase(code="assert add(2, 3) == 5"),
-                        TestCase(code="print(add(1, 1))", expected="2")])
+        out = self.run(
+            "def add(a, b):\n    return a + b\n",
+            [
+                TestCase(code="assert add(2, 3) == 5"),
+                TestCase(code="print(add(1, 1))", expected="2"),
+            ],
+        )
         assert [o.passed for o in out] == [True, True], out
 
 

@@ -123,7 +123,10 @@ def test_q_and_tinyv_configs() -> None:
     assert tinyv.reward.options()["mode"] == "addon"
     parity = load_config(CONFIGS / "tinyv_parity.yaml").reward.options()
     assert (parity["mode"], parity["correct"], parity["wrong"], parity["no_answer"]) == (
-        "addon", 1.0, 0.0, 0.0
+        "addon",
+        1.0,
+        0.0,
+        0.0,
     )
 
 

@@ -74,19 +74,23 @@ def test_unsupported_file_type(tmp_path: Path) -> None:
 
 
 def test_q_rows(tmp_path: Path) -> None:
-    rows = [{
-        "problem_description": "Write solve[x] returning x*2.",
-        "test_cases": [
-            {"q_test_code": "result:solve[3];\nshow result;", "q_expected_output": 6},
-            {"q_test_code": "show solve[0];", "q_expected_output": 0},
-        ],
-    }]
+    rows = [
+        {
+            "problem_description": "Write solve[x] returning x*2.",
+            "test_cases": [
+                {"q_test_code": "result:solve[3];\nshow result;", "q_expected_output": 6},
+                {"q_test_code": "show solve[0];", "q_expected_output": 0},
+            ],
+        }
+    ]
     path = write(tmp_path / "q.parquet", rows)
     reward = RewardSection(task="code", language="q")
     example = load_dataset(DataSection(path=str(path), reasoning_format="reasoning"), reward)[0]
     assert example["task"] == "code" and example["language"] == "q"
     assert example["tests"][0] == {
-        "code": "result:solve[3];\nshow result;", "stdin": None, "expected": "6"
+        "code": "result:solve[3];\nshow result;",
+        "stdin": None,
+        "expected": "6",
     }
     assert example["tests"][1]["expected"] == "0"
     content = example["prompt"][-1]["content"]
@@ -94,10 +98,12 @@ def test_q_rows(tmp_path: Path) -> None:
 
 
 def test_python_rows_with_code_and_stdin_tests(tmp_path: Path) -> None:
-    rows = [{
-        "prompt": "Read two ints and print their sum; also define add(a, b).",
-        "tests": [{"code": "assert add(1, 2) == 3"}, {"stdin": "2 3", "expected": "5"}],
-    }]
+    rows = [
+        {
+            "prompt": "Read two ints and print their sum; also define add(a, b).",
+            "tests": [{"code": "assert add(1, 2) == 3"}, {"stdin": "2 3", "expected": "5"}],
+        }
+    ]
     path = write(tmp_path / "py.jsonl", rows)
     example = load_dataset(DataSection(path=str(path)), RewardSection(task="code"))[0]
     assert example["tests"] == [

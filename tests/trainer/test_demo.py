@@ -17,9 +17,19 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_demo_cpu_runs_end_to_end(tmp_path: Path) -> None:
     out = tmp_path / "demo"
     done = subprocess.run(
-        [sys.executable, "-m", "trainer.cli", "--config", "trainer/configs/demo_cpu.yaml",
-         "--output_dir", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=880,
+        [
+            sys.executable,
+            "-m",
+            "trainer.cli",
+            "--config",
+            "trainer/configs/demo_cpu.yaml",
+            "--output_dir",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=880,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     metrics = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]

@@ -6,8 +6,12 @@ from trainer.prompts import format_instruction, message_text
 def test_message_text_reads_both_trl_forms() -> None:
     assert message_text("plain") == "plain"
     assert message_text([{"role": "assistant", "content": "hi"}]) == "hi"
-    parts = [{"role": "assistant", "content": [{"type": "text", "text": "a"},
-                                               {"type": "text", "text": "b"}]}]
+    parts = [
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+        }
+    ]
     assert message_text(parts) == "ab"
     assert message_text([]) == ""
 

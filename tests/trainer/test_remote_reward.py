@@ -21,22 +21,25 @@ ADD_TESTS = [
 ]
 
 
-def reward_fn(urls: list[str], reward: RewardSection, debug: Path | None = None,
-              max_batch: int = 512) -> RemoteReward:
+def reward_fn(
+    urls: list[str], reward: RewardSection, debug: Path | None = None, max_batch: int = 512
+) -> RemoteReward:
     section = ServiceSection(url=urls, max_batch=max_batch, retries=0)
     return RemoteReward(AsyncServiceClient(ClientSettings.from_section(section)), reward, debug)
 
 
-def call(reward: RemoteReward, prompts: list[Any], completions: list[Any],
-         **columns: Any) -> tuple[list[float | None], dict[str, list[float]],
-                                  dict[str, list[Any]]]:
+def call(
+    reward: RemoteReward, prompts: list[Any], completions: list[Any], **columns: Any
+) -> tuple[list[float | None], dict[str, list[float]], dict[str, list[Any]]]:
     metrics: dict[str, list[float]] = {}
     extras: dict[str, list[Any]] = {}
 
     async def run() -> list[float | None]:
         try:
             return await reward(
-                prompts=prompts, completions=completions, completion_ids=None,
+                prompts=prompts,
+                completions=completions,
+                completion_ids=None,
                 log_metric=lambda name, value: metrics.setdefault(name, []).append(value),
                 log_extra=lambda name, values: extras.setdefault(name, []).extend(values),
                 **columns,
@@ -58,10 +61,17 @@ def test_math_conversational(service_url: str, tmp_path: Path) -> None:
         assistant("I am not sure."),
         assistant("<think>six sevens</think><answer>\\boxed{42}</answer>"),
     ]
-    reward = reward_fn([service_url], RewardSection(format_weight=0.5, debug_log_every=1,
-                                                    debug_samples=None), tmp_path / "d.jsonl")
+    reward = reward_fn(
+        [service_url],
+        RewardSection(format_weight=0.5, debug_log_every=1, debug_samples=None),
+        tmp_path / "d.jsonl",
+    )
     rewards, metrics, extras = call(
-        reward, [QUESTION] * 4, completions, task=["math"] * 4, reference=["42"] * 4,
+        reward,
+        [QUESTION] * 4,
+        completions,
+        task=["math"] * 4,
+        reference=["42"] * 4,
         trainer_state=None,
     )
     # Correct with full format: 1 + 0.5 * 1; wrong: -1; no answer: -0.5.
@@ -87,8 +97,12 @@ def test_python_code(service_url: str) -> None:
     ]
     reward = reward_fn([service_url], RewardSection(task="code", language="python"))
     rewards, metrics, _ = call(
-        reward, ["Define add."] * 3, completions, task=["code"] * 3,
-        language=["python"] * 3, tests=[ADD_TESTS] * 3,
+        reward,
+        ["Define add."] * 3,
+        completions,
+        task=["code"] * 3,
+        language=["python"] * 3,
+        tests=[ADD_TESTS] * 3,
     )
     # All pass: 1 * 1 + bonus 1; none pass: 0; no code: empty_code_reward.
     assert rewards == [2.0, 0.0, -0.5]
@@ -98,8 +112,13 @@ def test_python_code(service_url: str) -> None:
 
 def test_rows_without_a_reference_get_none(service_url: str) -> None:
     reward = reward_fn([service_url], RewardSection())
-    rewards, _, _ = call(reward, ["q", "q"], ["\\boxed{1}", "\\boxed{1}"],
-                         task=["math", "math"], reference=["1", None])
+    rewards, _, _ = call(
+        reward,
+        ["q", "q"],
+        ["\\boxed{1}", "\\boxed{1}"],
+        task=["math", "math"],
+        reference=["1", None],
+    )
     assert rewards == [1.0, None]
 
 
@@ -107,20 +126,30 @@ def test_batches_split_and_spread_over_urls(service_url: str) -> None:
     # The same replica named twice stands in for two; 7 items in chunks of 2 -> 4 requests.
     reward = reward_fn([service_url, service_url + "/"], RewardSection(), max_batch=2)
     answers = [str(n) for n in range(7)]
-    rewards, _, _ = call(reward, ["q"] * 7, [f"\\boxed{{{a}}}" for a in answers],
-                         task=["math"] * 7, reference=["3"] * 7)
+    rewards, _, _ = call(
+        reward,
+        ["q"] * 7,
+        [f"\\boxed{{{a}}}" for a in answers],
+        task=["math"] * 7,
+        reference=["3"] * 7,
+    )
     assert rewards == [-1.0, -1.0, -1.0, 1.0, -1.0, -1.0, -1.0]
 
 
 def test_rewards_equal_a_direct_score_request(service_url: str) -> None:
     completions = ["\\boxed{\\frac{1}{2}}", "0.5", "#### 1/3", "<answer>50%</answer>"]
     reward = reward_fn([service_url], RewardSection(wrong=-2.0, no_answer=-0.25))
-    rewards, _, _ = call(reward, ["half?"] * 4, completions, task=["math"] * 4,
-                         reference=["1/2"] * 4)
-    direct = httpx.post(f"{service_url}/score", timeout=60, json={
-        "items": [{"task": "math", "completion": c, "reference": "1/2"} for c in completions],
-        "options": {"wrong": -2.0, "no_answer": -0.25},
-    }).json()["results"]
+    rewards, _, _ = call(
+        reward, ["half?"] * 4, completions, task=["math"] * 4, reference=["1/2"] * 4
+    )
+    direct = httpx.post(
+        f"{service_url}/score",
+        timeout=60,
+        json={
+            "items": [{"task": "math", "completion": c, "reference": "1/2"} for c in completions],
+            "options": {"wrong": -2.0, "no_answer": -0.25},
+        },
+    ).json()["results"]
     assert rewards == [r["reward"] for r in direct]
 
 
@@ -135,6 +164,7 @@ def test_grade_rows_train_a_rubric_model(service_url: str) -> None:
     # The policy is the rubric model: its critique's grade is scored against the target.
     reward = reward_fn([service_url], RewardSection(task="grade"))
     completions = [assistant("Sound.\nTotal Score: 8/10"), assistant("Looks fine to me.")]
-    rewards, _, _ = call(reward, ["Grade it."] * 2, completions, task=["grade"] * 2,
-                         reference=[0.6, 0.6])
+    rewards, _, _ = call(
+        reward, ["Grade it."] * 2, completions, task=["grade"] * 2, reference=[0.6, 0.6]
+    )
     assert rewards == [pytest.approx((1 - abs(0.8 - 0.6)) ** 2), 0.0]

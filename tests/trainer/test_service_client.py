@@ -54,8 +54,9 @@ def test_retries_until_the_service_is_back(caplog: pytest.LogCaptureFixture) -> 
     def call() -> None:
         started = time.monotonic()
         try:
-            outcome["results"] = score(url, retries=30, backoff_s=0.2, backoff_max_s=1.0,
-                                       connect_timeout_s=1.0)
+            outcome["results"] = score(
+                url, retries=30, backoff_s=0.2, backoff_max_s=1.0, connect_timeout_s=1.0
+            )
         except Exception as exc:  # reported by the assertion below
             outcome["error"] = exc
         outcome["seconds"] = time.monotonic() - started
@@ -84,8 +85,7 @@ def test_fails_clearly_when_the_service_never_returns() -> None:
 
 def test_failover_to_the_next_url(service_url: str) -> None:
     dead = f"http://127.0.0.1:{service_process.free_port()}"
-    client = AsyncServiceClient(ClientSettings(urls=(dead, service_url), retries=1,
-                                               backoff_s=0.05))
+    client = AsyncServiceClient(ClientSettings(urls=(dead, service_url), retries=1, backoff_s=0.05))
 
     async def run() -> list[list[dict[str, Any]]]:
         try:

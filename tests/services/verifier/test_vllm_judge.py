@@ -68,8 +68,7 @@ async def test_128_items_use_few_http_requests_and_then_the_cache(
     vllm_server: VLLMServer,
 ) -> None:
     items = [
-        VerifyRequest(f"What is {i} + {i}?", str(2 * i), str(2 * i + i % 2))
-        for i in range(128)
+        VerifyRequest(f"What is {i} + {i}?", str(2 * i), str(2 * i + i % 2)) for i in range(128)
     ]
     before = _server_completion_requests(vllm_server)
     # A shared 2-core host can take over a minute for a 64-prompt batch: a generous timeout
