@@ -323,7 +323,7 @@ def scaling_projection(rows: list[Json]) -> str:
     worker_rate = 1000 / m["worker_ms_per_unit"]  # pairs/s one fully busy worker sustains
     ceiling = m["service_process_ceiling_per_s"]
     at_16, at_2 = min(16 * worker_rate, ceiling), min(2 * worker_rate, ceiling)
-    held_out = 1000 / 45  # a worker on the held-out set: ~45 ms of sympy per pair
+    held_out = 1000 / 45  # a worker on a 775-pair held-out set: ~45 ms of sympy per pair
     return (
         f"**What caps math at 16 workers** (from the {top['workers']}-worker row's CPU "
         f"accounting, not from a 16-core run): the service process spends "
@@ -334,10 +334,10 @@ def scaling_projection(rows: list[Json]) -> str:
         f"fully busy worker does about {worker_rate:.0f} pairs/s: 2 workers about "
         f"{at_2:.0f}, 16 on 16 free cores about {at_16:.0f} pairs/s ({at_16 / at_2:.1f}× of "
         f"2{', capped by the one service process' if 16 * worker_rate > ceiling else ''}). "
-        f"On answers that cost sympy ~45 ms each (the issue's held-out set: math-verify "
+        f"On answers that cost sympy ~45 ms each (a 775-pair held-out set: math-verify "
         f"alone judged 22 pairs/s), 16 workers need only {16 * held_out:.0f} pairs/s, far "
         f"below that ceiling: on such answers the service process does not cap scaling. "
-        f"What held the issue's run to 2.9× from 2 to 16 workers is then outside it, most "
+        f"What held an earlier 16-core run to 2.9× from 2 to 16 workers is then outside it, most "
         f"likely the cores the workers really got (the load generator and the service "
         f"process share the 16 cores, and SMT siblings count as cores); only a 16-core run "
         f"of this benchmark, with its CPU columns, can confirm that.\n"
