@@ -261,7 +261,7 @@ def scale_section(scale: Json | None) -> str:
     return text + "\n" + save(figure, "scaling.png")
 
 
-NOT_MEASURED = """The issue's reference machine (16 cores, one H100) was not available to this run:
+NOT_MEASURED = """A 16-core machine with one H100 was not available to this run:
 the 16-core sweep and the trainer benchmark's GPU shape (`benchmarks/trainer_bench.py
 --shape qwen2.5-1.5b`) are **not measured here**; run both there and regenerate this
 report. The LLM verifier benchmark's `--gpu` path needs vLLM's CUDA build, which is too
