@@ -264,8 +264,8 @@ def scale_section(scale: Json | None) -> str:
 NOT_MEASURED = """A 16-core machine with one H100 was not available to this run:
 the 16-core sweep and the trainer benchmark's GPU shape (`benchmarks/trainer_bench.py
 --shape qwen2.5-1.5b`) are **not measured here**; run both there and regenerate this
-report. The LLM verifier benchmark's `--gpu` path needs vLLM's CUDA build, which is too
-large to carry to a lent GPU machine from this one, so it is not measured either.
+report. The LLM verifier benchmark's `--gpu` path needs vLLM's CUDA build
+installed on the GPU machine; it is not measured either.
 """
 
 
