@@ -42,12 +42,12 @@ train-demo: install-dev
 lint:
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy services sandbox trainer tests benchmarks
+	$(BIN)/mypy services sandbox trainer harness tests benchmarks
 
 # The lowest allowed versions first (a cached venv under .cache/lowest-deps), then the suite.
 test: install-dev lint
 	UV=$(BIN)/uv PYTHON=$(PYTHON) TORCH="$(TORCH)" SMOLLM2="$(SMOLLM2)" ./scripts/lowest-deps-check.sh
-	$(BIN)/python -m tests.vllm_process
+	$(BIN)/python -m harness.vllm
 	$(BIN)/python -m pytest -q
 
 bench: install-dev

@@ -23,7 +23,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.load_test import Workload, percentile
-from tests.service_process import running_service
+from harness.service import running_service
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -30,7 +30,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.service_process import running_service
+from harness.service import running_service
 
 RESULTS = Path(__file__).resolve().parent / "results"
 WRONG_BODY = "    return '__wrong_constant__'\n"

@@ -35,7 +35,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.service_process import running_service
+from harness.service import running_service
 
 RESULTS = Path(__file__).resolve().parent / "results"
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}

@@ -29,7 +29,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.math_dataset import Pair, build_dataset
-from tests.service_process import running_service
+from harness.service import running_service
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

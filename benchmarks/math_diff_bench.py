@@ -34,7 +34,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.math_corpus import CASES, CATEGORIES, Case
-from tests.service_process import ServiceProcess
+from harness.service import ServiceProcess
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

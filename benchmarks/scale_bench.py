@@ -34,8 +34,8 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.math_dataset import build_dataset
-from tests.deploy.gateway_process import Gateway, running_gateway
-from tests.service_process import ServiceProcess, running_replicas
+from harness.gateway import Gateway, running_gateway
+from harness.service import ServiceProcess, running_replicas
 
 RESULTS = Path(__file__).resolve().parent / "results"
 REPLICA_ENV = {"VERIFIER_MATH_WORKERS": "1", "VERIFIER_SANDBOX_WORKERS": "1"}

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.math_dataset import build_dataset
 from benchmarks.scale_bench import code_batches, drive, machine_busy_s, own_cpu_s, tree_cpu_s
-from tests.service_process import ServiceProcess
+from harness.service import ServiceProcess
 
 RESULTS = Path(__file__).resolve().parent / "results"
 TICKS = os.sysconf("SC_CLK_TCK")

@@ -39,13 +39,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from harness.service import running_service
 from services.mathcheck.checker import MathChecker
 from services.mathcheck.pool import SymbolicPool
 from services.metrics import Metrics
 from services.protocol import RewardOptions
 from services.scoring import Scorer
 from services.settings import Settings
-from tests.service_process import running_service
 from trainer.config import TrainerConfig
 from trainer.remote_reward import RemoteReward
 from trainer.service_client import Item, Result

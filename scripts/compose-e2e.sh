@@ -54,7 +54,7 @@ export VERIFIER_PORT=127.0.0.1:$PORT
 export VERIFIER_REPLICAS=2 VERIFIER_CPUS=1 VERIFIER_MATH_WORKERS=1 VERIFIER_SANDBOX_WORKERS=1
 export VERIFIER_MEMORY=2g VERIFIER_MATH_TIMEOUT_S=30
 export TRAIN_OUTPUT_DIR=$COMPOSE_E2E_CACHE/outputs TRAIN_DATA_DIR=$COMPOSE_E2E_CACHE/data
-# SmolLM2 as the tests build it (python -m tests.vllm_process): the rubric finds it there,
+# SmolLM2 as the tests build it (python -m harness.vllm): the rubric finds it there,
 # or builds it there once (minutes on a busy CPU) instead of in a volume on every run.
 export RUBRIC_MODELS_DIR=$ROOT/.cache/models
 rm -rf "$TRAIN_OUTPUT_DIR"

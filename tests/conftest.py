@@ -5,7 +5,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.service_process import running_service
+from harness.service import running_service
 
 API_KEY = "test-key-not-a-secret"
 SMALL_BODY_LIMIT = 200_000

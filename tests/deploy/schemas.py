@@ -21,7 +21,7 @@ from typing import Any
 import kubernetes_validate  # type: ignore[import-untyped]
 import yaml
 
-from tests.deploy.compose_files import (
+from harness.compose_files import (
     COMPOSE_FILES,
     ROOT,
     load_compose,

@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.deploy.compose_files import (
+from harness.compose_files import (
     COMPOSE_FILES,
     InterpolationError,
     interpolate,
     load_compose,
     read_env_file,
 )
-from tests.deploy.gateway_process import TEMPLATE, compose_gateway_environment
+from harness.gateway import TEMPLATE, compose_gateway_environment
 from tests.deploy.schemas import compose_documents, compose_schema_errors
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.compose_files import ROOT
+from harness.compose_files import ROOT
 
 SCRIPT = ROOT / "scripts" / "compose-e2e.sh"
 CANNOT_SET_UP_AN_ENGINE = 3

@@ -24,9 +24,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.deploy.compose_files import ROOT
-from tests.deploy.gateway_process import Gateway, find_nginx, running_gateway
-from tests.service_process import ServiceProcess, running_replicas
+from harness.compose_files import ROOT
+from harness.gateway import Gateway, find_nginx, running_gateway
+from harness.service import ServiceProcess, running_replicas
 
 pytestmark = pytest.mark.skipif(
     find_nginx() is None, reason="nginx is not installed (scripts/system-deps.sh --test)"

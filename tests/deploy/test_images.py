@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 
-from tests.deploy.compose_files import ROOT
+from harness.compose_files import ROOT
 
 ENTRYPOINT = ROOT / "deploy" / "verifier-entrypoint.sh"
 

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.service_process import ServiceProcess, free_port
+from harness.service import ServiceProcess, free_port
 from trainer.service_client import AsyncServiceClient, ClientSettings
 
 ServiceFactory = Callable[[dict[str, str]], ServiceProcess]

@@ -15,9 +15,9 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis import BaseSchema, GenerationMode
 
+from harness.service import running_service
 from services.app import create_app
 from services.settings import Settings
-from tests.service_process import running_service
 
 # Bounded so the whole fuzz run takes well under two minutes on two shared cores.
 EXAMPLES_PER_OPERATION = 30

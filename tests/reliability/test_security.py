@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
+from harness.service import ServiceProcess, free_port
 from tests.conftest import CANARY
-from tests.service_process import ServiceProcess, free_port
 from tests.services.codecheck.test_code_api import _PROBE as PROBE_TEMPLATE
 from tests.services.codecheck.test_code_api import ATTACKS
 from tests.services.codecheck.test_code_api import _fenced as fenced

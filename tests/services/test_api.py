@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
+from harness.service import running_service
 from tests.conftest import API_KEY, SMALL_BATCH_LIMIT, SMALL_BODY_LIMIT
-from tests.service_process import running_service
 
 
 def _math(completion: str, reference: str, **extra: Any) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.service_process import running_service
+from harness.service import running_service
 
 
 def _score(url: str, completions: list[str], reference: str, **options: Any) -> list[Any]:

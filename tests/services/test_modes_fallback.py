@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.service_process import free_port, running_service
+from harness.service import free_port, running_service
 
 DEAD = f"http://127.0.0.1:{free_port()}"
 

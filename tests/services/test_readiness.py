@@ -13,9 +13,9 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
+from harness.service import free_port
 from services.launcher import ServiceProcess, wait_until_ready
 from services.settings import Settings
-from tests.service_process import free_port
 
 NO_BWRAP = {"VERIFIER_SANDBOX_BWRAP": "/nonexistent/bwrap", "VERIFIER_MATH_WORKERS": "1"}
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests import service_process
+from harness import service as service_process
 from trainer.config import RewardSection
 from trainer.service_client import AsyncServiceClient, ClientSettings, RewardServiceError
 

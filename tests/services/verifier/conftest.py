@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.vllm_process import VLLMServer, VLLMUnavailable, ensure_vllm_venv, running_vllm
+from harness.vllm import VLLMServer, VLLMUnavailable, ensure_vllm_venv, running_vllm
 
 VLLM_API_KEY = "vllm-test-key-not-a-secret"
 

@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.service_process import running_service
-from tests.vllm_process import VLLMServer
+from harness.service import running_service
+from harness.vllm import VLLMServer
 from trainer.adapters.verl import compute_score
 
 

@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from harness.service import free_port
 from services.verifier import (
     BreakerState,
     ErrorKind,
@@ -14,7 +15,6 @@ from services.verifier import (
     VerifierConfig,
     VerifyRequest,
 )
-from tests.service_process import free_port
 
 pytestmark = pytest.mark.anyio
 

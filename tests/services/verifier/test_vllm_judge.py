@@ -7,8 +7,8 @@ import math
 import httpx
 import pytest
 
+from harness.vllm import VLLMServer
 from services.verifier import VerifierClient, VerifierConfig, VerifyRequest
-from tests.vllm_process import VLLMServer
 
 pytestmark = pytest.mark.anyio
 

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from harness.vllm import VLLMServer
 from services.verifier import (
     BreakerState,
     CircuitBreaker,
@@ -15,7 +16,6 @@ from services.verifier import (
     VerifierConfig,
     VerifyRequest,
 )
-from tests.vllm_process import VLLMServer
 
 pytestmark = pytest.mark.anyio
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from harness.vllm import VLLMServer
 from services.verifier import RubricRequest, VerifierClient, VerifierConfig, rubric_reward
-from tests.vllm_process import VLLMServer
 
 pytestmark = pytest.mark.anyio
 

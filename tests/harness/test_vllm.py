@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.vllm_process import VLLMServer
+from harness.vllm import VLLMServer
 
 
 def _server(tmp_path: Path, **kwargs: Any) -> VLLMServer:

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 COMPOSE_FILES = (
     ROOT / "compose.yaml",
     ROOT / "deploy" / "compose.q.yaml",

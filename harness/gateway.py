@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.compose_files import ROOT, load_compose, read_env_file
 from services.launcher import free_port, wait_until_ready
-from tests.deploy.compose_files import ROOT, load_compose, read_env_file
 
 TEMPLATE = ROOT / "deploy" / "nginx" / "gateway.conf.template"
 _PLACEHOLDER = re.compile(r"\$\{([A-Z][A-Z0-9_]*)\}")
