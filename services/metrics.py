@@ -47,9 +47,19 @@ class Metrics:
             ["mode", "outcome"],
             registry=self.registry,
         )
+        self.verifier_cache = Counter(
+            "verifier_llm_cache",
+            "LLM-verifier verdicts and rubric grades by where they came from: the verdict "
+            "cache (hit) or the model (miss).",
+            ["kind", "result"],
+            registry=self.registry,
+        )
 
     def cache_lookup(self, hit: bool) -> None:
         self.math_cache.labels(result="hit" if hit else "miss").inc()
+
+    def verifier_cache_lookup(self, kind: str, hit: bool) -> None:
+        self.verifier_cache.labels(kind=kind, result="hit" if hit else "miss").inc()
 
     def math_decided(self, method: str) -> None:
         self.math_method.labels(method=method).inc()

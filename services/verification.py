@@ -94,6 +94,8 @@ class VerifierStage:
                 )
                 outcome = "judged" if judgement.ok else "fallback"
                 self._metrics.verifier_items.labels(mode=mode.value, outcome=outcome).inc()
+                if judgement.ok:
+                    self._metrics.verifier_cache_lookup("verdict", judgement.cached)
         if rubric_jobs:
             rubric_items = [items[i] for i in rubric_jobs]
             grades = await self._grade([_rubric_request(item) for item in rubric_items])
@@ -102,6 +104,8 @@ class VerifierStage:
                 updated[index] = _with_grade(results[index], item, grade)
                 outcome = "judged" if grade.ok else "fallback"
                 self._metrics.verifier_items.labels(mode="rubric", outcome=outcome).inc()
+                if grade.ok:
+                    self._metrics.verifier_cache_lookup("rubric", grade.cached)
         return updated
 
     def _wants_verifier(self, mode: Mode, result: ScoreResult) -> bool:

@@ -63,7 +63,3 @@ class CircuitBreaker:
         if self._state is BreakerState.HALF_OPEN or self._failures >= self.threshold:
             self._state = BreakerState.OPEN
             self._opened_at = self._clock()
-
-    def release(self) -> None:
-        """A request ended with neither verdict (e.g. 4xx): free the probe slot only."""
-        self._probe_in_flight = False

@@ -187,10 +187,20 @@ def test_repeated_answers_cost_the_engine_one_prompt(
     assert len({r["components"]["verifier"] for r in first}) == 1
     # The next step sends the same answer again: the engine is not asked at all.
     before = _engine_requests(vllm_server)
+    hits_before = _verdict_cache_hits(service_with_verifier)
     second = _score(service_with_verifier, [item] * 6, mode="addon")
     time.sleep(1.0)
     assert _engine_requests(vllm_server) == before
     assert [r["reward"] for r in second] == [r["reward"] for r in first]
+    # /metrics shows where those verdicts came from.
+    assert _verdict_cache_hits(service_with_verifier) == hits_before + 6
+
+
+def _verdict_cache_hits(url: str) -> float:
+    text = httpx.get(f"{url}/metrics", timeout=30).text
+    line = 'verifier_llm_cache_total{kind="verdict",result="hit"} '
+    values = [float(row[len(line) :]) for row in text.splitlines() if row.startswith(line)]
+    return values[0] if values else 0.0
 
 
 def test_verl_fork_positional_call_scores_with_the_verifier(service_with_verifier: str) -> None:
