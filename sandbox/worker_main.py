@@ -391,6 +391,21 @@ def _descendants(root_pid: int) -> list[int]:
     return out
 
 
+# Signals a job may send the worker (same uid): the worker ignores them, and each job's
+# child process gets their default action back.
+_JOB_SIGNALS = (
+    signal.SIGTERM,
+    signal.SIGHUP,
+    signal.SIGQUIT,
+    signal.SIGUSR1,
+    signal.SIGUSR2,
+    signal.SIGALRM,
+    signal.SIGTSTP,
+    signal.SIGTTIN,
+    signal.SIGTTOU,
+)
+
+
 class Worker:
     def __init__(self, cfg: WorkerConfig) -> None:
         self.cfg = cfg
@@ -410,20 +425,7 @@ class Worker:
         os.close(null)
         # Jobs may signal us (same uid): ignore the catchable ones; as PID 1 of the
         # namespace SIGKILL/SIGSTOP from inside are dropped by the kernel anyway.
-        for sig in (
-            signal.SIGINT,
-            signal.SIGTERM,
-            signal.SIGHUP,
-            signal.SIGQUIT,
-            signal.SIGUSR1,
-            signal.SIGUSR2,
-            signal.SIGALRM,
-            signal.SIGTSTP,
-            signal.SIGTTIN,
-            signal.SIGTTOU,
-            signal.SIGPIPE,
-            signal.SIGXFSZ,
-        ):
+        for sig in (signal.SIGINT, *_JOB_SIGNALS, signal.SIGPIPE, signal.SIGXFSZ):
             signal.signal(sig, signal.SIG_IGN)
         _prctl(PR_SET_NAME, b"sbx-worker")
         if not self.pid1:
@@ -638,17 +640,7 @@ class Worker:
             if not self.pid1:
                 _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
             signal.signal(signal.SIGINT, signal.default_int_handler)
-            for sig in (
-                signal.SIGTERM,
-                signal.SIGHUP,
-                signal.SIGQUIT,
-                signal.SIGUSR1,
-                signal.SIGUSR2,
-                signal.SIGALRM,
-                signal.SIGTSTP,
-                signal.SIGTTIN,
-                signal.SIGTTOU,
-            ):
+            for sig in _JOB_SIGNALS:
                 signal.signal(sig, signal.SIG_DFL)
             _set_limits(job["limits"])
             env = dict(job["env"]) if job["kind"] == "exec" else {}

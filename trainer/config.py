@@ -21,6 +21,10 @@ AUTO_SERVICE = "auto"
 SMOLLM2_MODEL = "smollm2"
 
 
+# The linear projections of a Llama/Qwen decoder layer: where LoRA adapters go by default.
+LLAMA_PROJECTIONS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+
+
 class _Section(BaseModel):
     # A misspelt key is an error, not a silently ignored setting.
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
@@ -48,15 +52,7 @@ class LoraSection(_Section):
     alpha: int = Field(32, gt=0, description="LoRA alpha (scaling = alpha / r).")
     dropout: float = Field(0.05, ge=0.0, lt=1.0, description="Dropout on the LoRA branch.")
     target_modules: list[str] | Literal["all-linear"] = Field(
-        default_factory=lambda: [
-            "q_proj",
-            "k_proj",
-            "v_proj",
-            "o_proj",
-            "gate_proj",
-            "up_proj",
-            "down_proj",
-        ],
+        default_factory=lambda: list(LLAMA_PROJECTIONS),
         description="Modules that get adapters (Llama/Qwen names), or 'all-linear'.",
     )
 

@@ -26,6 +26,8 @@ import docker
 import httpx
 from docker.models.containers import Container
 
+from tests.hostile_probe import probe_program
+
 REPLICAS_SCALED = 3
 LOAD_CLIENTS = 4
 LOAD_SECONDS_BEFORE_KILL = 6.0
@@ -47,16 +49,6 @@ def code_item(program: str, tests: list[dict[str, Any]], **extra: Any) -> dict[s
 
 
 ADD = "def add(a, b):\n    return a + b"
-# Each probe prints "blocked" when the sandbox stops it; the test expects exactly that.
-PROBE = """
-def attempt():
-{body}
-try:
-    attempt()
-    print("escaped")
-except Exception:
-    print("blocked")
-"""
 # {gateway} and {rubric} are those containers' addresses on the compose network: services
 # that really listen there, reachable from the replica itself but not from its sandbox.
 ATTACKS = {
@@ -161,7 +153,7 @@ def check_code(stack: Stack) -> dict[str, Any]:
     addresses = {"gateway": stack.address("gateway"), "rubric": stack.address("rubric")}
     items = [code_item(ADD, tests), code_item("def add(a, b):\n    return a * b", tests)]
     for body in ATTACKS.values():
-        program = PROBE.format(body=body.format(**addresses))
+        program = probe_program(body.format(**addresses))
         items.append(code_item(program, [{"expected": "blocked"}], timeout_s=5))
     results = stack.post("/score/code", {"items": items})["results"]
     expect([r["status"] for r in results] == ["ok"] * len(items), f"code statuses: {results}")

@@ -15,7 +15,7 @@ import pytest
 
 from harness.service import ServiceProcess, free_port
 from tests.conftest import CANARY
-from tests.services.codecheck.test_code_api import _PROBE as PROBE_TEMPLATE
+from tests.hostile_probe import probe_program
 from tests.services.codecheck.test_code_api import ATTACKS
 from tests.services.codecheck.test_code_api import _fenced as fenced
 
@@ -208,7 +208,7 @@ def test_isolation_probes_hold_under_concurrent_load(service_url: str) -> None:
         items = []
         for name in sorted(ATTACKS):
             body = ATTACKS[name].replace("PORT", str(port)).replace("CANARY", repr(CANARY))
-            program = PROBE_TEMPLATE.format(body=body)
+            program = probe_program(body)
             items.append(
                 {
                     "task": "code",

@@ -14,7 +14,7 @@ import yaml
 
 from services.codecheck.extraction import extract_code
 from tests.trainer.run_checks import check_logged_rewards, read_jsonl
-from trainer.config import ServiceSection, TrainerConfig, load_config
+from trainer.config import LLAMA_PROJECTIONS, ServiceSection, TrainerConfig, load_config
 from trainer.evaluation import RESULTS_FILE
 from trainer.remote_reward import RemoteReward
 from trainer.run_logs import RUN_CONFIG_FILE
@@ -58,15 +58,7 @@ def cpu_overrides(
     config.service.url = [service_url]
     config.service.retries = 2
     if config.lora.enabled and config.lora.target_modules != "all-linear":
-        assert set(config.lora.target_modules) <= {
-            "q_proj",
-            "k_proj",
-            "v_proj",
-            "o_proj",
-            "gate_proj",
-            "up_proj",
-            "down_proj",
-        }
+        assert set(config.lora.target_modules) <= set(LLAMA_PROJECTIONS)
     return config
 
 

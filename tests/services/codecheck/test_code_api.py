@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from tests.conftest import CANARY
+from tests.hostile_probe import probe_program
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -103,18 +104,6 @@ def test_typed_route_rejects_other_tasks_per_item(client: httpx.Client) -> None:
     assert results[1]["status"] == "ok"
 
 
-# Each program prints "blocked" when the sandbox stops it; the test expects exactly that,
-# so a pass proves the attack failed.
-_PROBE = """
-def attempt():
-{body}
-try:
-    attempt()
-    print("escaped")
-except Exception:
-    print("blocked")
-"""
-
 ATTACKS = {
     "connect-service": "    import socket\n    socket.create_connection(('127.0.0.1', PORT), 1)",
     "connect-outside": "    import socket\n    socket.create_connection(('1.1.1.1', 53), 1)",
@@ -131,7 +120,7 @@ ATTACKS = {
 def test_isolation_probes_are_blocked(client: httpx.Client, service_url: str, attack: str) -> None:
     port = int(service_url.rsplit(":", 1)[1])
     body = ATTACKS[attack].replace("PORT", str(port)).replace("CANARY", repr(CANARY))
-    program = _PROBE.format(body=body)
+    program = probe_program(body)
     item = _code(_fenced(program), [{"expected": "blocked"}], timeout_s=3)
     result = client.post("/score/code", json={"items": [item]}).json()["results"][0]
     assert result["components"]["tests_passed"] == 1.0, result["detail"]
