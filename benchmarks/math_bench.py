@@ -1,6 +1,6 @@
 """Math scoring benchmark: the service's batched path vs math-verify called in-process.
 
-Both judge the same generated GRPO-style pairs (``math_dataset.py``) in one run:
+Both judge the same generated GRPO-style pairs (``benchmarks/math_dataset/``) in one run:
 * ours: the real service (started here on loopback), 256-item ``/score/math`` batches,
   sent one after another as a trainer would;
 * peer: math-verify's ``parse`` + ``verify`` on each pair, sequentially, in this process
