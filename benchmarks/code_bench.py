@@ -126,10 +126,11 @@ def sandbox_overhead(samples: int = 300) -> list[float]:
     """Per-test time of a trivial test through the sandbox API itself (no HTTP)."""
     import asyncio
 
-    from sandbox import Language, Limits, Sandbox, SandboxConfig, TestCase
+    from sandbox import Language, Limits, Sandbox, TestCase
+    from services.settings import Settings
 
     async def measure() -> list[float]:
-        box = Sandbox(SandboxConfig.from_env())
+        box = Sandbox(Settings().sandbox.config())
         try:
             await box.warmup()
             times = []

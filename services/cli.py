@@ -7,14 +7,18 @@ import json
 import os
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import Annotated, Any, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from services.protocol import RewardOptions, Task
+
+if TYPE_CHECKING:
+    from services.scoring import Scorer
 
 app = typer.Typer(add_completion=False, help="Reward verification service.", no_args_is_help=True)
 console = Console(stderr=True)
@@ -199,26 +203,30 @@ class _Scoring(Protocol):
 
 
 class _LocalScoring:
-    def __init__(self) -> None:
-        from services.mathcheck.checker import MathChecker
-        from services.mathcheck.pool import SymbolicPool
+    """The service's own backends, built in this process (math only: no sandbox)."""
+
+    def __init__(self, backends: AsyncExitStack, scorer: Scorer) -> None:
+        self._backends = backends
+        self._scorer = scorer
+
+    @classmethod
+    async def start(cls) -> _LocalScoring:
+        from services.composition import build_backends
         from services.metrics import Metrics
-        from services.scoring import Scorer
         from services.settings import Settings
 
-        settings = Settings()
-        self._checker = MathChecker(
-            SymbolicPool(settings.math_workers, settings.math_timeout_s, settings.math_memory_mb),
-            settings.cache_size,
+        stack = AsyncExitStack()
+        backends = await stack.enter_async_context(
+            build_backends(Settings(), Metrics(), code=False)
         )
-        self._scorer = Scorer(settings, self._checker, Metrics())
+        return cls(stack, backends.scorer)
 
     async def __call__(self, items: list[dict[str, Any]], options: Any) -> list[dict[str, Any]]:
         response = await self._scorer.score_batch(items, options, only=Task.MATH)
         return [result.model_dump(mode="json") for result in response.results]
 
     async def aclose(self) -> None:
-        self._checker.close()
+        await self._backends.aclose()
 
 
 class _RemoteScoring:
@@ -244,7 +252,7 @@ class _RemoteScoring:
 
 
 async def _scoring_function(url: str | None, api_key: str | None) -> _Scoring:
-    return _RemoteScoring(url, api_key) if url else _LocalScoring()
+    return _RemoteScoring(url, api_key) if url else await _LocalScoring.start()
 
 
 if __name__ == "__main__":

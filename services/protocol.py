@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -256,3 +256,12 @@ class ReadyResponse(BaseModel):
 
 class ErrorResponse(BaseModel):
     detail: str | list[dict[str, object]]
+
+
+class BatchEnvelope(BaseModel):
+    """The body of the batch routes, checked strictly; each item is validated on its own
+    while it is scored, so one bad item cannot fail the batch."""
+
+    model_config = ConfigDict(extra="forbid")
+    items: list[Any]
+    options: RewardOptions = Field(default_factory=RewardOptions)

@@ -186,21 +186,3 @@ def test_isolation_none_runs_with_limits_and_kills_daemons() -> None:
             Isolation.NONE, ok=True, reason="isolation=none: rlimits and timeouts only"
         )
         r.assert_healthy()
-
-
-def test_from_env_reads_q_and_sandbox_settings() -> None:
-    cfg = SandboxConfig.from_env(
-        {
-            "Q_BIN": "/opt/kx/l64/q",
-            "QHOME": "/opt/kx",
-            "QLIC": "/lic",
-            "KDB_LICENSE_B64": "a2M=",
-            "KDB_K4LICENSE_B64": "azQ=",
-            "VERIFIER_SANDBOX_ISOLATION": "none",
-            "VERIFIER_SANDBOX_WORKERS": "3",
-        }
-    )
-    assert (cfg.q_bin, cfg.q_home, cfg.q_license_dir) == ("/opt/kx/l64/q", "/opt/kx", "/lic")
-    assert (cfg.q_license_b64, cfg.q_k4_license_b64) == ("a2M=", "azQ=")
-    assert cfg.isolation is Isolation.NONE and cfg.workers == 3
-    assert SandboxConfig.from_env({}).q_bin is None

@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from sandbox import Failure, Language, Sandbox, SandboxConfig, TestCase
+from sandbox import Failure, Language, Sandbox, TestCase
+from services.settings import Settings
 
 from .conftest import Runner
 
@@ -20,7 +21,7 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def q_runner() -> Runner:
-    return Runner(Sandbox(SandboxConfig.from_env()))
+    return Runner(Sandbox(Settings().sandbox.config()))
 
 
 def _run(r: Runner, program: str, tests: list[TestCase]) -> list[Failure]:

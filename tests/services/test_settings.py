@@ -1,10 +1,14 @@
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from pydantic import ValidationError
 
+from sandbox import Isolation
 from services.protocol import ExtractionPolicy, Mode, VerdictSource
-from services.settings import Settings
+from services.settings import Settings, variables
+from services.verifier import RUBRIC_TEMPLATE, VerifierConfig
 
 
 def test_blank_variables_mean_unset(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -12,7 +16,7 @@ def test_blank_variables_mean_unset(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VERIFIER_LLM_URL", "")
     monkeypatch.setenv("VERIFIER_MODE", "")
     settings = Settings()
-    assert settings.api_key is None and settings.llm_url is None
+    assert settings.api_key is None and settings.llm.url is None
     assert settings.mode is Mode.RULE
 
 
@@ -38,7 +42,123 @@ def test_verifier_options(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VERIFIER_LLM_TEMPLATE", "tinyv-qwen3")
     settings = Settings()
     assert settings.mode is Mode.VERIFIER_ONLY
-    assert settings.llm_verdict_source is VerdictSource.RUBRIC
+    assert settings.llm.verdict_source is VerdictSource.RUBRIC
     monkeypatch.setenv("VERIFIER_LLM_TEMPLATE", "no such preset")
     with pytest.raises(ValidationError, match="neither a preset"):
         Settings()
+
+
+def test_sandbox_section_reads_q_and_sandbox_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in {
+        "Q_BIN": "/opt/kx/l64/q",
+        "QHOME": "/opt/kx",
+        "QLIC": "/lic",
+        "KDB_LICENSE_B64": "a2M=",
+        "KDB_K4LICENSE_B64": "azQ=",
+        "VERIFIER_SANDBOX_ISOLATION": "none",
+        "VERIFIER_SANDBOX_WORKERS": "3",
+        "VERIFIER_SANDBOX_TMPFS_MB": "32",
+    }.items():
+        monkeypatch.setenv(name, value)
+    cfg = Settings().sandbox.config()
+    assert (cfg.q_bin, cfg.q_home, cfg.q_license_dir) == ("/opt/kx/l64/q", "/opt/kx", "/lic")
+    assert (cfg.q_license_b64, cfg.q_k4_license_b64) == ("a2M=", "azQ=")
+    assert cfg.isolation is Isolation.NONE and cfg.workers == 3 and cfg.tmpfs_mb == 32
+
+
+def test_sandbox_without_q_variables_has_no_q(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("Q_BIN", "QHOME", "QLIC", "KDB_LICENSE_B64", "KDB_K4LICENSE_B64"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("VERIFIER_SANDBOX_ISOLATION", "BWRAP")  # any case, as before
+    cfg = Settings().sandbox.config()
+    assert cfg.q_bin is None and cfg.q_license_dir is None
+    assert cfg.isolation is Isolation.BWRAP
+
+
+def test_invalid_sandbox_values_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERIFIER_SANDBOX_ISOLATION", "docker")
+    with pytest.raises(ValidationError, match=r"sandbox\.isolation"):
+        Settings()
+
+
+# A value other than the default for every VerifierConfig field, by its variable.
+_LLM_VALUES = {
+    "VERIFIER_LLM_URL": "http://a:8000/v1, http://b:8000",
+    "VERIFIER_LLM_MODEL": "judge",
+    "VERIFIER_LLM_API_KEY": "secret",
+    "VERIFIER_LLM_SCORING": "text",
+    "VERIFIER_LLM_TEMPLATE": "tinyv-qwen3",
+    "VERIFIER_LLM_RUBRIC_TEMPLATE": "Is {answer} right? Total Score: X/10",
+    "VERIFIER_LLM_GRADING_TEMPLATE": "Grade {response} for {question} by {rubric}",
+    "VERIFIER_LLM_TRUE_LABEL": "Yes",
+    "VERIFIER_LLM_FALSE_LABEL": "No",
+    "VERIFIER_LLM_CHAT_FORMAT": "none",
+    "VERIFIER_LLM_MAX_CONCURRENCY": "9",
+    "VERIFIER_LLM_MAX_BATCH": "7",
+    "VERIFIER_LLM_CONNECT_TIMEOUT_S": "1.5",
+    "VERIFIER_LLM_TIMEOUT_S": "12",
+    "VERIFIER_LLM_RETRIES": "0",
+    "VERIFIER_LLM_BACKOFF_S": "0.5",
+    "VERIFIER_LLM_BACKOFF_MAX_S": "2",
+    "VERIFIER_LLM_BREAKER_FAILURES": "5",
+    "VERIFIER_LLM_BREAKER_RESET_S": "30",
+    "VERIFIER_LLM_CACHE_SIZE": "10",
+    "VERIFIER_LLM_RUBRIC_MAX_TOKENS": "100",
+    "VERIFIER_LLM_THINKING": "true",
+    "VERIFIER_LLM_THINKING_MAX_TOKENS": "64",
+    "VERIFIER_LLM_EXTRA_HEADERS": '{"X-Team": "rl"}',
+}
+
+
+def test_every_verifier_client_field_is_settable(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in _LLM_VALUES.items():
+        monkeypatch.setenv(name, value)
+    config = Settings().llm.client_config()
+    assert config is not None
+    default = VerifierConfig(base_urls=("http://a:8000",))
+    unset = [
+        field.name
+        for field in dataclasses.fields(VerifierConfig)
+        if getattr(config, field.name) == getattr(default, field.name)
+    ]
+    assert unset == []
+    assert config.base_urls == ("http://a:8000", "http://b:8000")
+    assert (config.api_key, config.mode, config.chat_format) == ("secret", "text", "none")
+    assert (config.retries, config.request_timeout_s, config.cache_size) == (0, 12.0, 10)
+    assert config.extra_headers == (("X-Team", "rl"),)
+
+
+def test_verifier_defaults_are_the_clients(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in _LLM_VALUES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("VERIFIER_LLM_URL", "http://a:8000")
+    config = Settings().llm.client_config()
+    assert config == VerifierConfig(base_urls=("http://a:8000",))
+    assert config.rubric_template == RUBRIC_TEMPLATE
+    monkeypatch.delenv("VERIFIER_LLM_URL")
+    assert Settings().llm.client_config() is None
+
+
+def test_the_vllm_services_variables_do_not_disturb_the_service(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # compose's vLLM service reads these; a shell that exports them all still starts.
+    for name, value in {"VERIFIER_LLM_TP": "2", "VERIFIER_LLM_MAX_LEN": "4096"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("VERIFIER_LLM_API_KEY", "")
+    assert Settings().llm.api_key is None
+
+
+def test_invalid_grading_template_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERIFIER_LLM_GRADING_TEMPLATE", "no placeholder")
+    with pytest.raises(ValidationError, match="neither a preset"):
+        Settings()
+
+
+def test_every_variable_has_one_name_and_a_description() -> None:
+    found = list(variables())
+    names = [v.env for v in found]
+    assert len(names) == len(set(names))
+    assert all(v.info.description for v in found), [v.env for v in found if not v.info.description]
+    for documented in ("VERIFIER_LLM_URL", "VERIFIER_SANDBOX_BWRAP", "Q_BIN", "QLIC"):
+        assert documented in names

@@ -1,0 +1,66 @@
+"""The batch routes: ``/score`` and its typed shortcuts ``/score/{math,code,rubric}``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+from pydantic import BaseModel
+
+from services.api.dependencies import Authorized, app_scorer, envelope
+from services.api.responses import BATCH_ERRORS
+from services.protocol import (
+    BatchEnvelope,
+    CodeScoreRequest,
+    MathScoreRequest,
+    RubricScoreRequest,
+    ScoreRequest,
+    ScoreResponse,
+    Task,
+)
+from services.scoring import Scorer
+
+router = APIRouter()
+
+# The bodies the batch routes document; they parse their body themselves (see envelope).
+BATCH_BODIES: tuple[type[BaseModel], ...] = (
+    ScoreRequest,
+    MathScoreRequest,
+    CodeScoreRequest,
+    RubricScoreRequest,
+)
+
+
+def _body_schema(model: type[BaseModel]) -> dict[str, Any]:
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {"schema": {"$ref": f"#/components/schemas/{model.__name__}"}}
+            },
+        }
+    }
+
+
+def _add_score_route(path: str, only: Task | None, body: type[BaseModel], what: str) -> None:
+    async def route(
+        envelope_: Annotated[BatchEnvelope, Depends(envelope)],
+        scorer_: Annotated[Scorer, Depends(app_scorer)],
+    ) -> ScoreResponse:
+        return await scorer_.score_batch(envelope_.items, envelope_.options, only=only)
+
+    router.post(
+        path,
+        response_model=ScoreResponse,
+        dependencies=[Authorized],
+        openapi_extra=_body_schema(body),
+        responses=BATCH_ERRORS,
+        summary=f"Score a batch of {what}",
+        name=f"score_{only.value}" if only else "score",
+    )(route)
+
+
+_add_score_route("/score", None, ScoreRequest, "math, code and rubric items")
+_add_score_route("/score/math", Task.MATH, MathScoreRequest, "math items (task optional)")
+_add_score_route("/score/code", Task.CODE, CodeScoreRequest, "code items (task optional)")
+_add_score_route("/score/rubric", Task.RUBRIC, RubricScoreRequest, "rubric items (task optional)")

@@ -1,0 +1,77 @@
+"""The composition root: the scoring backends built from the settings, started and closed.
+
+The service's lifespan and the CLI's in-process grading both build their backends here, so
+the wiring (math pool and checker, sandbox, LLM verifier client and stage, scorer) exists
+once.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+
+from sandbox import Sandbox, SandboxUnavailable
+from services.codecheck.scorer import CodeScorer
+from services.mathcheck.checker import MathChecker
+from services.mathcheck.pool import SymbolicPool
+from services.metrics import Metrics
+from services.scoring import Scorer
+from services.settings import Settings
+from services.verification import VerifierStage
+from services.verifier import VerifierClient
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Backends:
+    """What scores items, and the parts /ready reports on."""
+
+    scorer: Scorer
+    checker: MathChecker
+    # None where code is not scored (the CLI grades math only).
+    sandbox: Sandbox | None
+    # None when no LLM verifier URL is set.
+    verifier: VerifierClient | None
+
+
+@asynccontextmanager
+async def build_backends(
+    settings: Settings, metrics: Metrics, *, code: bool = True
+) -> AsyncIterator[Backends]:
+    """Start every backend the settings describe; close them all on exit.
+
+    ``code=False`` leaves the sandbox out (code items then say it is unavailable).
+    """
+    async with AsyncExitStack() as stack:
+        pool = SymbolicPool(settings.math_workers, settings.math_timeout_s, settings.math_memory_mb)
+        checker = MathChecker(
+            pool, settings.cache_size, on_cache=metrics.cache_lookup, on_method=metrics.math_decided
+        )
+        stack.callback(checker.close)
+        await pool.warm()
+        sandbox = await stack.enter_async_context(_started_sandbox(settings)) if code else None
+        client_config = settings.llm.client_config()
+        verifier = None
+        if client_config is not None:
+            verifier = await stack.enter_async_context(VerifierClient(client_config))
+        stage = VerifierStage(verifier, settings.mode, metrics, settings.llm.verdict_source)
+        code_scorer = CodeScorer(sandbox) if sandbox is not None else None
+        scorer = Scorer(settings, checker, metrics, code_scorer, stage)
+        yield Backends(scorer=scorer, checker=checker, sandbox=sandbox, verifier=verifier)
+
+
+@asynccontextmanager
+async def _started_sandbox(settings: Settings) -> AsyncIterator[Sandbox]:
+    sandbox = Sandbox(settings.sandbox.config())
+    try:
+        try:
+            await sandbox.warmup()
+        except SandboxUnavailable as exc:
+            # Math keeps working; code items will say why they cannot run.
+            log.warning("code sandbox unavailable: %s", exc)
+        yield sandbox
+    finally:
+        await sandbox.aclose()

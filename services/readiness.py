@@ -1,0 +1,51 @@
+"""``/ready``'s answer: which backends work, and whether every required one does."""
+
+from __future__ import annotations
+
+import asyncio
+
+from services.composition import Backends
+from services.protocol import BackendStatus, ReadyResponse
+from services.settings import Settings
+from services.verification import NOT_CONFIGURED
+from services.verifier import VerifierClient
+
+NO_SANDBOX = "no sandbox in this process"
+
+
+async def readiness(settings: Settings, backends: Backends) -> ReadyResponse:
+    """The state of each backend; ``ready`` when every required one works."""
+    statuses = {
+        "math": BackendStatus(ok=True, detail=f"{settings.math_workers} symbolic workers"),
+        **await _sandbox_statuses(backends),
+        "llm_verifier": await _verifier_status(backends.verifier),
+    }
+    required = settings.required()
+    return ReadyResponse(
+        ready=all(statuses[name].ok for name in required),
+        required=list(required),
+        backends=statuses,
+    )
+
+
+async def _sandbox_statuses(backends: Backends) -> dict[str, BackendStatus]:
+    if backends.sandbox is None:
+        missing = BackendStatus(ok=False, detail=NO_SANDBOX)
+        return {"sandbox": missing, "q": missing}
+    facts = await asyncio.to_thread(backends.sandbox.status)
+    isolation, q = facts.isolation, facts.q
+    return {
+        "sandbox": BackendStatus(
+            ok=isolation.ok, detail=f"isolation={isolation.level}: {isolation.reason}"
+        ),
+        "q": BackendStatus(
+            ok=q.available, detail=f"q {q.version}" if q.available else str(q.reason)
+        ),
+    }
+
+
+async def _verifier_status(client: VerifierClient | None) -> BackendStatus:
+    if client is None:
+        return BackendStatus(ok=False, detail=NOT_CONFIGURED)
+    ok, detail = await client.health()
+    return BackendStatus(ok=ok, detail=detail)

@@ -1,0 +1,80 @@
+"""The composition root in-process: real math workers, a real sandbox, a verifier client
+pointed at a closed loopback port (no server at all)."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.service import free_port
+from services.composition import build_backends
+from services.metrics import Metrics
+from services.protocol import RewardOptions, Status
+from services.readiness import NO_SANDBOX, readiness
+from services.settings import Settings
+from services.verification import NOT_CONFIGURED
+from services.verifier import BreakerState, ErrorKind, VerifyRequest
+
+pytestmark = pytest.mark.anyio
+
+MATH = {"task": "math", "completion": "so \\boxed{\\frac{1}{2}}", "reference": "0.5"}
+CODE = {
+    "task": "code",
+    "language": "python",
+    "completion": "```python\ndef f(x):\n    return 2 * x\n```",
+    "tests": [{"code": "assert f(2) == 4", "expected": ""}],
+}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def _settings(**values: object) -> Settings:
+    return Settings(math_workers=1, **values)  # type: ignore[arg-type]
+
+
+async def test_math_only_backends_score_math_and_refuse_code() -> None:
+    async with build_backends(_settings(), Metrics(), code=False) as backends:
+        assert backends.sandbox is None and backends.verifier is None
+        response = await backends.scorer.score_batch([MATH, CODE], RewardOptions())
+        math, code = response.results
+        assert (math.status, math.reward) == (Status.OK, 1.0)
+        assert code.status is Status.UNAVAILABLE and "not enabled" in code.detail
+        ready = await readiness(_settings(), backends)
+        assert ready.backends["sandbox"].detail == NO_SANDBOX
+        assert ready.backends["llm_verifier"].detail == NOT_CONFIGURED
+        assert not ready.ready  # sandbox is required by default
+
+
+async def test_full_backends_run_code_in_the_sandbox_and_close() -> None:
+    settings = _settings(sandbox={"workers": 1})
+    async with build_backends(settings, Metrics()) as backends:
+        assert backends.sandbox is not None
+        assert backends.sandbox.config.workers == 1
+        response = await backends.scorer.score_batch([CODE], RewardOptions())
+        (code,) = response.results
+        assert code.status is Status.OK and code.reward is not None and code.reward > 0
+        ready = await readiness(Settings(required_backends="math"), backends)
+        assert ready.ready and ready.required == ["math"]
+    # Closed on exit: the sandbox refuses work.
+    assert backends.sandbox.status().isolation.reason == "sandbox is closed"
+
+
+async def test_llm_section_reaches_the_verifier_client() -> None:
+    # One failure opens the breaker, and nothing retries: the settings, not the defaults.
+    settings = _settings(
+        llm={
+            "url": f"http://127.0.0.1:{free_port()}",
+            "retries": 0,
+            "breaker_failures": 1,
+            "connect_timeout_s": 1.0,
+        }
+    )
+    async with build_backends(settings, Metrics(), code=False) as backends:
+        assert backends.verifier is not None
+        (judgement,) = await backends.verifier.judge([VerifyRequest("q", "1", "2")])
+        assert judgement.error_kind is ErrorKind.UNAVAILABLE
+        (endpoint,) = backends.verifier.transport.endpoints
+        assert endpoint.breaker.state is BreakerState.OPEN
+        assert backends.verifier.transport.requests_sent.total() == 1
