@@ -19,7 +19,9 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sandbox import Sandbox, SandboxConfig, SandboxUnavailable
+from services import compat
 from services.codecheck.scorer import CodeScorer
+from services.llm_stage import NOT_CONFIGURED, LLMStage
 from services.mathcheck.checker import MathChecker
 from services.mathcheck.pool import SymbolicPool
 from services.metrics import Metrics
@@ -43,7 +45,6 @@ from services.protocol import (
 )
 from services.scoring import Scorer
 from services.settings import Settings
-from services.verification import NOT_CONFIGURED, VerifierStage
 from services.verifier import (
     RUBRIC_VERDICT_TEMPLATES,
     VERDICT_TEMPLATES,
@@ -158,7 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.sandbox = sandbox
         client = _verifier_client(settings)
         app.state.verifier = client
-        stage = VerifierStage(client, settings.mode, metrics, settings.llm_verdict_source)
+        stage = LLMStage(client, settings.mode, metrics, settings.llm_verdict_source)
         app.state.scorer = Scorer(settings, checker, metrics, CodeScorer(sandbox), stage)
         try:
             yield
@@ -269,7 +270,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def grade(
         request: GradeRequest, scorer: Annotated[Scorer, Depends(scorer)]
     ) -> GradeResponse:
-        return await scorer.grade(request)
+        return await compat.grade(scorer, request)
 
     @app.post(
         "/get_reward",
@@ -296,7 +297,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise RequestValidationError(
                 [{"loc": ("body", "query"), "msg": "too many items", "type": "too_long"}]
             )
-        return await scorer.reward_model(request)
+        return await compat.reward_model(scorer, request)
 
     @app.get("/health", response_model=HealthResponse, summary="Liveness")
     async def health() -> HealthResponse:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.verification import BEST_EFFORT_CHARS, best_effort_answer
+from services.llm_stage import BEST_EFFORT_CHARS, best_effort_answer
 
 
 def test_a_marked_answer_is_sent_as_extracted() -> None:
