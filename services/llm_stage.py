@@ -87,7 +87,7 @@ class LLMStage:
         verdicts = await self._judge(requests, source)
         refined = list(judgements)
         for (index, _), answer, verdict in zip(jobs, shown, verdicts, strict=True):
-            refined[index] = _refine(judgements[index], verdict, answer, mode, source, policy)
+            refined[index] = with_verdict(judgements[index], verdict, answer, mode, source, policy)
             outcome = "judged" if verdict.ok else "fallback"
             self._metrics.verifier_items.labels(mode=mode.value, outcome=outcome).inc()
             if verdict.ok:
@@ -119,7 +119,7 @@ def _reference(judgement: ItemJudgement) -> str:
     return judgement.reference
 
 
-def _refine(
+def with_verdict(
     judgement: ItemJudgement,
     verdict: VerifierJudgement,
     answer: str,
@@ -127,6 +127,8 @@ def _refine(
     source: VerdictSource,
     policy: RewardPolicy,
 ) -> ItemJudgement:
+    """A math judgement refined by the verifier's verdict on ``answer``: the mode's score
+    when the verifier answered, else the rule verdict, labelled (none in verifier_only)."""
     answered = judgement.answer is not None
     saw = "" if answered else f"; verifier saw the best-effort answer {preview(answer, 80)!r}"
     if not verdict.ok or verdict.probability is None:
