@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from sandbox import Sandbox, SandboxUnavailable
 from services.codecheck.scorer import CodeScorer
+from services.llm_stage import LLMStage
 from services.mathcheck.checker import MathChecker
 from services.mathcheck.pool import SymbolicPool
 from services.metrics import Metrics
 from services.scoring import Scorer
 from services.settings import Settings
-from services.verification import VerifierStage
 from services.verifier import VerifierClient
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ async def build_backends(
         verifier = None
         if client_config is not None:
             verifier = await stack.enter_async_context(VerifierClient(client_config))
-        stage = VerifierStage(verifier, settings.mode, metrics, settings.llm.verdict_source)
+        stage = LLMStage(verifier, settings.mode, metrics, settings.llm.verdict_source)
         code_scorer = CodeScorer(sandbox) if sandbox is not None else None
         scorer = Scorer(settings, checker, metrics, code_scorer, stage)
         yield Backends(scorer=scorer, checker=checker, sandbox=sandbox, verifier=verifier)

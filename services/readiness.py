@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 
 from services.composition import Backends
+from services.llm_stage import NOT_CONFIGURED
 from services.protocol import BackendStatus, ReadyResponse
 from services.settings import Settings
-from services.verification import NOT_CONFIGURED
 from services.verifier import VerifierClient
 
 NO_SANDBOX = "no sandbox in this process"

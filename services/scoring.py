@@ -1,8 +1,18 @@
 """Score batches: validate each item on its own, judge it, and turn verdicts into rewards.
 
-Items are scored concurrently. Nothing an item contains can fail the batch: a malformed
-item, a pathological answer or an unavailable backend yields that item's result with an
-explicit status and a reason, and every other item is scored as usual.
+A ``/score`` item goes through these stages, in this order:
+
+1. validation: the raw item becomes a typed item, or an 'error' judgement saying why;
+2. its task's judge (math, code, grade or rubric, from a registry keyed by task) gives an
+   :class:`~services.judgement.ItemJudgement`; judges run concurrently;
+3. the LLM stage (:mod:`services.llm_stage`) refines math judgements with the served
+   verifier where the mode asks for it;
+4. the request's :class:`~services.rewards.policy.RewardPolicy` gives the reward;
+5. :func:`services.results.to_result` builds the wire result.
+
+Nothing an item contains can fail the batch: a malformed item, a pathological answer or an
+unavailable backend yields that item's result with an explicit status and a reason, and
+every other item is scored as usual.
 """
 
 from __future__ import annotations
@@ -11,58 +21,37 @@ import asyncio
 import logging
 import time
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
 from services.codecheck.scorer import CodeScorer
-from services.echo import preview
-from services.mathcheck.checker import MathChecker, MathVerdict, Outcome
-from services.mathcheck.extraction import extract_answer, reference_answer
+from services.judgement import ItemJudgement, unjudged
+from services.judges.base import BatchContext, Entry, TaskJudge, Unavailable
+from services.judges.grade_judge import GradeJudge
+from services.judges.math_judge import MathJudge
+from services.judges.rubric_judge import RubricJudge
+from services.llm_stage import LLMStage
+from services.mathcheck.checker import MathChecker
 from services.metrics import Metrics
 from services.protocol import (
     AnyItem,
     BatchSummary,
-    CodeItem,
-    ExtractionPolicy,
-    GradeItem,
-    GradeRequest,
-    GradeResponse,
-    Judge,
-    MathItem,
-    RewardModelRequest,
-    RewardModelResponse,
     RewardOptions,
     ScoreItem,
     ScoreResponse,
-    ScoreResult,
     Status,
     Task,
 )
-from services.rewards.format_reward import score_format
-from services.rewards.grade_reward import grade_reward
-from services.rewards.math_reward import FormatWeights, RewardScale, combine
+from services.results import to_result
+from services.rewards.policy import RewardPolicy
 from services.settings import Settings
-from services.verification import VerifierStage
 
 log = logging.getLogger(__name__)
 
 _ANY_ITEM: TypeAdapter[AnyItem] = TypeAdapter(ScoreItem)
-
-
-def unjudged(
-    index: int, item_id: str | int | None, task: Task | None, status: Status, detail: str
-) -> ScoreResult:
-    """The result of an item no judge could decide: no reward, and the reason."""
-    return ScoreResult(
-        index=index,
-        id=item_id,
-        task=task,
-        reward=None,
-        status=status,
-        judge=Judge.NONE,
-        detail=detail,
-    )
+CODE_DISABLED = "code execution is not enabled on this server"
 
 
 def describe_validation_error(error: ValidationError) -> str:
@@ -74,6 +63,29 @@ def describe_validation_error(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
+def parse_item(index: int, raw: Any, only: Task | None) -> Entry | ItemJudgement:
+    """The typed item, or the judgement of an item too malformed to judge."""
+    item_id = raw.get("id") if isinstance(raw, dict) else None
+    if not isinstance(item_id, str | int) or isinstance(item_id, bool):
+        item_id = None
+    if only is not None and isinstance(raw, dict):
+        raw = {"task": only.value, **raw}
+    try:
+        item = _ANY_ITEM.validate_python(raw)
+        if only is not None and item.task is not only:
+            raise ValueError(f"this endpoint scores only '{only.value}' items")
+    except (ValidationError, ValueError) as exc:
+        reason = describe_validation_error(exc) if isinstance(exc, ValidationError) else str(exc)
+        return unjudged(index, item_id, None, Status.ERROR, f"invalid item: {reason}")
+    return Entry(index, item)
+
+
+def _lost(index: int, item: AnyItem | None) -> ItemJudgement:
+    """The judgement of an item its judge returned nothing for (a bug, said so)."""
+    task, item_id = (item.task, item.id) if item is not None else (None, None)
+    return unjudged(index, item_id, task, Status.ERROR, "internal error: the item got no verdict")
+
+
 class Scorer:
     def __init__(
         self,
@@ -81,13 +93,17 @@ class Scorer:
         checker: MathChecker,
         metrics: Metrics,
         code: CodeScorer | None = None,
-        verifier: VerifierStage | None = None,
+        llm: LLMStage | None = None,
     ) -> None:
         self._settings = settings
-        self._checker = checker
         self._metrics = metrics
-        self._code = code
-        self._verifier = verifier or VerifierStage(None, settings.mode, metrics)
+        self._llm = llm or LLMStage(None, settings.mode, metrics)
+        self._judges: dict[Task, TaskJudge] = {
+            Task.MATH: MathJudge(checker, settings.extraction),
+            Task.CODE: code if code is not None else Unavailable(CODE_DISABLED),
+            Task.GRADE: GradeJudge(),
+            Task.RUBRIC: RubricJudge(self._llm.client, metrics),
+        }
 
     async def score_batch(
         self, raw_items: list[Any], options: RewardOptions, *, only: Task | None = None
@@ -95,18 +111,10 @@ class Scorer:
         """Score every item; ``only`` restricts the batch to one task (the typed routes),
         which items may then omit."""
         started = time.perf_counter()
-        deadline = asyncio.get_running_loop().time() + self._settings.batch_timeout_s
-        # Each request may keep twice as many symbolic comparisons in flight as there are
-        # workers: enough to keep them busy, few enough that requests interleave fairly.
-        gate = asyncio.Semaphore(2 * self._checker.workers)
-        judged = await asyncio.gather(
-            *(
-                self._score_raw(index, raw, only, options, gate, deadline)
-                for index, raw in enumerate(raw_items)
-            )
-        )
-        items = [item for item, _ in judged]
-        results = await self._verifier.apply(items, [result for _, result in judged], options)
+        policy = RewardPolicy.from_options(options)
+        items, judgements = await self.judge_batch(raw_items, options, only=only)
+        judgements = await self._llm.refine(items, judgements, options, policy)
+        results = [to_result(j, policy.reward(j)) for j in judgements]
         for result in results:
             task = result.task.value if result.task is not None else "invalid"
             self._metrics.items.labels(task=task, status=result.status.value).inc()
@@ -119,182 +127,40 @@ class Scorer:
         )
         return ScoreResponse(results=results, summary=summary)
 
-    async def _score_raw(
-        self,
-        index: int,
-        raw: Any,
-        only: Task | None,
-        options: RewardOptions,
-        gate: asyncio.Semaphore,
-        deadline: float,
-    ) -> tuple[AnyItem | None, ScoreResult]:
-        item_id = raw.get("id") if isinstance(raw, dict) else None
-        if not isinstance(item_id, str | int) or isinstance(item_id, bool):
-            item_id = None
-        if only is not None and isinstance(raw, dict):
-            raw = {"task": only.value, **raw}
-        try:
-            item = _ANY_ITEM.validate_python(raw)
-            if only is not None and item.task is not only:
-                raise ValueError(f"this endpoint scores only '{only.value}' items")
-        except (ValidationError, ValueError) as exc:
-            reason = (
-                describe_validation_error(exc) if isinstance(exc, ValidationError) else str(exc)
-            )
-            return None, unjudged(index, item_id, None, Status.ERROR, f"invalid item: {reason}")
-        try:
-            async with asyncio.timeout_at(deadline):
-                return item, await self._score_item(index, item, options, gate)
-        except TimeoutError:
-            budget = self._settings.batch_timeout_s
-            reason = f"batch time budget of {budget:g}s exhausted before this item was judged"
-            return None, unjudged(index, item.id, item.task, Status.TIMEOUT, reason)
-        except Exception as exc:  # a bug in one judge must not lose the other results
-            log.exception("scoring item %d failed", index)
-            reason = f"internal error while scoring: {type(exc).__name__}"
-            return None, unjudged(index, item.id, item.task, Status.ERROR, reason)
+    async def judge_batch(
+        self, raw_items: list[Any], options: RewardOptions, *, only: Task | None = None
+    ) -> tuple[list[AnyItem | None], list[ItemJudgement]]:
+        """Validate every item and hand each task's items to its judge, all concurrently.
 
-    async def _score_item(
-        self,
-        index: int,
-        item: AnyItem,
-        options: RewardOptions,
-        gate: asyncio.Semaphore,
-    ) -> ScoreResult:
-        if isinstance(item, MathItem):
-            return await self.score_math(index, item, options, gate)
-        if isinstance(item, GradeItem):
-            return score_grade(index, item)
-        if isinstance(item, CodeItem):
-            if self._code is not None:
-                return await self._code.score(index, item, options)
-            reason = "code execution is not enabled on this server"
-        else:
-            reason = "waiting for the LLM verifier"  # replaced by the verifier stage
-        return unjudged(index, item.id, item.task, Status.UNAVAILABLE, reason)
-
-    async def score_math(
-        self,
-        index: int,
-        item: MathItem,
-        options: RewardOptions,
-        gate: asyncio.Semaphore | None = None,
-    ) -> ScoreResult:
-        scale = RewardScale(options.correct, options.wrong, options.no_answer)
-        weights = FormatWeights(
-            options.answer_weight, options.format_weight, options.thinking_weight
+        Returns the typed items (None where one was invalid) and their judgements, in the
+        request's order.
+        """
+        budget = self._settings.batch_timeout_s
+        deadline = asyncio.get_running_loop().time() + budget
+        context = BatchContext(options, deadline, budget)
+        parsed = [parse_item(index, raw, only) for index, raw in enumerate(raw_items)]
+        by_task: dict[Task, list[Entry]] = {}
+        for entry in parsed:
+            if isinstance(entry, Entry):
+                by_task.setdefault(entry.item.task, []).append(entry)
+        judged = await asyncio.gather(
+            *(self._judge_task(task, entries, context) for task, entries in by_task.items())
         )
-        fmt = score_format(item.completion, options.min_thinking_words)
-        policy = options.extraction or self._settings.extraction
-        extraction = extract_answer(item.completion, policy)
-        components = {
-            "format": fmt.format,
-            "thinking": fmt.thinking,
-            "thinking_words": float(fmt.thinking_words),
-            # Whether the answer carried a final-answer marker (box, tag, ####, "answer is").
-            "marked": float(extraction.marked),
-        }
-        status = Status.OK
-        if extraction.answer is None:
-            answer_value = scale.no_answer
-            components.update(answer=answer_value, correct=0.0, no_answer=1.0)
-            detail = f"no final answer found ({policy.value} extraction)"
-        else:
-            verdict = await self._checker.check(
-                reference_answer(item.reference), extraction.answer, gate
-            )
-            status, answer_value, detail = _math_outcome(verdict, scale)
-            components.update(answer=answer_value, correct=float(verdict.equal), no_answer=0.0)
-            detail = f"{detail} (answer from {extraction.method.value})"
-        return ScoreResult(
-            index=index,
-            id=item.id,
-            task=Task.MATH,
-            reward=combine(answer_value, fmt, weights),
-            status=status,
-            judge=Judge.RULE,
-            components=components,
-            extracted=preview(extraction.answer),
-            detail=detail,
-        )
-
-    async def reward_model(self, request: RewardModelRequest) -> RewardModelResponse:
-        """OpenRLHF's remote RM: cut each response out of its query and score it as math."""
-        items = [
-            {
-                "completion": query[len(prompt) :] if query.startswith(prompt) else query,
-                "reference": label,
-            }
-            for query, prompt, label in zip(
-                request.query, request.prompts, request.labels, strict=True
-            )
+        judgements = {j.index: j for group in judged for j in group}
+        for entry in parsed:
+            if isinstance(entry, ItemJudgement):
+                judgements[entry.index] = entry
+        items = [entry.item if isinstance(entry, Entry) else None for entry in parsed]
+        return items, [
+            judgements.get(index) or _lost(index, item) for index, item in enumerate(items)
         ]
-        response = await self.score_batch(items, request.options, only=Task.MATH)
-        results = response.results
-        return RewardModelResponse(
-            # OpenRLHF needs a number for every query; the status log says which were not
-            # judged, so a 0.0 there is visible rather than silent.
-            rewards=[r.reward if r.reward is not None else 0.0 for r in results],
-            scores=[r.components.get("correct", 0.0) for r in results],
-            extra_logs={
-                "status": [r.status.value for r in results],
-                "correct": [r.components.get("correct") for r in results],
-                "no_answer": [r.components.get("no_answer") for r in results],
-            },
-        )
 
-    async def grade(self, request: GradeRequest) -> GradeResponse:
-        """One answer through the same path as a batch item, reported as a verdict."""
-        item = {
-            "prompt": request.question,
-            "completion": request.answer,
-            "reference": request.reference,
-        }
-        options = RewardOptions(
-            mode=request.mode,
-            verdict_source=request.verdict_source,
-            verifier_weight=request.verifier_weight,
-            extraction=request.extraction or ExtractionPolicy.LENIENT,
-        )
-        result = (await self.score_batch([item], options, only=Task.MATH)).results[0]
-        judged = result.reward is not None and result.status in (Status.OK, Status.UNAVAILABLE)
-        correct = result.components.get("correct") == 1.0 if judged else None
-        return GradeResponse(
-            correct=correct,
-            status=result.status,
-            method=Judge.RULE if result.judge is Judge.NONE else result.judge,
-            probability=result.components.get("verifier"),
-            extracted_answer=result.extracted,
-            extracted_reference=reference_answer(request.reference),
-            explanation=result.detail,
-        )
-
-
-def score_grade(index: int, item: GradeItem) -> ScoreResult:
-    """Seed 004's RRM-training reward on the policy's own critique (no model is asked)."""
-    graded = grade_reward(item.completion, item.reference)
-    components = {"reference": item.reference}
-    if graded.score is not None:
-        components["score"] = graded.score
-    return ScoreResult(
-        index=index,
-        id=item.id,
-        task=Task.GRADE,
-        reward=graded.reward,
-        status=Status.OK,
-        judge=Judge.RULE,
-        components=components,
-        extracted=preview(graded.grade_text),
-        detail=graded.reason,
-    )
-
-
-def _math_outcome(verdict: MathVerdict, scale: RewardScale) -> tuple[Status, float, str]:
-    if verdict.outcome is Outcome.EQUAL:
-        return Status.OK, scale.correct, f"correct ({verdict.detail})"
-    if verdict.outcome is Outcome.DIFFERENT:
-        return Status.OK, scale.wrong, f"wrong ({verdict.detail})"
-    # The answer itself made the checker give up: it earns the wrong-answer reward, and the
-    # status says the verdict was not a normal one.
-    status = Status.TIMEOUT if verdict.outcome is Outcome.TIMEOUT else Status.ERROR
-    return status, scale.wrong, f"not judged: {verdict.detail}"
+    async def _judge_task(
+        self, task: Task, entries: Sequence[Entry], context: BatchContext
+    ) -> list[ItemJudgement]:
+        try:
+            return await self._judges[task].judge(entries, context)
+        except Exception as exc:  # a bug in one judge must not lose the other tasks' results
+            log.exception("judging the %s items failed", task.value)
+            reason = f"internal error while scoring: {type(exc).__name__}"
+            return [unjudged(e.index, e.item.id, task, Status.ERROR, reason) for e in entries]

@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from fastapi.exceptions import RequestValidationError
 
+from services import adapters
 from services.api.dependencies import Authorized, app_scorer, app_settings
 from services.api.responses import PARSED_BODY_ERRORS
 from services.protocol import GradeRequest, GradeResponse, RewardModelRequest, RewardModelResponse
@@ -27,7 +28,7 @@ router = APIRouter()
 async def grade(
     request: GradeRequest, scorer: Annotated[Scorer, Depends(app_scorer)]
 ) -> GradeResponse:
-    return await scorer.grade(request)
+    return await adapters.grade(scorer, request)
 
 
 @router.post(
@@ -57,4 +58,4 @@ async def get_reward(
         raise RequestValidationError(
             [{"loc": ("body", "query"), "msg": "too many items", "type": "too_long"}]
         )
-    return await scorer.reward_model(request)
+    return await adapters.reward_model(scorer, request)

@@ -1,16 +1,17 @@
-"""Score ``task: code`` items: extract the program, run its tests in the sandbox, reward."""
+"""Judge ``task: code`` items: extract the program and run its tests in the sandbox."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
 
 from sandbox import Failure, Language, Limits, Sandbox, SandboxUnavailable, TestCase, TestOutcome
 from services.codecheck.extraction import extract_code
-from services.echo import MAX_CODE_ECHO, preview
-from services.protocol import CodeItem, Judge, RewardOptions, ScoreResult, Status, Task
-from services.rewards.code_reward import CodeRewardWeights, code_reward
+from services.judgement import ItemJudgement, PassCount
+from services.judges.base import BatchContext, Entry, judge_each
+from services.protocol import CodeItem, Judge, RewardOptions, Status, Task
 from services.rewards.format_reward import score_format
-from services.rewards.math_reward import FormatWeights, combine
 
 DEFAULT_MAX_TESTS = 5
 DEFAULT_TIMEOUT_S = 1.0
@@ -28,67 +29,55 @@ def _describe(index: int, outcome: TestOutcome) -> str:
 
 
 class CodeScorer:
+    """The code judge: the program's tests run in the sandbox; how many passed."""
+
     def __init__(self, sandbox: Sandbox) -> None:
         self._sandbox = sandbox
 
-    async def score(self, index: int, item: CodeItem, options: RewardOptions) -> ScoreResult:
-        fmt = score_format(item.completion, options.min_thinking_words)
-        weights = FormatWeights(
-            options.answer_weight, options.format_weight, options.thinking_weight
-        )
-        components = {"format": fmt.format, "thinking": fmt.thinking}
+    async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[ItemJudgement]:
+        async def one(index: int, item: CodeItem) -> ItemJudgement:
+            return await self.judge_item(index, item, context.options)
+
+        return await judge_each(entries, context, CodeItem, one)
+
+    async def judge_item(self, index: int, item: CodeItem, options: RewardOptions) -> ItemJudgement:
         code = extract_code(item.completion, item.language)
         tests = item.tests[: item.max_tests or DEFAULT_MAX_TESTS]
-        components["tests_total"] = float(len(tests))
-
-        def result(
-            reward: float | None, status: Status, detail: str, extracted: str | None = None
-        ) -> ScoreResult:
-            return ScoreResult(
-                index=index,
-                id=item.id,
-                task=Task.CODE,
-                reward=reward,
-                status=status,
-                judge=Judge.RULE,
-                components=components,
-                extracted=preview(extracted, MAX_CODE_ECHO),
-                detail=detail,
-            )
-
+        judgement = ItemJudgement(
+            index=index,
+            id=item.id,
+            task=Task.CODE,
+            status=Status.OK,
+            judge=Judge.RULE,
+            detail=f"no {item.language} code found in the completion",
+            answer=code,
+            format=score_format(item.completion, options.min_thinking_words),
+            tests=PassCount(passed=0, total=len(tests)),
+        )
         if code is None:
-            components.update(tests_passed=0.0, pass_fraction=0.0, answer=options.empty_code_reward)
-            reward = combine(options.empty_code_reward, fmt, weights)
-            return result(reward, Status.OK, f"no {item.language} code found in the completion")
+            return judgement
 
         limits = Limits(wall_s=item.timeout_s or DEFAULT_TIMEOUT_S)
         cases = [TestCase(code=t.code, stdin=t.stdin, expected=t.expected) for t in tests]
         try:
             outcomes = await self._sandbox.run_tests(Language(item.language), code, cases, limits)
         except SandboxUnavailable as exc:
-            return result(None, Status.UNAVAILABLE, f"code execution unavailable: {exc}", code)
+            detail = f"code execution unavailable: {exc}"
+            return replace(judgement, status=Status.UNAVAILABLE, judged=False, detail=detail)
 
         broken = [o for o in outcomes if o.failure is Failure.SANDBOX_ERROR]
         if broken:
             # The infrastructure failed, not the program: no reward rather than a wrong one.
             detail = "; ".join(_describe(i, o) for i, o in enumerate(outcomes) if o in broken)
-            return result(None, Status.ERROR, f"sandbox error: {detail}", code)
+            return replace(
+                judgement, status=Status.ERROR, judged=False, detail=f"sandbox error: {detail}"
+            )
 
         passed = sum(outcome.passed for outcome in outcomes)
-        answer = code_reward(
-            passed,
-            len(outcomes),
-            CodeRewardWeights(options.base_weight, options.perfect_bonus, options.perfect_weight),
-        )
-        components.update(
-            tests_passed=float(passed),
-            pass_fraction=passed / len(outcomes) if outcomes else 0.0,
-            answer=answer,
-        )
         failures = Counter(o.failure.value for o in outcomes if not o.passed)
         summary = f"{passed}/{len(outcomes)} tests passed"
         if failures:
             first = [_describe(i, o) for i, o in enumerate(outcomes) if not o.passed][:3]
             kinds = ", ".join(f"{kind}={n}" for kind, n in sorted(failures.items()))
             summary += f" ({kinds}); " + "; ".join(first)
-        return result(combine(answer, fmt, weights), Status.OK, summary, code)
+        return replace(judgement, tests=PassCount(passed, len(outcomes)), detail=summary)

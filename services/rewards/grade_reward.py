@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from services.rewards.policy import rubric_reward
+
 _REMOVED = (":", "[", "points", "point", "*", "|", "'")
 
 
@@ -36,7 +38,7 @@ def grade_reward(completion: str, reference: float) -> GradeReward:
         score = min(10.0, float(text)) / 10.0
     except ValueError:
         return GradeReward(0.0, text, None, f"no grade can be read from {text[:80]!r}")
-    reward = (1.0 - abs(score - reference)) ** 2
+    reward = rubric_reward(score, reference)
     if not math.isfinite(reward):
         # float() reads "-inf": the seed's formula then gives inf, which no trainer can use.
         return GradeReward(0.0, text, None, f"grade {text[:80]!r} is not a finite number")

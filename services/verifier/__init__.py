@@ -18,7 +18,6 @@ from services.verifier.config import (
 from services.verifier.parsing import (
     label_probability,
     parse_total_score,
-    rubric_reward,
     verdict_after_thinking,
 )
 from services.verifier.types import (
@@ -51,6 +50,5 @@ __all__ = [
     "parse_total_score",
     "parse_urls",
     "resolve_template",
-    "rubric_reward",
     "verdict_after_thinking",
 ]

@@ -78,11 +78,6 @@ def parse_total_score(text: str) -> tuple[float | None, str | None]:
     return min(10.0, value) / 10.0, None
 
 
-def rubric_reward(score: float, reference: float) -> float:
-    """TinyV/RRM rubric reward: ``(1 - |score - reference|)**2`` for scores in [0, 1]."""
-    return (1.0 - abs(score - reference)) ** 2
-
-
 def verdict_after_thinking(
     text: str, true_label: str = "True", false_label: str = "False"
 ) -> tuple[bool | None, str]:

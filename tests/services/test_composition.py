@@ -7,11 +7,11 @@ import pytest
 
 from harness.service import free_port
 from services.composition import build_backends
+from services.llm_stage import NOT_CONFIGURED
 from services.metrics import Metrics
 from services.protocol import RewardOptions, Status
 from services.readiness import NO_SANDBOX, readiness
 from services.settings import Settings
-from services.verification import NOT_CONFIGURED
 from services.verifier import BreakerState, ErrorKind, VerifyRequest
 
 pytestmark = pytest.mark.anyio

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from services.rewards.format_reward import ABSENT, LOOSE, STRICT, score_format
-from services.rewards.math_reward import FormatWeights, RewardScale, combine
+from services.rewards.policy import FormatWeights, RewardScale, combine
 
 THOUGHT = " ".join(["word"] * 25)
 

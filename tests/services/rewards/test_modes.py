@@ -3,8 +3,7 @@ from __future__ import annotations
 import pytest
 
 from services.protocol import Mode
-from services.rewards.math_reward import RewardScale
-from services.rewards.modes import answer_value, combined_score, needs_verifier
+from services.rewards.policy import RewardScale, answer_value, combined_score, needs_verifier
 
 
 @pytest.mark.parametrize(

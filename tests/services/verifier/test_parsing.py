@@ -6,10 +6,10 @@ import math
 
 import pytest
 
+from services.rewards.policy import rubric_reward
 from services.verifier.parsing import (
     label_probability,
     parse_total_score,
-    rubric_reward,
     text_label,
     verdict_after_thinking,
 )

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from harness.vllm import VLLMServer
-from services.verifier import RubricRequest, VerifierClient, VerifierConfig, rubric_reward
+from services.rewards.policy import rubric_reward
+from services.verifier import RubricRequest, VerifierClient, VerifierConfig
 
 pytestmark = pytest.mark.anyio
 

@@ -1,0 +1,79 @@
+"""The math judge: extract the final answer, compare it with the reference's, score format.
+
+Seed 001's rule: the answer is correct when the checker finds it equal to the reference's
+final answer. No answer found, a wrong one, or one the checker gave up on (status
+'timeout'/'error') is not accepted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import replace
+
+from services.judgement import ItemJudgement
+from services.judges.base import BatchContext, Entry, judge_each
+from services.mathcheck.checker import MathChecker, MathVerdict, Outcome
+from services.mathcheck.extraction import extract_answer, reference_answer
+from services.protocol import ExtractionPolicy, Judge, MathItem, RewardOptions, Status, Task
+from services.rewards.format_reward import score_format
+
+
+class MathJudge:
+    def __init__(self, checker: MathChecker, default_extraction: ExtractionPolicy) -> None:
+        self._checker = checker
+        self._default_extraction = default_extraction
+
+    async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[ItemJudgement]:
+        # Each request may keep twice as many symbolic comparisons in flight as there are
+        # workers: enough to keep them busy, few enough that requests interleave fairly.
+        gate = asyncio.Semaphore(2 * self._checker.workers)
+
+        async def one(index: int, item: MathItem) -> ItemJudgement:
+            return await self.judge_item(index, item, context.options, gate)
+
+        return await judge_each(entries, context, MathItem, one)
+
+    async def judge_item(
+        self,
+        index: int,
+        item: MathItem,
+        options: RewardOptions,
+        gate: asyncio.Semaphore | None = None,
+    ) -> ItemJudgement:
+        policy = options.extraction or self._default_extraction
+        extraction = extract_answer(item.completion, policy)
+        reference = reference_answer(item.reference)
+        judgement = ItemJudgement(
+            index=index,
+            id=item.id,
+            task=Task.MATH,
+            status=Status.OK,
+            judge=Judge.RULE,
+            detail=f"no final answer found ({policy.value} extraction)",
+            answer=extraction.answer,
+            marked=extraction.marked,
+            reference=reference,
+            format=score_format(item.completion, options.min_thinking_words),
+        )
+        if extraction.answer is None:
+            return judgement
+        verdict = await self._checker.check(reference, extraction.answer, gate)
+        status, detail = _outcome(verdict)
+        return replace(
+            judgement,
+            status=status,
+            accepted=verdict.equal,
+            detail=f"{detail} (answer from {extraction.method.value})",
+        )
+
+
+def _outcome(verdict: MathVerdict) -> tuple[Status, str]:
+    if verdict.outcome is Outcome.EQUAL:
+        return Status.OK, f"correct ({verdict.detail})"
+    if verdict.outcome is Outcome.DIFFERENT:
+        return Status.OK, f"wrong ({verdict.detail})"
+    # The answer itself made the checker give up: it is not accepted, and the status says
+    # the verdict was not a normal one.
+    status = Status.TIMEOUT if verdict.outcome is Outcome.TIMEOUT else Status.ERROR
+    return status, f"not judged: {verdict.detail}"

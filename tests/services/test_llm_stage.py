@@ -1,0 +1,82 @@
+"""What the LLM verifier is shown for an answer, and how its verdict refines a judgement."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.judgement import ItemJudgement, VerifierView
+from services.llm_stage import BEST_EFFORT_CHARS, best_effort_answer, with_verdict
+from services.protocol import Judge, Mode, RewardOptions, Status, Task, VerdictSource
+from services.results import to_result
+from services.rewards.format_reward import FormatScore
+from services.rewards.policy import RewardPolicy
+from services.verifier import VerifierJudgement
+
+
+def test_a_marked_answer_is_sent_as_extracted() -> None:
+    assert best_effort_answer("Adding up, we get \\boxed{\\frac{1}{2}}.") == "\\frac{1}{2}"
+    assert best_effort_answer("#### 18") == "18"
+
+
+def test_without_a_marker_the_verifier_sees_the_completion_tail() -> None:
+    prose = "We add two and two, which gives four, and that settles it."
+    assert best_effort_answer(f"  {prose}\n") == prose
+    long = "x" * 5000 + " so the total is four apples"
+    tail = best_effort_answer(long)
+    assert len(tail) == BEST_EFFORT_CHARS and tail.endswith("so the total is four apples")
+
+
+def test_huge_marked_answers_are_bounded() -> None:
+    assert len(best_effort_answer("\\boxed{" + "1" * 10_000 + "}")) == BEST_EFFORT_CHARS
+
+
+def _judged(answer: str | None, accepted: bool) -> ItemJudgement:
+    detail = "correct (string: equal)" if accepted else "no final answer found"
+    return ItemJudgement(
+        index=3,
+        id="x",
+        task=Task.MATH,
+        status=Status.OK,
+        judge=Judge.RULE,
+        detail=detail,
+        accepted=accepted,
+        answer=answer,
+        reference="4",
+        format=FormatScore(format=0.0, thinking=0.0, thinking_words=0),
+    )
+
+
+def test_a_verdict_on_a_best_effort_answer_lifts_the_no_answer_floor() -> None:
+    policy = RewardPolicy.from_options(RewardOptions())
+    verdict = VerifierJudgement(0.8, label_mass=0.9)
+    refined = with_verdict(
+        _judged(None, False), verdict, "four", Mode.ADDON, VerdictSource.TINYV, policy
+    )
+    assert (refined.status, refined.judge, refined.verifier) == (
+        Status.OK,
+        Judge.VERIFIER,
+        VerifierView("four", best_effort=True, probability=0.8, label_mass=0.9, score=0.8),
+    )
+    assert refined.detail == (
+        "no final answer found; verifier saw the best-effort answer 'four'; "
+        "verifier P(correct)=0.800, label mass 0.90; addon score 0.800"
+    )
+    result = to_result(refined, policy.reward(refined))
+    assert result.reward == pytest.approx(-0.5 + 1.5 * 0.8)
+    assert result.extracted == "four"
+    assert result.components["verifier_best_effort"] == 1.0
+    assert (result.components["correct"], result.components["rule_correct"]) == (1.0, 0.0)
+
+
+def test_mixed_weighs_the_rule_verdict_against_the_verifier() -> None:
+    policy = RewardPolicy.from_options(RewardOptions(verifier_weight=0.5))
+    verdict = VerifierJudgement(0.2)
+    refined = with_verdict(
+        _judged("4", True), verdict, "4", Mode.MIXED, VerdictSource.RUBRIC, policy
+    )
+    assert refined.verifier is not None and refined.verifier.score == pytest.approx(0.6)
+    assert refined.detail.endswith("; verifier rubric score 0.20; mixed score 0.600")
+    result = to_result(refined, policy.reward(refined))
+    assert result.reward == pytest.approx(-1.0 + 2.0 * 0.6)
+    assert result.components["verifier_label_mass"] == 1.0  # no logprobs: all mass on labels
+    assert result.extracted == "4"
