@@ -13,6 +13,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from services.http_policy import HttpPolicy
 from trainer.seed_format import map_seed_keys
 
 # What a bare ``service.url`` of this value means: start the service locally for the run.
@@ -23,6 +24,9 @@ SMOLLM2_MODEL = "smollm2"
 
 # The linear projections of a Llama/Qwen decoder layer: where LoRA adapters go by default.
 LLAMA_PROJECTIONS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+
+# The HTTP policy of a client of the service: the service section's defaults.
+SERVICE_HTTP = HttpPolicy()
 
 
 class _Section(BaseModel):
@@ -290,11 +294,21 @@ class ServiceSection(_Section):
     api_key: str | None = Field(
         None, description="Bearer token; None = the VERIFIER_API_KEY environment variable."
     )
-    timeout_s: float = Field(120.0, gt=0, description="Read timeout of one /score request.")
-    connect_timeout_s: float = Field(5.0, gt=0, description="TCP connect timeout.")
-    retries: int = Field(5, ge=0, description="Retries after a connection error or 5xx.")
-    backoff_s: float = Field(0.5, ge=0, description="First retry delay; doubles, with jitter.")
-    backoff_max_s: float = Field(10.0, ge=0, description="Longest delay between retries.")
+    timeout_s: float = Field(
+        SERVICE_HTTP.timeout_s, gt=0, description="Read timeout of one /score request."
+    )
+    connect_timeout_s: float = Field(
+        SERVICE_HTTP.connect_timeout_s, gt=0, description="TCP connect timeout."
+    )
+    retries: int = Field(
+        SERVICE_HTTP.retries, ge=0, description="Retries after a connection error or 5xx."
+    )
+    backoff_s: float = Field(
+        SERVICE_HTTP.backoff_s, ge=0, description="First retry delay; doubles, with jitter."
+    )
+    backoff_max_s: float = Field(
+        SERVICE_HTTP.backoff_max_s, ge=0, description="Longest delay between retries."
+    )
     max_batch: int = Field(512, ge=1, description="Most items per request; larger calls split.")
     startup_timeout_s: float = Field(120.0, gt=0, description="'auto': wait this long for /ready.")
 
