@@ -94,6 +94,9 @@ def grade(
     api_key: Annotated[
         str | None, typer.Option(envvar="VERIFIER_API_KEY", help="Bearer key for --url.")
     ] = None,
+    retries: Annotated[
+        int, typer.Option(help="--url: retries of a batch after a connection error or 5xx.", min=0)
+    ] = 5,
 ) -> None:
     """Grade every line of a JSONL file and write one JSON result per line.
 
@@ -102,7 +105,7 @@ def grade(
     detail). Prints accuracy and status counts at the end.
     """
     fields = (answer_field, reference_field, id_field)
-    counts = asyncio.run(_grade_file(input_path, output, fields, batch_size, url, api_key))
+    counts = asyncio.run(_grade_file(input_path, output, fields, batch_size, url, api_key, retries))
     judged = counts["correct"] + counts["wrong"]
     accuracy = counts["correct"] / judged if judged else 0.0
     console.print(
@@ -123,8 +126,9 @@ async def _grade_file(
     batch_size: int,
     url: str | None,
     api_key: str | None,
+    retries: int,
 ) -> Counter[str]:
-    score = await _scoring_function(url, api_key)
+    score = await _scoring_function(url, api_key, retries)
     counts: Counter[str] = Counter()
     total = _count_lines(input_path)
     columns = (
@@ -230,18 +234,37 @@ class _LocalScoring:
 
 
 class _RemoteScoring:
-    def __init__(self, url: str, api_key: str | None) -> None:
+    def __init__(self, url: str, api_key: str | None, retries: int) -> None:
         import httpx
 
+        from services.http_policy import HttpPolicy
+
+        # A client of the service's policy, with room for a whole grading batch (256 items
+        # by default, LLM verifier included) in one request.
+        self._policy = HttpPolicy(timeout_s=600.0, retries=retries)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = httpx.AsyncClient(
-            base_url=url.rstrip("/"), headers=headers, timeout=httpx.Timeout(600.0, connect=10.0)
+            base_url=url.rstrip("/"), headers=headers, timeout=self._policy.timeout()
         )
 
     async def __call__(self, items: list[dict[str, Any]], options: Any) -> list[dict[str, Any]]:
-        response = await self._client.post(
-            "/score/math", json={"items": items, "options": options.model_dump()}
-        )
+        import httpx
+
+        from services.http_policy import TRANSIENT_ERRORS, RetryableStatus, is_retryable_status
+
+        body = {"items": items, "options": options.model_dump()}
+
+        async def attempt(_: int) -> httpx.Response:
+            response = await self._client.post("/score/math", json=body)
+            if is_retryable_status(response.status_code):
+                raise RetryableStatus(response)
+            return response
+
+        try:
+            response = await self._policy.call(attempt, before_retry=_report_retry)
+        except TRANSIENT_ERRORS as exc:
+            attempts = self._policy.attempts
+            raise typer.BadParameter(f"service failed {attempts} attempts: {exc}") from exc
         if response.status_code != 200:
             raise typer.BadParameter(f"service answered {response.status_code}: {response.text}")
         results: list[dict[str, Any]] = response.json()["results"]
@@ -251,8 +274,13 @@ class _RemoteScoring:
         await self._client.aclose()
 
 
-async def _scoring_function(url: str | None, api_key: str | None) -> _Scoring:
-    return _RemoteScoring(url, api_key) if url else await _LocalScoring.start()
+def _report_retry(attempt: int, error: BaseException, delay: float) -> None:
+    message = f"service attempt {attempt} failed ({error}); retrying in {delay:.1f}s"
+    console.print(message, style="yellow", markup=False, highlight=False)
+
+
+async def _scoring_function(url: str | None, api_key: str | None, retries: int) -> _Scoring:
+    return _RemoteScoring(url, api_key, retries) if url else await _LocalScoring.start()
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from services.http_policy import HttpPolicy
+from services.protocol import Mode, RewardOptions
 from trainer.seed_format import map_seed_keys
 
 # What a bare ``service.url`` of this value means: start the service locally for the run.
@@ -23,6 +25,9 @@ SMOLLM2_MODEL = "smollm2"
 
 # The linear projections of a Llama/Qwen decoder layer: where LoRA adapters go by default.
 LLAMA_PROJECTIONS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+
+# The HTTP policy of a client of the service: the service section's defaults.
+SERVICE_HTTP = HttpPolicy()
 
 
 class _Section(BaseModel):
@@ -188,40 +193,25 @@ class DataSection(_Section):
     )
 
 
-class RewardSection(_Section):
+class RewardSection(RewardOptions):
+    """The request's scoring options (``RewardOptions``: the same fields, bounds and
+    meaning as on the wire), plus what the trainer needs to build the items and logs."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    # The one option whose trainer default differs: rule, not the service's VERIFIER_MODE.
+    mode: Mode = Field(
+        Mode.RULE,
+        description="Judge mode (TinyV): rule only; addon = verifier when the rule does not "
+        "accept; mixed = blend; verifier_only (alias tinyv_only).",
+    )
     task: Literal["math", "code", "grade"] = Field(
         "math",
         description="What the dataset's rows are; 'grade' trains a rubric reward model (the "
         "answer field is the target score in [0, 1], the completion a critique ending in "
         "'Total Score: X/10').",
     )
-    extraction: Literal["boxed", "marked", "lenient"] | None = Field(
-        None,
-        description="Math: where the answer is read from: 'boxed' = only \\boxed{} counts; "
-        "'marked' = boxed, '#### x', 'the answer is x', <answer>; 'lenient' = also the last "
-        "expression; None = the service's default.",
-    )
     language: Literal["python", "q"] = Field("python", description="Code tasks: the language.")
-    mode: Literal["rule", "addon", "mixed", "verifier_only", "tinyv_only"] = Field(
-        "rule",
-        description="Judge mode (TinyV): rule only; addon = verifier when the rule does not "
-        "accept; mixed = blend; verifier_only (alias tinyv_only).",
-    )
-    verdict_source: Literal["tinyv", "rubric"] | None = Field(
-        None, description="How the LLM verifier judges; None = the service default."
-    )
-    verifier_weight: float = Field(1.0, ge=0, le=1, description="Weight w of the LLM verifier.")
-    correct: float = Field(1.0, description="Math: reward for a correct answer.")
-    wrong: float = Field(-1.0, description="Math: reward for a wrong answer.")
-    no_answer: float = Field(-0.5, description="Math: reward when no answer can be extracted.")
-    answer_weight: float = Field(1.0, description="Weight of the answer component.")
-    format_weight: float = Field(0.0, description="Weight of tag-format compliance.")
-    thinking_weight: float = Field(0.0, description="Weight of the short-thinking penalty.")
-    min_thinking_words: int = Field(20, ge=0, description="Shorter thinking is penalised.")
-    base_weight: float = Field(1.0, description="Code: weight of the fraction of tests passed.")
-    perfect_bonus: float = Field(1.0, description="Code: bonus when every test passes.")
-    perfect_weight: float = Field(1.0, description="Code: weight of the perfect bonus.")
-    empty_code_reward: float = Field(-0.5, description="Code: reward when no code is found.")
     max_tests: int = Field(5, ge=1, description="Code: run the first N tests of a row.")
     test_timeout_s: float = Field(1.0, gt=0, le=60, description="Code: per-test timeout.")
     debug_log_every: int = Field(
@@ -234,31 +224,14 @@ class RewardSection(_Section):
     )
 
     def options(self) -> dict[str, Any]:
-        """The request's ``options`` object (services/protocol.py RewardOptions).
+        """The request's ``options`` object: this section's ``RewardOptions`` fields.
 
         ``extraction`` is sent only when set, so a service without that option still
         accepts the requests of every config that leaves it alone.
         """
-        options = self.model_dump(
-            include={
-                "mode",
-                "verdict_source",
-                "verifier_weight",
-                "correct",
-                "wrong",
-                "no_answer",
-                "answer_weight",
-                "format_weight",
-                "thinking_weight",
-                "min_thinking_words",
-                "base_weight",
-                "perfect_bonus",
-                "perfect_weight",
-                "empty_code_reward",
-            }
-        )
-        if self.extraction is not None:
-            options["extraction"] = self.extraction
+        options = self.model_dump(mode="json", include=set(RewardOptions.model_fields))
+        if self.extraction is None:
+            del options["extraction"]
         return options
 
 
@@ -290,11 +263,21 @@ class ServiceSection(_Section):
     api_key: str | None = Field(
         None, description="Bearer token; None = the VERIFIER_API_KEY environment variable."
     )
-    timeout_s: float = Field(120.0, gt=0, description="Read timeout of one /score request.")
-    connect_timeout_s: float = Field(5.0, gt=0, description="TCP connect timeout.")
-    retries: int = Field(5, ge=0, description="Retries after a connection error or 5xx.")
-    backoff_s: float = Field(0.5, ge=0, description="First retry delay; doubles, with jitter.")
-    backoff_max_s: float = Field(10.0, ge=0, description="Longest delay between retries.")
+    timeout_s: float = Field(
+        SERVICE_HTTP.timeout_s, gt=0, description="Read timeout of one /score request."
+    )
+    connect_timeout_s: float = Field(
+        SERVICE_HTTP.connect_timeout_s, gt=0, description="TCP connect timeout."
+    )
+    retries: int = Field(
+        SERVICE_HTTP.retries, ge=0, description="Retries after a connection error or 5xx."
+    )
+    backoff_s: float = Field(
+        SERVICE_HTTP.backoff_s, ge=0, description="First retry delay; doubles, with jitter."
+    )
+    backoff_max_s: float = Field(
+        SERVICE_HTTP.backoff_max_s, ge=0, description="Longest delay between retries."
+    )
     max_batch: int = Field(512, ge=1, description="Most items per request; larger calls split.")
     startup_timeout_s: float = Field(120.0, gt=0, description="'auto': wait this long for /ready.")
 

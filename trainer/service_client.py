@@ -17,17 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
-from tenacity import (
-    AsyncRetrying,
-    RetryCallState,
-    RetryError,
-    Retrying,
-    retry_if_exception,
-    stop_after_attempt,
-    wait_exponential,
-    wait_random,
-)
 
+from services.http_policy import (
+    TRANSIENT_ERRORS,
+    HttpPolicy,
+    RetryableStatus,
+    is_retryable_status,
+)
 from trainer.config import ServiceSection
 
 log = logging.getLogger(__name__)
@@ -40,28 +36,12 @@ class RewardServiceError(RuntimeError):
     """The service could not score a batch: unreachable after retries, or it refused it."""
 
 
-class _RetryableStatus(Exception):
-    """A 5xx answer: the replica is overloaded or restarting, so another try may succeed."""
-
-    def __init__(self, response: httpx.Response) -> None:
-        super().__init__(f"HTTP {response.status_code} from {response.url}: {response.text[:300]}")
-
-
-def _retryable(exc: BaseException) -> bool:
-    return isinstance(exc, httpx.TransportError | _RetryableStatus)
-
-
-@dataclass(frozen=True)
-class ClientSettings:
-    """Transport and retry policy, from the config's ``service`` section."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClientSettings(HttpPolicy):
+    """Where to send batches, and the HTTP policy, from the config's ``service`` section."""
 
     urls: tuple[str, ...]
     api_key: str | None = None
-    timeout_s: float = 120.0
-    connect_timeout_s: float = 5.0
-    retries: int = 5
-    backoff_s: float = 0.5
-    backoff_max_s: float = 10.0
     max_batch: int = 512
 
     @classmethod
@@ -77,33 +57,16 @@ class ClientSettings:
             max_batch=section.max_batch,
         )
 
-    def timeout(self) -> httpx.Timeout:
-        return httpx.Timeout(self.timeout_s, connect=self.connect_timeout_s)
-
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
 
-    def retry_kwargs(self) -> dict[str, Any]:
-        return {
-            "stop": stop_after_attempt(self.retries + 1),
-            # Doubling delays plus jitter, so replicas restarting together are not hit in step.
-            "wait": wait_exponential(multiplier=self.backoff_s, max=self.backoff_max_s)
-            + wait_random(0, self.backoff_s),
-            "retry": retry_if_exception(_retryable),
-            "before_sleep": _log_retry,
-        }
+    def url(self, first: int, attempt: int) -> str:
+        """Attempt n of a chunk goes to the URL after the one attempt n - 1 used."""
+        return self.urls[(first + attempt - 1) % len(self.urls)]
 
 
-def _log_retry(state: RetryCallState) -> None:
-    outcome = state.outcome
-    error = outcome.exception() if outcome is not None else None
-    delay = state.next_action.sleep if state.next_action is not None else 0.0
-    log.warning(
-        "reward service attempt %d failed (%s); retrying in %.1fs",
-        state.attempt_number,
-        error,
-        delay,
-    )
+def _log_retry(attempt: int, error: BaseException, delay: float) -> None:
+    log.warning("reward service attempt %d failed (%s); retrying in %.1fs", attempt, error, delay)
 
 
 def chunked(items: Sequence[Item], size: int) -> list[Sequence[Item]]:
@@ -112,8 +75,8 @@ def chunked(items: Sequence[Item], size: int) -> list[Sequence[Item]]:
 
 def _parse(response: httpx.Response, expected: int) -> list[Result]:
     """The results of one chunk, or the reason there are none."""
-    if response.status_code >= 500:
-        raise _RetryableStatus(response)
+    if is_retryable_status(response.status_code):
+        raise RetryableStatus(response)
     if response.status_code >= 400:
         raise RewardServiceError(
             f"{response.url} refused the batch: HTTP {response.status_code}: {response.text[:500]}"
@@ -126,11 +89,10 @@ def _parse(response: httpx.Response, expected: int) -> list[Result]:
     return results
 
 
-def _exhausted(settings: ClientSettings, error: RetryError) -> RewardServiceError:
-    cause = error.last_attempt.exception()
+def _exhausted(settings: ClientSettings, error: BaseException) -> RewardServiceError:
     return RewardServiceError(
-        f"reward service unreachable after {settings.retries + 1} attempts over "
-        f"{list(settings.urls)}: {cause}"
+        f"reward service unreachable after {settings.attempts} attempts over "
+        f"{list(settings.urls)}: {error}"
     )
 
 
@@ -169,16 +131,15 @@ class AsyncServiceClient:
         first = next(self._next_url)
         body = {"items": list(chunk), "options": options}
         http = self._client()
+
+        async def attempt(number: int) -> list[Result]:
+            response = await http.post(f"{self.settings.url(first, number)}/score", json=body)
+            return _parse(response, len(chunk))
+
         try:
-            async for attempt in AsyncRetrying(**self.settings.retry_kwargs()):
-                with attempt:
-                    number = attempt.retry_state.attempt_number
-                    url = self.settings.urls[(first + number - 1) % len(self.settings.urls)]
-                    response = await http.post(f"{url}/score", json=body)
-                    return _parse(response, len(chunk))
-        except RetryError as exc:
+            return await self.settings.call(attempt, before_retry=_log_retry)
+        except TRANSIENT_ERRORS as exc:
             raise _exhausted(self.settings, exc) from exc
-        raise AssertionError("unreachable: tenacity either returns or raises")
 
     async def aclose(self) -> None:
         if self._http is not None:
@@ -205,15 +166,15 @@ class ServiceClient:
     def _post(self, chunk: Sequence[Item], options: dict[str, Any]) -> list[Result]:
         first = next(self._next_url)
         body = {"items": list(chunk), "options": options}
+
+        def attempt(number: int) -> list[Result]:
+            response = self._http.post(f"{self.settings.url(first, number)}/score", json=body)
+            return _parse(response, len(chunk))
+
         try:
-            for attempt in Retrying(**self.settings.retry_kwargs()):
-                with attempt:
-                    number = attempt.retry_state.attempt_number
-                    url = self.settings.urls[(first + number - 1) % len(self.settings.urls)]
-                    return _parse(self._http.post(f"{url}/score", json=body), len(chunk))
-        except RetryError as exc:
+            return self.settings.call_sync(attempt, before_retry=_log_retry)
+        except TRANSIENT_ERRORS as exc:
             raise _exhausted(self.settings, exc) from exc
-        raise AssertionError("unreachable: tenacity either returns or raises")
 
     def close(self) -> None:
         self._http.close()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from services.http_policy import HttpPolicy
+
 # TinyV's prompt (uw-nsl/TinyV, tinyv_config.json): question, ground truth, model answer.
 TINYV_TEMPLATE = (
     "You are an AI tasked with identifying false negatives in answer verification. A false "
@@ -52,6 +54,12 @@ RUBRIC_TEMPLATE = (
 VERDICT_TEMPLATES = {"tinyv-1.5b": TINYV_TEMPLATE, "tinyv-qwen3": TINYV_QWEN3_TEMPLATE}
 RUBRIC_VERDICT_TEMPLATES = {"rubric": RUBRIC_VERDICT_TEMPLATE}
 
+# vLLM sits behind a scoring request with its own time budget: shorter waits and fewer
+# retries than a client of the service, and a breaker per server on top.
+VERIFIER_HTTP = HttpPolicy(
+    connect_timeout_s=3.0, timeout_s=60.0, retries=2, backoff_s=0.25, backoff_max_s=4.0
+)
+
 ScoringMode = Literal["logprob", "text"]
 ChatFormat = Literal["server", "none"]
 VerdictSource = Literal["tinyv", "rubric"]
@@ -98,11 +106,12 @@ class VerifierConfig:
     chat_format: ChatFormat = "server"
     max_concurrency: int = 4
     max_batch: int = 64
-    connect_timeout_s: float = 3.0
-    request_timeout_s: float = 60.0
-    retries: int = 2  # extra attempts after the first, on connect errors/5xx/timeouts
-    backoff_s: float = 0.25  # first wait; doubles each retry, with jitter
-    backoff_max_s: float = 4.0
+    # The HTTP policy, flat so each is one setting; ``http`` is the HttpPolicy they make.
+    connect_timeout_s: float = VERIFIER_HTTP.connect_timeout_s
+    request_timeout_s: float = VERIFIER_HTTP.timeout_s  # also bounds the whole request
+    retries: int = VERIFIER_HTTP.retries  # extra attempts, on connect errors/5xx/timeouts
+    backoff_s: float = VERIFIER_HTTP.backoff_s  # first wait; doubles each retry, with jitter
+    backoff_max_s: float = VERIFIER_HTTP.backoff_max_s
     breaker_failures: int = 3  # consecutive failed requests that open the breaker
     breaker_reset_s: float = 10.0  # open for this long, then one half-open probe
     cache_size: int = 16_384
@@ -121,3 +130,13 @@ class VerifierConfig:
         if self.max_batch < 1 or self.max_concurrency < 1:
             raise ValueError("max_batch and max_concurrency must be >= 1")
         object.__setattr__(self, "base_urls", tuple(base_url(u) for u in self.base_urls))
+
+    @property
+    def http(self) -> HttpPolicy:
+        return HttpPolicy(
+            connect_timeout_s=self.connect_timeout_s,
+            timeout_s=self.request_timeout_s,
+            retries=self.retries,
+            backoff_s=self.backoff_s,
+            backoff_max_s=self.backoff_max_s,
+        )

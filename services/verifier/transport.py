@@ -8,14 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
-from tenacity import (
-    AsyncRetrying,
-    retry_if_exception,
-    stop_after_attempt,
-    wait_exponential,
-    wait_random,
-)
 
+from services.http_policy import is_retryable_status
 from services.verifier.breaker import CircuitBreaker
 from services.verifier.config import VerifierConfig
 from services.verifier.types import ErrorKind, error_reason
@@ -39,6 +33,10 @@ class CallError(Exception):
         return self.kind in (ErrorKind.UNAVAILABLE, ErrorKind.TIMEOUT)
 
 
+def _retryable(error: BaseException) -> bool:
+    return isinstance(error, CallError) and error.retryable
+
+
 @dataclass
 class Endpoint:
     url: str
@@ -60,6 +58,7 @@ class Transport:
 
     def __init__(self, config: VerifierConfig) -> None:
         self.config = config
+        self.policy = config.http
         self.endpoints = [
             Endpoint(url, CircuitBreaker(config.breaker_failures, config.breaker_reset_s))
             for url in config.base_urls
@@ -72,7 +71,7 @@ class Transport:
             headers["Authorization"] = f"Bearer {config.api_key}"
         self._http = httpx.AsyncClient(
             headers=headers,
-            timeout=httpx.Timeout(config.request_timeout_s, connect=config.connect_timeout_s),
+            timeout=self.policy.timeout(),
             limits=httpx.Limits(
                 max_connections=config.max_concurrency * len(self.endpoints) + 2,
                 max_keepalive_connections=config.max_concurrency * len(self.endpoints),
@@ -98,36 +97,29 @@ class Transport:
 
     async def request(self, method: str, path: str, body: Any = None) -> Any:
         """One logical call, retried on connect errors/5xx/timeouts on the next endpoint."""
-        retrying = AsyncRetrying(
-            stop=stop_after_attempt(self.config.retries + 1),
-            # backoff_s, 2*backoff_s, ... capped, plus jitter so replicas do not retry in step.
-            wait=wait_exponential(multiplier=self.config.backoff_s, max=self.config.backoff_max_s)
-            + wait_random(0, self.config.backoff_s),
-            retry=retry_if_exception(lambda exc: isinstance(exc, CallError) and exc.retryable),
-            reraise=True,
-        )
+
+        async def attempt(_: int) -> Any:
+            return await self._attempt(self._pick(), method, path, body)
+
         async with self._semaphore:
-            async for attempt in retrying:
-                with attempt:
-                    return await self._attempt(self._pick(), method, path, body)
-        raise AssertionError("unreachable: tenacity re-raises the last error")
+            return await self.policy.call(attempt, retry_if=_retryable)
 
     async def _attempt(self, endpoint: Endpoint, method: str, path: str, body: Any) -> Any:
         url = endpoint.url + path
         self.requests_sent[path] += 1
         try:
             # httpx's read timeout is per chunk; this bounds the whole request.
-            async with asyncio.timeout(self.config.request_timeout_s):
+            async with asyncio.timeout(self.policy.timeout_s):
                 response = await self._http.request(method, url, json=body)
         except (TimeoutError, httpx.TimeoutException) as exc:
             endpoint.breaker.record_failure()
-            limit = self.config.request_timeout_s
+            limit = self.policy.timeout_s
             raise CallError(ErrorKind.TIMEOUT, f"{url} took over {limit:g}s") from exc
         except httpx.TransportError as exc:
             endpoint.breaker.record_failure()
             name = type(exc).__name__
             raise CallError(ErrorKind.UNAVAILABLE, f"{url}: {name}: {exc}") from exc
-        if response.status_code >= 500:
+        if is_retryable_status(response.status_code):
             endpoint.breaker.record_failure()
             detail = f"HTTP {response.status_code} from {url}: {_error_message(response)}"
             raise CallError(ErrorKind.UNAVAILABLE, detail)
@@ -144,4 +136,4 @@ class Transport:
     async def probe(self, endpoint: Endpoint, path: str) -> httpx.Response:
         """A plain GET for health checks: no retries, no breaker accounting."""
         self.requests_sent[path] += 1
-        return await self._http.get(endpoint.url + path, timeout=self.config.connect_timeout_s)
+        return await self._http.get(endpoint.url + path, timeout=self.policy.connect_timeout_s)

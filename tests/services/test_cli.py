@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
+
+from harness.service import ServiceProcess, free_port
 
 ROWS = 300
 
@@ -73,3 +76,54 @@ def test_grade_jsonl(tmp_path: Path, service_url: str, through_service: bool) ->
     judged = sum(1 for want in expected if want is not None)
     assert f"accuracy {right / judged:.2%} ({right}/{judged} judged)" in done.stderr
     assert "error=2" in done.stderr and f"ok={judged}" in done.stderr
+
+
+def test_grade_via_url_retries_until_the_service_is_up(tmp_path: Path) -> None:
+    """Real refused connections: the service starts only after grading has begun."""
+    source, target = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    expected = _write_input(source)
+    replica = ServiceProcess(port=free_port())
+    command = [sys.executable, "-m", "services.cli", "grade", str(source), "-o", str(target)]
+    command += ["--answer-field", "output", "--reference-field", "gt", "--id-field", "uid"]
+    command += ["--url", replica.url, "--retries", "30"]
+    grading = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    assert grading.stderr is not None
+    stderr: list[str] = []
+    refused = threading.Event()
+
+    def read_stderr() -> None:
+        assert grading.stderr is not None
+        for line in grading.stderr:
+            stderr.append(line)
+            if "retrying in" in line:
+                refused.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    try:
+        assert refused.wait(timeout=60), "".join(stderr)
+        replica.start()  # 30 retries (waits doubling from 0.5 s to 10 s) outlast the start-up
+        replica.wait_ready()
+        assert grading.wait(timeout=300) == 0, "".join(stderr)
+    finally:
+        replica.stop()
+        if grading.poll() is None:
+            grading.kill()
+        reader.join(timeout=10)
+    output = "".join(stderr)
+    assert "service attempt 1 failed (All connection attempts failed)" in output, output
+    lines = [json.loads(line) for line in target.read_text().splitlines()]
+    judged = [line["grade"]["correct"] for line in lines]
+    assert judged == expected
+
+
+def test_grade_via_url_fails_clearly_when_the_service_never_comes(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    _write_input(source)
+    url = f"http://127.0.0.1:{free_port()}"  # nothing listens here
+    command = [sys.executable, "-m", "services.cli", "grade", str(source), "-o", "/dev/null"]
+    command += ["--url", url, "--retries", "1"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "service attempt 1 failed" in done.stderr
+    assert "service failed 2 attempts" in done.stderr, done.stderr

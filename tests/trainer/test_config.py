@@ -6,6 +6,7 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
+from services.protocol import RewardOptions
 from trainer.cli import main, parse_args, resolve_config
 from trainer.config import RewardSection, TrainerConfig, load_config
 
@@ -100,6 +101,40 @@ def test_seed_configs_comment_every_value(name: str) -> None:
                 "url",
             }:
                 assert "#" in line, f"{name}: {line.strip()!r} has no comment"
+
+
+def test_reward_section_is_the_wire_options_plus_the_trainers_own() -> None:
+    shared = set(RewardOptions.model_fields)
+    for name in shared - {"mode"}:  # the trainer pins mode to rule; the rest is the wire's
+        ours, wire = RewardSection.model_fields[name], RewardOptions.model_fields[name]
+        assert repr(ours) == repr(wire)  # type, default, bounds and description
+    options = RewardSection(extraction="boxed", min_thinking_words=7).options()
+    assert set(options) == shared
+    assert RewardOptions.model_validate(options).min_thinking_words == 7
+    assert "extraction" not in RewardSection().options()  # sent only when set (below)
+    assert set(RewardSection.model_fields) - shared == {
+        "task",
+        "language",
+        "max_tests",
+        "test_timeout_s",
+        "debug_log_every",
+        "debug_samples",
+    }
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("verifier_weight", 1.5), ("min_thinking_words", 2_000_000), ("mode", "oracle")],
+)
+def test_reward_values_the_service_would_refuse_fail_at_load(key: str, value: object) -> None:
+    with pytest.raises(ValidationError, match=key):
+        TrainerConfig.model_validate({"reward": {key: value}})
+    with pytest.raises(ValidationError, match=key):
+        RewardOptions.model_validate({key: value})
+
+
+def test_tinyv_only_is_sent_as_verifier_only() -> None:
+    assert RewardSection(mode="tinyv_only").options()["mode"] == "verifier_only"
 
 
 def test_extraction_is_sent_only_when_set() -> None:

@@ -1,0 +1,140 @@
+"""One HTTP policy for every client of the project: timeouts, retries, backoff.
+
+The LLM verifier's transport (to vLLM), the trainer's client of the service and
+``verifier grade --url`` all state their policy as an :class:`HttpPolicy` and retry through
+:meth:`HttpPolicy.call`. Only httpx and tenacity are imported, which the service and the
+trainer extras both install, so the trainer uses it without the server's dependencies.
+
+What is retried: connection errors, timeouts and 5xx answers (the server is down,
+restarting or overloaded, so another try may succeed). A 4xx is the caller's mistake and
+fails at once. Waits double from ``backoff_s`` up to ``backoff_max_s``, plus a random
+jitter of up to ``backoff_s`` so clients that failed together do not retry in step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+import httpx
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    Retrying,
+    retry_if_exception,
+    stop_after_attempt,
+    wait_exponential,
+    wait_random,
+)
+from tenacity.wait import wait_base
+
+T = TypeVar("T")
+
+# Called before each wait: (number of the attempt that failed, its error, seconds to wait).
+RetryHook = Callable[[int, BaseException, float], None]
+
+
+class RetryableStatus(Exception):
+    """A 5xx answer, raised by a client so that :meth:`HttpPolicy.call` tries again."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        super().__init__(f"HTTP {response.status_code} from {response.url}: {response.text[:300]}")
+        self.status_code = response.status_code
+
+
+def is_retryable_status(status_code: int) -> bool:
+    """5xx: the server failed, not the request; 4xx will not improve by asking again."""
+    return status_code >= 500
+
+
+# A connection error, a timeout (httpx's or ``asyncio.timeout``'s) or a 5xx.
+TRANSIENT_ERRORS = (httpx.TransportError, TimeoutError, RetryableStatus)
+
+
+def is_transient(error: BaseException) -> bool:
+    return isinstance(error, TRANSIENT_ERRORS)
+
+
+@dataclass(frozen=True, slots=True)
+class HttpPolicy:
+    """Timeouts and retry schedule of one HTTP client (the defaults: a client of the service)."""
+
+    connect_timeout_s: float = 5.0  # TCP connect
+    timeout_s: float = 120.0  # one request: read, write, pool wait
+    retries: int = 5  # extra attempts after the first, on transient errors only
+    backoff_s: float = 0.5  # first wait; doubles each retry, plus jitter up to backoff_s
+    backoff_max_s: float = 10.0  # longest wait before the jitter
+
+    def __post_init__(self) -> None:
+        if self.connect_timeout_s <= 0 or self.timeout_s <= 0:
+            raise ValueError("HTTP timeouts must be > 0")
+        if self.retries < 0 or self.backoff_s < 0 or self.backoff_max_s < 0:
+            raise ValueError("retries, backoff_s and backoff_max_s must be >= 0")
+
+    @property
+    def attempts(self) -> int:
+        return self.retries + 1
+
+    def timeout(self) -> httpx.Timeout:
+        return httpx.Timeout(self.timeout_s, connect=self.connect_timeout_s)
+
+    def backoff_bounds(self, failed_attempt: int) -> tuple[float, float]:
+        """The least and most seconds waited after attempt ``failed_attempt`` (1-based) fails."""
+        base = min(self.backoff_s * 2 ** (failed_attempt - 1), self.backoff_max_s)
+        return base, base + self.backoff_s
+
+    def wait(self) -> wait_base:
+        """The schedule of :meth:`backoff_bounds`, as a tenacity wait strategy."""
+        return wait_exponential(multiplier=self.backoff_s, max=self.backoff_max_s) + wait_random(
+            0, self.backoff_s
+        )
+
+    async def call(
+        self,
+        attempt: Callable[[int], Awaitable[T]],
+        retry_if: Callable[[BaseException], bool] = is_transient,
+        before_retry: RetryHook | None = None,
+    ) -> T:
+        """``await attempt(n)`` for n = 1, 2, ... until it returns, raises an error that is
+        not ``retry_if``, or the attempts run out; the last error is raised as it is."""
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(self.attempts),
+            wait=self.wait(),
+            retry=retry_if_exception(retry_if),
+            before_sleep=_before_sleep(before_retry),
+            reraise=True,
+        )
+        async for tried in retrying:
+            with tried:
+                return await attempt(tried.retry_state.attempt_number)
+        raise AssertionError("unreachable: tenacity returns or re-raises")
+
+    def call_sync(
+        self,
+        attempt: Callable[[int], T],
+        retry_if: Callable[[BaseException], bool] = is_transient,
+        before_retry: RetryHook | None = None,
+    ) -> T:
+        """:meth:`call` for blocking callers."""
+        retrying = Retrying(
+            stop=stop_after_attempt(self.attempts),
+            wait=self.wait(),
+            retry=retry_if_exception(retry_if),
+            before_sleep=_before_sleep(before_retry),
+            reraise=True,
+        )
+        for tried in retrying:
+            with tried:
+                return attempt(tried.retry_state.attempt_number)
+        raise AssertionError("unreachable: tenacity returns or re-raises")
+
+
+def _before_sleep(hook: RetryHook | None) -> Callable[[RetryCallState], None]:
+    def before_sleep(state: RetryCallState) -> None:
+        error = state.outcome.exception() if state.outcome is not None else None
+        if hook is not None and error is not None:
+            delay = state.next_action.sleep if state.next_action is not None else 0.0
+            hook(state.attempt_number, error, delay)
+
+    return before_sleep
