@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.math_corpus import CASES, CATEGORIES, Case
 from harness.service import ServiceProcess
+from services.mathcheck.warm_up_set import WARM_UP_ANSWERS, WARM_UP_PAIRS
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -98,17 +99,18 @@ def run_ours(cases: list[Case], batch: int) -> tuple[list[dict[str, Any]], float
         service.stop()
 
 
-# Generic answers, none from the corpus: a fresh process parses them before the clock starts,
-# as the service's workers start from a parser warmed on typical answers.
-_WARM_UP = ("$1$", "$\\frac{1}{2}$", "$x^2+1$", "$(1, 2)$", "$\\sqrt{2}$", "$[0, 1)$")
-
-
 def _math_verify_verdicts(cases: list[Case]) -> tuple[list[bool], float, float]:
     from math_verify import parse, verify
 
+    # The peer as published: our SLL-first parsing must not be installed in this process.
+    assert "services.mathcheck.two_stage_parsing" not in sys.modules
     logging.getLogger("math_verify").setLevel(logging.CRITICAL)
-    for text in _WARM_UP:
-        verify(parse(text), parse(text))
+    # Warmed before the clock on the same generic answers and comparisons as the service's
+    # workers (none from the corpus), so both sides start from the same state.
+    for text in WARM_UP_ANSWERS:
+        parse(delimited(text))
+    for reference, answer in WARM_UP_PAIRS:
+        verify(parse(delimited(reference)), parse(delimited(answer)))
     verdicts: list[bool] = []
     cpu_before = time.process_time()
     started = time.perf_counter()

@@ -51,6 +51,9 @@ def _parse(text: str) -> list[Any]:
 def _parse_cached(text: str) -> tuple[Any, ...]:
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 
+    from services.mathcheck import two_stage_parsing
+
+    two_stage_parsing.install()
     for spelling, meaning in _SPELLINGS:
         text = text.replace(spelling, meaning)
     wrapped = "\\boxed{" + text + "}"
@@ -118,6 +121,12 @@ def symbolic_equal(reference: str, answer: str) -> SymbolicVerdict:
     parsed = not isinstance(gold[0], str) and not isinstance(pred[0], str)
     if _IMAGINARY_UNIT.search(reference) or _IMAGINARY_UNIT.search(answer):
         gold, pred = _as_complex(gold), _as_complex(pred)
+    if _numbers_disagree(gold[0], pred[0]):
+        # Two plain numbers apart beyond the tolerance: whatever math-verify would say, the
+        # verdict is "not equal" unless one is the other rounded, so its symbolic
+        # comparison (sympy's simplify, slow on radicals) is skipped.
+        different = SymbolicVerdict(False, "numerically different beyond relative tolerance")
+        return _unless_rounded(gold[0], pred[0], reference, answer, different)
     comparable = _as_comparable(gold[0], pred[0])
     if comparable is not None and verify(
         [comparable[0]], [comparable[1]], timeout_seconds=None, allow_set_relation_comp=True
@@ -125,12 +134,20 @@ def symbolic_equal(reference: str, answer: str) -> SymbolicVerdict:
         return SymbolicVerdict(True, "the relations describe the same set")
     # allow_set_relation_comp: "x \le 2" describes the same set as "(-\infty, 2]".
     if not verify(gold, pred, timeout_seconds=None, allow_set_relation_comp=True):
-        if parsed and _approximately_equal(gold[0], pred[0], _places(reference), _places(answer)):
-            return SymbolicVerdict(True, "equal up to the rounding of the written decimals")
-        return SymbolicVerdict(False, "not equivalent", parsed)
+        different = SymbolicVerdict(False, "not equivalent", parsed)
+        return _unless_rounded(gold[0], pred[0], reference, answer, different)
     if _numbers_disagree(gold[0], pred[0]):
         return SymbolicVerdict(False, "numerically different beyond relative tolerance")
     return SymbolicVerdict(True, "symbolically equivalent")
+
+
+def _unless_rounded(
+    gold: Any, pred: Any, reference: str, answer: str, different: SymbolicVerdict
+) -> SymbolicVerdict:
+    """Equal when one side is the other rounded to its written decimals, else ``different``."""
+    if different.parsed and _approximately_equal(gold, pred, _places(reference), _places(answer)):
+        return SymbolicVerdict(True, "equal up to the rounding of the written decimals")
+    return different
 
 
 def _as_comparable(gold: Any, pred: Any) -> tuple[Any, Any] | None:
@@ -243,11 +260,14 @@ def _rounds_to(exact: Any, rounded: Any, places: int) -> bool:
     return bool(abs(exact - rounded) <= 0.5 * 10 ** (-places) * (1 + 1e-9))
 
 
-def warm_up(answers: tuple[str, ...] = ()) -> None:
-    """Import and exercise the parser so the first real items are not slow."""
+def warm_up(
+    answers: tuple[str, ...] = (), pairs: tuple[tuple[str, str], ...] = (("\\frac{1}{2}", "0.5"),)
+) -> None:
+    """Parse ``answers`` and compare ``pairs`` so that the first real items are not slow."""
     logging.getLogger("math_verify").setLevel(logging.ERROR)
-    symbolic_equal("\\frac{1}{2}", "0.5")
     for answer in answers:
         _parse(answer)
+    for reference, answer in pairs:
+        symbolic_equal(reference, answer)
     # Warm-up answers are not the service's own: keep them out of the parse cache.
     _parse_cached.cache_clear()
