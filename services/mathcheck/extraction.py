@@ -114,16 +114,18 @@ def _box_before(text: str, limit: int) -> _Span | None:
         after = index + len(cmd)
         rest = text[after : after + _MAX_BARE_BOX_LOOKAHEAD]
         stripped = rest.lstrip()
+        # "\\boxed{…}" (a doubled backslash, as in JSON-escaped text) starts one earlier.
+        start = index - 1 if index > 0 and text[index - 1] == "\\" else index
         if stripped.startswith("{"):
             open_index = after + (len(rest) - len(stripped))
             close = _matching_brace(text, open_index)
             if close is not None:
-                return _Span(index, close + 1, text[open_index + 1 : close].strip())
+                return _Span(start, close + 1, text[open_index + 1 : close].strip())
         elif rest[:1] in (" ", "\t") and stripped:
             token = stripped.split(maxsplit=1)[0].rstrip("$.")
             if token:
                 end = after + (len(rest) - len(stripped)) + len(token)
-                return _Span(index, end, token)
+                return _Span(start, end, token)
         # Not a usable box: look for an earlier one of the same command.
         starts = [(text.rfind(c, 0, index) if c == cmd else i, c) for i, c in starts]
     return None
@@ -144,6 +146,9 @@ def extract_boxed_answer(text: str) -> str | None:
 
 # What may stand between boxes (or math spans) that together write one answer:
 # "\boxed{1}, \boxed{2} and \boxed{3}", "$x=1$ or $x=2$", "\boxed{a} \quad \text{and} \quad".
+# Across a math delimiter a connective (a comma, a semicolon, "and", "or") must be among it:
+# "$$\boxed{20}$$ \boxed{143}" is a box rejected and the answer after it, as math-verify
+# reads it, while "$\boxed{1}\boxed{2}$" is one answer.
 _JOINER = re.compile(
     r"(?:\s|[,;&$]|\\quad|\\qquad|\\[,;:! ]|\\\\|\\\[|\\\]|\\\(|\\\)"
     r"|\\text\s*\{\s*(?:and|or|,)?\s*\}|\band\b|\bor\b|\b[a-zA-Z]\s*=)*",
@@ -153,8 +158,16 @@ _MAX_JOINER_CHARS = 60
 _MAX_JOINED = 12
 
 
+_CONNECTIVE = re.compile(r"(?<!\\)[,;]|\band\b|\bor\b", re.IGNORECASE)
+_DELIMITER = re.compile(r"\$|\\[\[\]()]")
+
+
 def _joins(gap: str) -> bool:
-    return len(gap) <= _MAX_JOINER_CHARS and _JOINER.fullmatch(gap) is not None
+    return (
+        len(gap) <= _MAX_JOINER_CHARS
+        and _JOINER.fullmatch(gap) is not None
+        and (_DELIMITER.search(gap) is None or _CONNECTIVE.search(gap) is not None)
+    )
 
 
 def _last_boxes(text: str) -> str | None:
@@ -174,15 +187,23 @@ def _last_boxes(text: str) -> str | None:
     return ", ".join(parts) if parts else None
 
 
+# "1, 2, 3, ..." lists a sequence that goes on: its dots are not a full stop.
+_OPEN_ENDED = re.compile(r",\s*(?:\.\.\.|…|\\[lc]?dots)\s*\.?\s*$")
+
+
 def _clean(answer: str) -> str | None:
+    open_ended = _OPEN_ENDED.search(answer.strip()) is not None
     # "**Answer:** 10" leaves "** 10"; Markdown emphasis is never part of an answer.
     answer = answer.strip().lstrip(_LEADING_JUNK).rstrip(_TRAILING_JUNK).rstrip("*").strip()
     for opening, closing in _MATH_DELIMITERS:
         if answer.startswith(opening) and answer.endswith(closing) and len(answer) > 2:
             answer = answer[len(opening) : len(answer) - len(closing)].strip()
+            open_ended = open_ended or _OPEN_ENDED.search(answer) is not None
     answer = answer.rstrip(_TRAILING_JUNK).strip()
     if not answer:
         return None
+    if open_ended and _OPEN_ENDED.search(answer) is None:
+        return answer + ", ..."  # the dots were taken for a full stop above
     return answer
 
 
@@ -296,6 +317,10 @@ def _from_answer_is(text: str) -> str | None:
         math = _last_math(candidate)
         if math is not None:
             return math
+        # "Final Answer: Jane started 3 hours ago." -> 3, when it is the sentence's one number.
+        numbers = [match.group() for match in _NUMBER.finditer(candidate)]
+        if len(numbers) == 1:
+            return numbers[0]
     return candidate
 
 
@@ -339,6 +364,7 @@ def _bare(text: str) -> str | None:
         or any(cmd in text for cmd in _BOX_COMMANDS)
         or _prose_words(stripped) > _MAX_ANSWER_WORDS
         or (_prose_words(stripped) > 1 and not _MATHY.search(stripped))
+        or len(_UNESCAPED_DOLLAR.findall(stripped)) % 2 == 1
     ):
         return None
     return stripped
@@ -356,6 +382,41 @@ def _last_number(text: str) -> str | None:
 
 def _last_box(text: str) -> str | None:
     return extract_boxed_answer(text)
+
+
+_FINAL_ANSWER = re.compile(r"final\s+answer", re.IGNORECASE)
+
+
+def _boxes_unless_final_answer_after(text: str) -> str | None:
+    """The last boxes, unless a "final answer" statement follows them.
+
+    math-verify ranks a box and "the final answer is …" alike and takes the later one:
+    "… \\boxed{255} … Final Answer: The final answer is $10,455$." answers 10,455.
+    """
+    last_box = _box_before(text, len(text))
+    if last_box is None:
+        return None
+    final = None
+    for final in _FINAL_ANSWER.finditer(text, last_box.end):  # noqa: B007  (the last match)
+        pass
+    if final is not None:
+        stated = _from_answer_is(text[final.start() :])
+        if stated is not None and _clean(stated) is not None:
+            return None
+    return _last_boxes(text)
+
+
+def _last_math_or_number_after(text: str) -> str | None:
+    """The last math span, or a number written in prose after it (the later one).
+
+    math-verify ranks plain math and plain numbers alike and takes the rightmost: in
+    "… $d = \\frac{90}{n}$ … so there are 12 sequences." the answer is 12.
+    """
+    spans = _math_spans(text)
+    if not spans:
+        return None
+    number = _last_number(text[spans[-1].end :])
+    return number if number is not None else _last_math(text)
 
 
 Finder = Callable[[str], str | None]
@@ -379,10 +440,10 @@ _POLICIES: dict[ExtractionPolicy, tuple[tuple[ExtractionMethod, Finder], ...]] =
     ),
     ExtractionPolicy.LENIENT: (
         (ExtractionMethod.ANSWER_TAG, _from_answer_tag_lenient),
-        (ExtractionMethod.BOXED, _last_boxes),
+        (ExtractionMethod.BOXED, _boxes_unless_final_answer_after),
         (ExtractionMethod.GSM8K, _from_gsm8k),
         (ExtractionMethod.ANSWER_IS, _from_answer_is),
-        (ExtractionMethod.LAST_MATH, _last_math),
+        (ExtractionMethod.LAST_MATH, _last_math_or_number_after),
         (ExtractionMethod.BARE, _bare),
         (ExtractionMethod.LAST_NUMBER, _last_number),
     ),

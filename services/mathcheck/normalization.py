@@ -30,7 +30,10 @@ _UNIT_WORDS = (
     "times|ways|pages|books|cookies|marbles|points|percent"
 )
 _TRAILING_UNIT = re.compile(rf"^(.*?\d)\s+(?:{_UNIT_WORDS})$", re.IGNORECASE)
-_LEADING_VARIABLE = re.compile(r"^\s*[a-zA-Z](?:_\{?\w+\}?)?\s*=\s*(?=[^=])")
+# "x = 5", "x_1 = 5" and "P(x) = x^2": the name of the unknown or the function.
+_LEADING_VARIABLE = re.compile(
+    r"^\s*[a-zA-Z](?:_\{?\w+\}?)?(?:\s*\(\s*[a-zA-Z]\s*\))?\s*=\s*(?=[^=])"
+)
 _SPACED_MIXED = re.compile(r"^([+-]?\d+)\s+(\d+)\s*/\s*(\d+)$")
 _CHOICE = re.compile(r"^\(?([A-Ea-e])\)?$")
 _WORDS = re.compile(r"^[A-Za-z][A-Za-z \-']*$")
@@ -89,6 +92,10 @@ _CURRENCY = re.compile(r"[€£¥]|\\euro\b|\\pounds\b")
 # "32, 349" is a list of two numbers, "32,349" one number: the space after a comma between
 # digits is kept so that the two never normalise to the same string.
 _LIST_COMMA = re.compile(r"(?<=\d),\s+(?=[-+]?\d)")
+# "11,\! 111,\! 100": LaTeX's negative thin space tightens a thousands separator.
+_THIN_THOUSANDS = re.compile(r"(?<=\d),\\!\s*(?=\d{3}(?!\d))")
+# One spelling of an ellipsis ("1, 2, 3, ..." goes on; its dots are not a full stop).
+_ELLIPSIS = re.compile(r"\.\.\.|…|\\[lc]?dots\b")
 
 
 def _strip_outer_delimiters(text: str) -> str:
@@ -130,6 +137,8 @@ def normalize_answer(answer: str) -> str:
     text = _strip_outer_delimiters(text)
     text = text.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
     text = text.replace("\\left", "").replace("\\right", "").replace("\\displaystyle", "")
+    text = _THIN_THOUSANDS.sub(",", text)
+    text = _ELLIPSIS.sub(r"\\ldots", text)
     text = _SPACING.sub(" ", text)
     for _ in range(3):  # \text{\textbf{x}} unwraps in two passes
         text = _WRAPPERS.sub(r"\1", text)

@@ -67,6 +67,27 @@ _MATRIX = "\\left[\\begin{array}{cc} 1 & 2 \\\\ 3 & 4 \\end{array}\\right]"
         ("Final Answer: The largest $n$ is 34.", None, "34", "34"),
         ("**Answer:** 10", None, "10", "10"),
         (_MATRIX, None, _MATRIX, _MATRIX),
+        # lenient ranks like math-verify: a final-answer statement after the box wins ...
+        (
+            "So \\boxed{30} groups. Final Answer: The final answer is $2,400$. I hope it is "
+            "correct.",
+            "30",
+            "30",
+            "2,400",
+        ),
+        # ... and so does a number written in prose after the last math.
+        ("We find $y = 2x + 1$, so there are 6 such lines.", None, None, "6"),
+        # A final-answer sentence with a single number in it answers that number.
+        ("Final Answer: the train arrives 4 hours later.", None, "4", "4"),
+        # Boxes join across a math delimiter only with a connective; inside one span they do.
+        ("$$\\boxed{8}$$ \\boxed{15}", "15", "15", "15"),
+        ("$\\boxed{3}\\boxed{4}$", "4", "4", "3, 4"),
+        # A box written with a doubled backslash, as in JSON-escaped text.
+        ("\\\\boxed{(0, 1)}, \\\\boxed{(1, 0)}", "(1, 0)", "(1, 0)", "(0, 1), (1, 0)"),
+        # An open-ended list keeps its ellipsis.
+        ("$1, 2, 3, ...$", None, "1, 2, 3, ...", "1, 2, 3, ..."),
+        # A lone "$" is a currency sign: the text is not a bare answer.
+        ("Total : 4,50 $", None, None, "4,50"),
     ],
 )
 def test_policies(
