@@ -170,6 +170,18 @@ def _joins(gap: str) -> bool:
     )
 
 
+def _linked_in_one_span(text: str, first: _Span, second: _Span, spans: list[_Span]) -> bool:
+    """Two boxes in one math span with a connective between them, whatever else is there:
+    "$$\\boxed{(3, 3)} \\text{ for part (a) and } \\boxed{(1, 1)}$$" is one answer."""
+    gap = text[first.end : second.start]
+    return (
+        len(gap) <= _MAX_JOINER_CHARS
+        and _DELIMITER.search(gap) is None
+        and _CONNECTIVE.search(gap) is not None
+        and any(span.start <= first.start and second.end <= span.end for span in spans)
+    )
+
+
 def _last_boxes(text: str) -> str | None:
     """The last box, joined with the boxes written right before it as one list answer."""
     last = _box_before(text, len(text))
@@ -177,10 +189,15 @@ def _last_boxes(text: str) -> str | None:
         return None
     contents = [last.content]
     current = last
+    spans: list[_Span] | None = None  # found only when a gap needs them
     while len(contents) < _MAX_JOINED:
         previous = _box_before(text, current.start)
-        if previous is None or not _joins(text[previous.end : current.start]):
+        if previous is None:
             break
+        if not _joins(text[previous.end : current.start]):
+            spans = _math_spans(text) if spans is None else spans
+            if not _linked_in_one_span(text, previous, current, spans):
+                break
         contents.append(previous.content)
         current = previous
     parts = [part for part in reversed(contents) if part]

@@ -48,7 +48,17 @@ class Matrix:
     rows: tuple[tuple[ParsedNumber, ...], ...]
 
 
-Structure = NumberSet | Sequence | Matrix
+@dataclass(frozen=True)
+class SolutionGroups:
+    """Solutions of a system, each a group of assignments: "p = 5, q = 2 and p = 7, q = 2".
+
+    Order-free within a group and across groups.
+    """
+
+    groups: frozenset[frozenset[tuple[str, Fraction]]]
+
+
+Structure = NumberSet | Sequence | Matrix | SolutionGroups
 
 _INFINITY = {"\\infty": float("inf"), "+\\infty": float("inf"), "-\\infty": float("-inf")}
 _MATRIX = re.compile(
@@ -124,11 +134,46 @@ def parse_structure(normalized: str) -> Structure | None:
     relation = _relation(normalized)
     if relation is not None:
         return relation
+    groups = _solution_groups(normalized)
+    if groups is not None:
+        return groups
     parts = _split_top_level(normalized, ",")
     # "32,349" and "1,5" are numbers (thousands separator, decimal comma), not lists.
     if parts is not None and len(parts) >= 2 and parse_number(normalized) is None:
         return _collection(normalized)
     return None
+
+
+# Groups are separated by ";" or by "and" / "or" (normalisation has dropped the spaces:
+# "p=5,q=2andp=7,q=2").
+_GROUP_SEPARATOR = re.compile(r";|(?<=[\d}])(?:and|or)(?=[a-zA-Z])")
+_ASSIGNMENT = re.compile(r"^([a-zA-Z](?:_\{?\w+\}?)?)=([^=]+)$")
+
+
+def _solution_groups(normalized: str) -> SolutionGroups | None:
+    """Groups of "name = exact number" assignments, every group naming the same unknowns."""
+    if "=" not in normalized:
+        return None
+    groups: set[frozenset[tuple[str, Fraction]]] = set()
+    names: set[frozenset[str]] = set()
+    for text in _GROUP_SEPARATOR.split(normalized):
+        parts = _split_top_level(text, ",")
+        if parts is None:
+            return None
+        group: dict[str, Fraction] = {}
+        for part in parts:
+            assignment = _ASSIGNMENT.match(part.strip())
+            value = _number(assignment.group(2)) if assignment is not None else None
+            if assignment is None or value is None or not _exact(value):
+                return None
+            if assignment.group(1) in group:
+                return None
+            group[assignment.group(1)] = value.value
+        groups.add(frozenset(group.items()))
+        names.add(frozenset(group))
+    if len(names) != 1:
+        return None
+    return SolutionGroups(frozenset(groups))
 
 
 def _element(text: str) -> Fraction | tuple[Fraction, ...] | None:

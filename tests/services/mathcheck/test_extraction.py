@@ -82,6 +82,13 @@ _MATRIX = "\\left[\\begin{array}{cc} 1 & 2 \\\\ 3 & 4 \\end{array}\\right]"
         # Boxes join across a math delimiter only with a connective; inside one span they do.
         ("$$\\boxed{8}$$ \\boxed{15}", "15", "15", "15"),
         ("$\\boxed{3}\\boxed{4}$", "4", "4", "3, 4"),
+        (
+            "$$\\boxed{(2, 5)} \\text{ in the first case and } \\boxed{(4, 4)}$$",
+            "(4, 4)",
+            "(4, 4)",
+            "(2, 5), (4, 4)",
+        ),
+        ("I got \\boxed{4}. Checking again, and it is \\boxed{5}.", "5", "5", "5"),
         # A box written with a doubled backslash, as in JSON-escaped text.
         ("\\\\boxed{(0, 1)}, \\\\boxed{(1, 0)}", "(1, 0)", "(1, 0)", "(0, 1), (1, 0)"),
         # An open-ended list keeps its ellipsis.
