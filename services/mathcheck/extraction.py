@@ -367,6 +367,12 @@ def _from_gsm8k(text: str) -> str | None:
     return last.group(1) if last is not None else None
 
 
+# Saying there is no answer is no answer, under every policy.
+_REFUSAL = re.compile(
+    r"^(?:\\text\s*\{\s*)?(?:no\s+answer|i\s+(?:do\s*n[o']?t|dont|cannot|can'?t)\b|not\s+sure|unsure|unknown"
+    r"|n/?a$|none\s+of\b)",
+    re.IGNORECASE,
+)
 # A bare answer may be a long list or matrix, but not a sentence.
 BARE_ANSWER_MAX_CHARS = 1000
 
@@ -382,6 +388,27 @@ def _bare(text: str) -> str | None:
         or _prose_words(stripped) > _MAX_ANSWER_WORDS
         or (_prose_words(stripped) > 1 and not _MATHY.search(stripped))
         or len(_UNESCAPED_DOLLAR.findall(stripped)) % 2 == 1
+        or _REFUSAL.match(stripped)
+    ):
+        return None
+    return stripped
+
+
+# A short phrase is an answer ("no real solutions", "isosceles right triangle").
+_MAX_WORDED_CHARS = 60
+_MAX_WORDED_WORDS = 6
+_SENTENCE_BREAK = re.compile(r"[.!?]\s+\S")
+
+
+def _worded(text: str) -> str | None:
+    """A completion that is only a short phrase (lenient): "all real numbers"."""
+    stripped = text.strip()
+    if (
+        len(stripped) > _MAX_WORDED_CHARS
+        or "\n" in stripped
+        or len(stripped.split()) > _MAX_WORDED_WORDS
+        or _SENTENCE_BREAK.search(stripped)
+        or _REFUSAL.match(stripped)
     ):
         return None
     return stripped
@@ -463,6 +490,7 @@ _POLICIES: dict[ExtractionPolicy, tuple[tuple[ExtractionMethod, Finder], ...]] =
         (ExtractionMethod.LAST_MATH, _last_math_or_number_after),
         (ExtractionMethod.BARE, _bare),
         (ExtractionMethod.LAST_NUMBER, _last_number),
+        (ExtractionMethod.BARE, _worded),
     ),
 }
 

@@ -66,6 +66,34 @@ _NUMBER_WORDS = {
         )
     )
 }
+# The two sets answers most often name in words, and their other spellings.
+_NAMED_SETS = {
+    **dict.fromkeys(
+        (
+            "all real numbers",
+            "all reals",
+            "the real numbers",
+            "real numbers",
+            "every real number",
+            "any real number",
+            "(-\\infty,\\infty)",
+            "(-\\infty,+\\infty)",
+            "x\\in\\mathbb{R}",
+        ),
+        "\\mathbb{R}",
+    ),
+    **dict.fromkeys(
+        (
+            "no solution",
+            "no solutions",
+            "no real solution",
+            "no real solutions",
+            "the empty set",
+            "empty set",
+        ),
+        "\\emptyset",
+    ),
+}
 # One spelling per relation, so "x >= 5", "x \\geq 5" and "x ≥ 5" normalise alike.
 _RELATIONS = {
     "\\geq": "\\ge",
@@ -164,8 +192,9 @@ def normalize_answer(answer: str) -> str:
         return choice.group(1).upper()
     if _WORDS.match(text):
         word = text.lower()
-        return _NUMBER_WORDS.get(word, word)
-    return ", ".join(piece.replace(" ", "") for piece in _LIST_COMMA.split(text))
+        return _NAMED_SETS.get(word, _NUMBER_WORDS.get(word, word))
+    text = ", ".join(piece.replace(" ", "") for piece in _LIST_COMMA.split(text))
+    return _NAMED_SETS.get(text, text)
 
 
 @dataclass(frozen=True)

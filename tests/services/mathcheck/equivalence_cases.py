@@ -332,6 +332,12 @@ _SET: list[_Row] = [
     ("2, 4, 6", r"2, 4, 6, \ldots", False, "an open-ended sequence is not its first terms"),
     (r"2, 4, 6, \ldots", "2, 4, 6, ...", True, "two spellings of an ellipsis"),
     (r"1, 3, 5, \dots", "1, 3, 5, …", True, "two spellings of an ellipsis"),
+    (r"\mathbb{R}", "all real numbers", True, "the reals in words"),
+    (r"(-\infty, \infty)", r"\text{All real numbers}", True, "the reals in words"),
+    (r"\emptyset", "no real solutions", True, "the empty set in words"),
+    (r"\text{no solution}", r"\varnothing", True, "the empty set in words"),
+    (r"\mathbb{R}", "no solution", False, "all against nothing"),
+    (r"\emptyset", r"\mathbb{R}", False, "nothing against all"),
     (r"\{0,1\}", r"\{0,-1\}", False, "sign error"),
     (r"\{3\}", r"\{-3,3\}", False, "extra element"),
 ]

@@ -95,6 +95,9 @@ _MATRIX = "\\left[\\begin{array}{cc} 1 & 2 \\\\ 3 & 4 \\end{array}\\right]"
         ("$1, 2, 3, ...$", None, "1, 2, 3, ...", "1, 2, 3, ..."),
         # A lone "$" is a currency sign: the text is not a bare answer.
         ("Total : 4,50 $", None, None, "4,50"),
+        # A short phrase is an answer under lenient (a refusal is not: see below).
+        ("no real solutions", None, None, "no real solutions"),
+        ("isosceles right triangle", None, None, "isosceles right triangle"),
     ],
 )
 def test_policies(
@@ -192,7 +195,9 @@ def test_box_matching_never_raises_on_brace_soup(text: str) -> None:
     assert boxed is None or boxed.count("{") >= 0
 
 
-@pytest.mark.parametrize("completion", ["no answer", "I dont know", "not sure"])
+@pytest.mark.parametrize(
+    "completion", ["no answer", "I dont know", "not sure", "I do not know.", "N/A"]
+)
 @pytest.mark.parametrize("policy", list(ExtractionPolicy))
 def test_a_few_words_without_mathematics_are_no_answer(
     completion: str, policy: ExtractionPolicy
