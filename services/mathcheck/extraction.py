@@ -394,10 +394,11 @@ def _bare(text: str) -> str | None:
     return stripped
 
 
-# A short phrase is an answer ("no real solutions", "isosceles right triangle").
+# A short phrase is an answer ("no real solutions", "isosceles right triangle"); a
+# sentence ("I give up on this one.", "we cannot tell") is not.
 _MAX_WORDED_CHARS = 60
 _MAX_WORDED_WORDS = 6
-_SENTENCE_BREAK = re.compile(r"[.!?]\s+\S")
+_SENTENCE = re.compile(r"[.!?]|\b(?:i|we|you|me|us|my|our|let'?s)\b", re.IGNORECASE)
 
 
 def _worded(text: str) -> str | None:
@@ -407,7 +408,7 @@ def _worded(text: str) -> str | None:
         len(stripped) > _MAX_WORDED_CHARS
         or "\n" in stripped
         or len(stripped.split()) > _MAX_WORDED_WORDS
-        or _SENTENCE_BREAK.search(stripped)
+        or _SENTENCE.search(stripped)
         or _REFUSAL.match(stripped)
     ):
         return None

@@ -27,7 +27,7 @@ _UNIT_WORDS = (
     "kg|g|mg|grams?|kilograms?|pounds?|lbs?|oz|ounces?|liters?|litres?|l|ml|gallons?|"
     "seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|"
     "mph|km/h|m/s|degrees?|dollars?|cents?|usd|euros?|people|persons?|students?|apples?|"
-    "times|ways|pages|books|cookies|marbles|points|percent"
+    "times|ways|pages|books|cookies|marbles|points"
 )
 _TRAILING_UNIT = re.compile(rf"^(.*?\d)\s+(?:{_UNIT_WORDS})$", re.IGNORECASE)
 # "x = 5", "x_1 = 5" and "P(x) = x^2": the name of the unknown or the function.
@@ -66,6 +66,16 @@ _NUMBER_WORDS = {
         )
     )
 }
+# "25 percent" is 25%, not 25 of some unit; "x equals 3" is "x = 3".
+_PERCENT_WORD = re.compile(r"(?<=\d)\s*(?:percent|per\s*cent|pct)\b\.?$", re.IGNORECASE)
+_EQUALS_WORD = re.compile(r"\s+equals\s+", re.IGNORECASE)
+# "two thirds" is 2/3: a fraction in words, numerator up to twenty.
+_DENOMINATORS = {
+    "half": 2, "halves": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6,
+    "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
+}  # fmt: skip
+_FRACTION_WORDS = re.compile(r"^(a|[a-z]+)[\s-]+([a-z]+?)s?$")
+
 # The two sets answers most often name in words, and their other spellings.
 _NAMED_SETS = {
     **dict.fromkeys(
@@ -174,6 +184,7 @@ def normalize_answer(answer: str) -> str:
     text = text.replace("\\%", "%").replace("\\$", "").replace("$", "")
     text = _CURRENCY.sub("", text)
     text = text.replace("{,}", ",")
+    text = _EQUALS_WORD.sub(" = ", text)
     text = _solutions_of_one_unknown(text)
     text = _TUPLE_OF_UNKNOWNS.sub("", text, count=1)
     if text.count("=") == 1:  # "k = 45, n = 2" keeps both names
@@ -181,6 +192,7 @@ def normalize_answer(answer: str) -> str:
     text = text.replace("\\varnothing", "\\emptyset").replace("\\{\\}", "\\emptyset")
     text = _RELATION.sub(lambda match: _RELATIONS[match.group()], text)
     text = " ".join(text.split())
+    text = _PERCENT_WORD.sub("%", text)
     # "2 1/2" is a mixed number: make it explicit before spaces are dropped ("21/2").
     text = _SPACED_MIXED.sub(r"\1\\frac{\2}{\3}", text).rstrip(".").strip()
     unit = _TRAILING_UNIT.match(text)
@@ -192,9 +204,21 @@ def normalize_answer(answer: str) -> str:
         return choice.group(1).upper()
     if _WORDS.match(text):
         word = text.lower()
-        return _NAMED_SETS.get(word, _NUMBER_WORDS.get(word, word))
+        return _NAMED_SETS.get(word) or _fraction_in_words(word) or _NUMBER_WORDS.get(word, word)
     text = ", ".join(piece.replace(" ", "") for piece in _LIST_COMMA.split(text))
     return _NAMED_SETS.get(text, text)
+
+
+def _fraction_in_words(word: str) -> str | None:
+    """ "two thirds" -> "\\frac{2}{3}", "a half" -> "\\frac{1}{2}"."""
+    match = _FRACTION_WORDS.match(word)
+    if match is None:
+        return None
+    numerator = "1" if match.group(1) == "a" else _NUMBER_WORDS.get(match.group(1))
+    denominator = _DENOMINATORS.get(match.group(2)) or _DENOMINATORS.get(match.group(2) + "s")
+    if numerator is None or denominator is None or numerator == "0":
+        return None
+    return f"\\frac{{{numerator}}}{{{denominator}}}"
 
 
 @dataclass(frozen=True)

@@ -107,6 +107,10 @@ _DECIMAL: list[_Row] = [
 # fraction
 # ---------------------------------------------------------------------------
 _FRACTION: list[_Row] = [
+    (r"\frac{2}{3}", "two thirds", True, "a fraction in words"),
+    (r"\frac{1}{2}", "a half", True, "a fraction in words"),
+    ("0.75", "three quarters", True, "a fraction in words"),
+    (r"\frac{3}{4}", "three fifths", False, "another fraction in words"),
     (r"\frac{1}{2}", "1/2", True, ""),
     (r"\frac{3}{4}", r"\dfrac{3}{4}", True, ""),
     (r"\frac{2}{3}", r"\tfrac{2}{3}", True, ""),
@@ -138,6 +142,9 @@ _FRACTION: list[_Row] = [
 # ---------------------------------------------------------------------------
 _PCT_NOTE = "convention: a percent reference matches the same number without %"
 _PERCENTAGE: list[_Row] = [
+    ("0.25", "25 percent", True, "a percentage in words"),
+    (r"\frac{1}{4}", "25 per cent", True, "a percentage in words"),
+    ("0.25", "2.5 percent", False, "a percentage in words, ten times too small"),
     (r"50\%", "50", True, _PCT_NOTE),
     ("50%", "50", True, _PCT_NOTE),
     (r"50\%", "50%", True, "escaped vs unescaped percent sign"),
@@ -492,6 +499,8 @@ _EQUATION: list[_Row] = [
     ("x^2", "f(x)=x^2", True, "convention: 'f(x) =' label is ignored"),
     ("Q(x) = x^3 - 2", "q(x) = x^3 - 2", True, "convention: the function's name is a label too"),
     ("Q(x) = x^3 - 2", "q(x) = x^3 + 2", False, "sign error"),
+    ("3", "x equals 3", True, "'equals' in words"),
+    ("3", "x equals 4", False, "'equals' in words, wrong value"),
     ("m = 2, n = 6", "n = 6, m = 2", True, "one solution: the unknowns in any order"),
     ("m = 2, n = 6", "m = 6, n = 2", False, "values swapped between the unknowns"),
     (r"a = 3, b = 1 \text{ or } a = 1, b = 3", "a=1, b=3; a=3, b=1", True, "solution groups"),

@@ -196,7 +196,8 @@ def test_box_matching_never_raises_on_brace_soup(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "completion", ["no answer", "I dont know", "not sure", "I do not know.", "N/A"]
+    "completion",
+    ["no answer", "I dont know", "not sure", "I do not know.", "N/A", "I give up on this one."],
 )
 @pytest.mark.parametrize("policy", list(ExtractionPolicy))
 def test_a_few_words_without_mathematics_are_no_answer(

@@ -36,7 +36,7 @@ WRONG = {"task": "math", "prompt": "What is 2+2?", "completion": "\\boxed{5}", "
 HALF = {
     "task": "math",
     "prompt": "Half of 1?",
-    "completion": "\\boxed{one half}",
+    "completion": "\\boxed{one over two}",  # words the rule checker cannot read
     "reference": "\\frac{1}{2}",
 }
 
