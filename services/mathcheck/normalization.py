@@ -70,11 +70,16 @@ _NUMBER_WORDS = {
 _PERCENT_WORD = re.compile(r"(?<=\d)\s*(?:percent|per\s*cent|pct)\b\.?$", re.IGNORECASE)
 _EQUALS_WORD = re.compile(r"\s+equals\s+", re.IGNORECASE)
 # "two thirds" is 2/3: a fraction in words, numerator up to twenty.
-_DENOMINATORS = {
-    "half": 2, "halves": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6,
-    "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
+_SINGULAR_DENOMINATORS = {
+    "half": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10,
 }  # fmt: skip
-_FRACTION_WORDS = re.compile(r"^(a|[a-z]+)[\s-]+([a-z]+?)s?$")
+_DENOMINATORS = {
+    **_SINGULAR_DENOMINATORS,
+    **{word + "s": value for word, value in _SINGULAR_DENOMINATORS.items()},
+    "halves": 2,
+}
+_FRACTION_WORDS = re.compile(r"^(a|[a-z]+)[\s-]+([a-z]+)$")
 
 # The two sets answers most often name in words, and their other spellings.
 _NAMED_SETS = {
@@ -215,7 +220,7 @@ def _fraction_in_words(word: str) -> str | None:
     if match is None:
         return None
     numerator = "1" if match.group(1) == "a" else _NUMBER_WORDS.get(match.group(1))
-    denominator = _DENOMINATORS.get(match.group(2)) or _DENOMINATORS.get(match.group(2) + "s")
+    denominator = _DENOMINATORS.get(match.group(2))
     if numerator is None or denominator is None or numerator == "0":
         return None
     return f"\\frac{{{numerator}}}{{{denominator}}}"
