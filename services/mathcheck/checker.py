@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from cachetools import LRUCache
 
+from services.mathcheck.alignment import align
 from services.mathcheck.equivalence import Method, quick_verdict, solved_for_different_unknowns
 from services.mathcheck.guards import hostile_reason
 from services.mathcheck.normalization import normalize_answer
@@ -75,6 +76,7 @@ class MathChecker:
                 return self._record(
                     MathVerdict(Outcome.ERROR, "guard", f"{role} refused: {reason}")
                 )
+        reference, answer = align(reference, answer)
         if solved_for_different_unknowns(reference, answer):
             detail = "string: not equal (solved for different unknowns)"
             return self._record(MathVerdict(Outcome.DIFFERENT, Method.STRING.value, detail))

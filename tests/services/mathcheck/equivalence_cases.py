@@ -548,6 +548,15 @@ _TEXT: list[_Row] = [
     ("increasing", "decreasing", False, ""),
     (r"\text{Monday}", r"\text{Sunday}", False, ""),
     ("A", "(B)", False, ""),
+    ("C", "(C) 12", True, "an option given with its value answers the letter"),
+    ("(C) 12", "C", True, "an option given with its value answers the letter"),
+    ("(C) 12", "12", True, "an option given with its value answers the value"),
+    ("D", r"\textbf{(D)} $\frac{3}{4}$", True, "an option given with its value"),
+    ("B", "B. 7", True, "an option given with its value"),
+    ("C", "(B) 12", False, "another option, whatever its value"),
+    ("(C) 12", "13", False, "another value"),
+    ("(C) 12", "(D) 12", False, "another option"),
+    ("C: x^2+y^2=1", "C: x^2+y^2=4", False, "a named curve: the same name, another curve"),
 ]
 
 # ---------------------------------------------------------------------------
@@ -578,6 +587,12 @@ _UNITS: list[_Row] = [
     ("18", r"\$18.50", False, "wrong value"),
     (r"90^\circ", "9", False, ""),
     ("18 dollars", "1.8", False, ""),
+    (r"\frac{\pi}{6}", r"30^\circ", True, "degrees against radians: 30 degrees is pi/6"),
+    (r"120^{\circ}", r"\frac{2\pi}{3}", True, "degrees against radians"),
+    (r"\pi", "180°", True, "degrees against radians"),
+    (r"\frac{\pi}{6}, \frac{5\pi}{6}", r"30^\circ, 150^\circ", True, "angles, one by one"),
+    (r"\frac{\pi}{6}", "30", False, "without a degree sign 30 is 30 radians"),
+    (r"30^\circ", r"\frac{\pi}{3}", False, "60 degrees"),
 ]
 
 # ---------------------------------------------------------------------------

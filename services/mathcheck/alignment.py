@@ -1,0 +1,103 @@
+"""Rewrite a pair of answers into comparable forms before normalisation.
+
+Some notations only mean something next to the other side of the comparison:
+
+* a multiple-choice option given with its value, ``(C) 12``, answers both ``C`` and ``12``:
+  it is compared by letter with a letter and by value with a value;
+* an angle in degrees, ``30^\\circ``, equals ``\\frac{\\pi}{6}`` when the other side is in
+  radians (has a ``\\pi`` and no degree sign); alone, a degree sign is only decoration.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from services.mathcheck.normalization import normalize_answer, parse_number
+
+# "(C) 12", "\text{(C)} 12", "C) 12", "C. 12", "(C): 12": an option letter, then its value.
+_LABELLED_CHOICE = re.compile(
+    r"^\s*\$?\s*(?:\\text(?:bf)?\s*\{\s*)?"
+    r"(?:\(([A-E])\)|([A-E])[.):])"
+    r"\s*\}?\s*\$?\s*:?\s*(?P<value>\S.*?)\s*$"
+)
+_ANOTHER_LABEL = re.compile(r"\(\s*[A-E]\s*\)")
+_LETTER = re.compile(r"^[A-E]$")
+
+
+def _labelled_choice(text: str) -> tuple[str, str] | None:
+    match = _LABELLED_CHOICE.match(text)
+    if match is None or _ANOTHER_LABEL.search(match.group("value")):
+        return None
+    return match.group(1) or match.group(2), match.group("value")
+
+
+def _align_choices(reference: str, answer: str) -> tuple[str, str]:
+    labelled_reference = _labelled_choice(reference)
+    labelled_answer = _labelled_choice(answer)
+    if labelled_reference is None and labelled_answer is None:
+        return reference, answer
+    if labelled_reference is not None and labelled_answer is not None:
+        if labelled_reference[0] != labelled_answer[0]:
+            return labelled_reference[0], labelled_answer[0]
+        return labelled_reference[1], labelled_answer[1]
+    if labelled_reference is not None:
+        letter, value = labelled_reference
+        other = answer
+    else:
+        assert labelled_answer is not None
+        letter, value = labelled_answer
+        other = reference
+    if _LETTER.match(normalize_answer(other)):
+        aligned = (letter, normalize_answer(other))
+    else:
+        aligned = (value, other)
+    return aligned if labelled_reference is not None else (aligned[1], aligned[0])
+
+
+_DEGREE_MARK = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree\b")
+_PI = re.compile(r"\\pi\b|π")
+
+
+def _in_radians(text: str) -> str | None:
+    """ "30^\\circ" -> "\\frac{\\pi}{6}"; a list of angles element by element; else None."""
+    pieces = [piece.strip() for piece in text.split(",")]
+    converted: list[str] = []
+    for piece in pieces:
+        if not _DEGREE_MARK.search(piece):
+            return None
+        number = parse_number(normalize_answer(piece))
+        if number is None or number.percent or number.decimal_places is not None:
+            return None
+        radians = number.value / 180
+        converted.append(_pi_times(radians))
+    return ", ".join(converted)
+
+
+def _pi_times(value: Fraction) -> str:
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    numerator, denominator = abs(value.numerator), value.denominator
+    top = "\\pi" if numerator == 1 else f"{numerator}\\pi"
+    return sign + (top if denominator == 1 else f"\\frac{{{top}}}{{{denominator}}}")
+
+
+def _align_angles(reference: str, answer: str) -> tuple[str, str]:
+    for degrees, radians, swap in ((reference, answer, False), (answer, reference, True)):
+        in_degrees = _DEGREE_MARK.search(degrees) and not _PI.search(degrees)
+        in_radians = _PI.search(radians) and not _DEGREE_MARK.search(radians)
+        if in_degrees and in_radians:
+            converted = _in_radians(degrees)
+            if converted is not None:
+                return (radians, converted) if swap else (converted, radians)
+    return reference, answer
+
+
+def align(reference: str, answer: str) -> tuple[str, str]:
+    """``reference`` and ``answer`` rewritten so that normalisation can compare them."""
+    reference, answer = _align_choices(reference, answer)
+    return _align_angles(reference, answer)
+
+
+__all__ = ["align"]
