@@ -4,6 +4,7 @@ Some notations only mean something next to the other side of the comparison:
 
 * a multiple-choice option given with its value, ``(C) 12``, answers both ``C`` and ``12``:
   it is compared by letter with a letter and by value with a value;
+* a yes or a no followed by its reason (``No, since 7 is odd``) answers ``no``;
 * an angle in degrees, ``30^\\circ``, equals ``\\frac{\\pi}{6}`` when the other side is in
   radians (has a ``\\pi`` and no degree sign); alone, a degree sign is only decoration.
 """
@@ -55,7 +56,9 @@ def _align_choices(reference: str, answer: str) -> tuple[str, str]:
     return aligned if labelled_reference is not None else (aligned[1], aligned[0])
 
 
-_DEGREE_MARK = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree\b")
+_DEGREE_MARK = re.compile(
+    r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree\b|(?<=\d)\s*(?:\\text\{\s*)?degrees?\b"
+)
 _PI = re.compile(r"\\pi\b|π")
 
 
@@ -94,9 +97,23 @@ def _align_angles(reference: str, answer: str) -> tuple[str, str]:
     return reference, answer
 
 
+# "No, it is not possible": a yes or a no, then the reason.
+_VERDICT_WORD = re.compile(r"^\s*(?:\\text\{\s*)?(yes|no)\b\s*\}?\s*[,.;:!]", re.IGNORECASE)
+
+
+def _align_verdicts(reference: str, answer: str) -> tuple[str, str]:
+    for explained, bare, swap in ((answer, reference, False), (reference, answer, True)):
+        match = _VERDICT_WORD.match(explained)
+        if match is not None and normalize_answer(bare) in ("yes", "no"):
+            word = match.group(1).lower()
+            return (word, bare) if swap else (bare, word)
+    return reference, answer
+
+
 def align(reference: str, answer: str) -> tuple[str, str]:
     """``reference`` and ``answer`` rewritten so that normalisation can compare them."""
     reference, answer = _align_choices(reference, answer)
+    reference, answer = _align_verdicts(reference, answer)
     return _align_angles(reference, answer)
 
 

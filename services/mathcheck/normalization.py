@@ -137,6 +137,11 @@ _CURRENCY = re.compile(r"[€£¥]|\\euro\b|\\pounds\b")
 _LIST_COMMA = re.compile(r"(?<=\d),\s+(?=[-+]?\d)")
 # "11,\! 111,\! 100": LaTeX's negative thin space tightens a thousands separator.
 _THIN_THOUSANDS = re.compile(r"(?<=\d),\\!\s*(?=\d{3}(?!\d))")
+# "4 (when x = 2)": a closing remark in parentheses says where the answer holds.
+_QUALIFIER = re.compile(
+    r"(?<=\S)\s*(?:\\text\{\s*)?\((?:\s*\\text\{)?\s*"
+    r"(?:when|at|if|for|where|attained|achieved|reached)\b[^()]*\)\s*$"
+)
 # One spelling of an ellipsis ("1, 2, 3, ..." goes on; its dots are not a full stop).
 _ELLIPSIS = re.compile(r"\.\.\.|…|\\[lc]?dots\b")
 
@@ -178,6 +183,7 @@ def normalize_answer(answer: str) -> str:
     """A canonical string for ``answer``; equal strings mean equal answers."""
     text = answer.strip()
     text = _strip_outer_delimiters(text)
+    text = _QUALIFIER.sub("", text)
     text = text.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
     text = text.replace("\\left", "").replace("\\right", "").replace("\\displaystyle", "")
     text = _THIN_THOUSANDS.sub(",", text)

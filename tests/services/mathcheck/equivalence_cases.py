@@ -557,6 +557,12 @@ _TEXT: list[_Row] = [
     ("(C) 12", "13", False, "another value"),
     ("(C) 12", "(D) 12", False, "another option"),
     ("C: x^2+y^2=1", "C: x^2+y^2=4", False, "a named curve: the same name, another curve"),
+    (r"\text{No}", "No, it is not possible", True, "a no followed by its reason"),
+    ("yes", r"\text{Yes}. Every such n works.", True, "a yes followed by its reason"),
+    ("No", "Yes, it is possible", False, "a yes followed by its reason"),
+    ("4", "4 (when x = 2)", True, "a closing remark in parentheses says where it holds"),
+    ("-1", r"-1 \text{ (attained at } x = 0)", True, "a closing remark in parentheses"),
+    ("4", r"5 \text{ (when } x = 2)", False, "another value, whatever the remark"),
 ]
 
 # ---------------------------------------------------------------------------
@@ -592,6 +598,7 @@ _UNITS: list[_Row] = [
     (r"\pi", "180°", True, "degrees against radians"),
     (r"\frac{\pi}{6}, \frac{5\pi}{6}", r"30^\circ, 150^\circ", True, "angles, one by one"),
     (r"\frac{\pi}{6}", "30", False, "without a degree sign 30 is 30 radians"),
+    (r"\frac{\pi}{4}", "45 degrees", True, "degrees in words against radians"),
     (r"30^\circ", r"\frac{\pi}{3}", False, "60 degrees"),
 ]
 
