@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from services.mathcheck.normalization import normalize_answer, parse_number
+from services.mathcheck.normalization import normalize_answer, parse_number, strip_outer_delimiters
+from services.mathcheck.structures import split_top_level
 
 # "(C) 12", "\text{(C)} 12", "C) 12", "C. 12", "(C): 12": an option letter, then its value.
 _LABELLED_CHOICE = re.compile(
@@ -86,7 +87,19 @@ def _pi_times(value: Fraction) -> str:
     return sign + (top if denominator == 1 else f"\\frac{{{top}}}{{{denominator}}}")
 
 
+_TRIG = re.compile(r"\\(?:sin|cos|tan|cot|sec|csc)\b")
+_ANGLE_IN_DEGREES = re.compile(r"(\d+(?:\.\d+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|°)")
+
+
+def _trig_in_radians(text: str) -> str:
+    """ "\\sin 30^\\circ" -> "\\sin (30\\pi/180)": a degree sign under a trig function counts."""
+    if _TRIG.search(text) is None:
+        return text
+    return _ANGLE_IN_DEGREES.sub(r"(\1\\pi/180)", text)
+
+
 def _align_angles(reference: str, answer: str) -> tuple[str, str]:
+    reference, answer = _trig_in_radians(reference), _trig_in_radians(answer)
     for degrees, radians, swap in ((reference, answer, False), (answer, reference, True)):
         in_degrees = _DEGREE_MARK.search(degrees) and not _PI.search(degrees)
         in_radians = _PI.search(radians) and not _DEGREE_MARK.search(radians)
@@ -110,9 +123,78 @@ def _align_verdicts(reference: str, answer: str) -> tuple[str, str]:
     return reference, answer
 
 
+_NAME = r"[a-zA-Z](?:_\{?\w+\}?)?"
+_ASSIGNMENT = re.compile(rf"^\s*({_NAME})\s*=\s*([^=]+?)\s*$")
+_NAMED_TUPLE = re.compile(rf"^\s*\(\s*({_NAME}(?:\s*,\s*{_NAME})+)\s*\)\s*=\s*\((.+)\)\s*$")
+_AND = re.compile(r"\s*(?:\\text\{\s*and\s*\}|\band\b)\s*")
+
+
+def _named_values(text: str) -> list[tuple[str, str]] | None:
+    """ "a = 2, b = 3" and "(a, b) = (2, 3)" -> [("a", "2"), ("b", "3")]; distinct names only."""
+    text = strip_outer_delimiters(text)
+    named = _NAMED_TUPLE.match(text)
+    if named is not None:
+        names = [name.strip() for name in named.group(1).split(",")]
+        values = split_top_level(named.group(2), ",")
+        if values is None or len(values) != len(names):
+            return None
+        pairs = list(zip(names, (value.strip() for value in values), strict=True))
+    else:
+        parts = split_top_level(_AND.sub(",", text), ",")
+        if parts is None or len(parts) < 2:
+            return None
+        matches = [_ASSIGNMENT.match(part) for part in parts]
+        if any(match is None for match in matches):
+            return None
+        pairs = [(match.group(1), match.group(2)) for match in matches if match is not None]
+    distinct = {name for name, _ in pairs}
+    if len(distinct) != len(pairs) or len({name[0] for name in distinct}) == 1:
+        return None  # "x = 1, x = 2" and "x_1 = 1, x_2 = 2" list the roots of one unknown
+    return pairs
+
+
+def _unnamed_values(text: str) -> list[str] | None:
+    """ "(2, 3)" or "2, 3" -> ["2", "3"]."""
+    text = strip_outer_delimiters(text).strip()
+    if text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]
+    if "=" in text:
+        return None
+    parts = split_top_level(text, ",")
+    if parts is None or len(parts) < 2:
+        return None
+    return [part.strip() for part in parts]
+
+
+def _tuple(values: list[str]) -> str:
+    return "(" + ", ".join(values) + ")"
+
+
+def _align_assignments(reference: str, answer: str) -> tuple[str, str]:
+    """Named values compare name by name, and with a bare tuple in the order written:
+    "a = 2, b = 3" = "(a, b) = (2, 3)" = "(2, 3)", but not "(3, 2)" nor "b = 2, a = 3"."""
+    named_reference, named_answer = _named_values(reference), _named_values(answer)
+    if named_reference is not None and named_answer is not None:
+        answer_by_name = dict(named_answer)
+        if set(answer_by_name) != {name for name, _ in named_reference}:
+            return reference, answer
+        ordered = [answer_by_name[name] for name, _ in named_reference]
+        return _tuple([value for _, value in named_reference]), _tuple(ordered)
+    for named, other, swap in ((named_reference, answer, False), (named_answer, reference, True)):
+        if named is None:
+            continue
+        unnamed = _unnamed_values(other)
+        if unnamed is None or len(unnamed) != len(named):
+            return reference, answer
+        aligned = (_tuple([value for _, value in named]), _tuple(unnamed))
+        return (aligned[1], aligned[0]) if swap else aligned
+    return reference, answer
+
+
 def align(reference: str, answer: str) -> tuple[str, str]:
     """``reference`` and ``answer`` rewritten so that normalisation can compare them."""
     reference, answer = _align_choices(reference, answer)
+    reference, answer = _align_assignments(reference, answer)
     reference, answer = _align_verdicts(reference, answer)
     return _align_angles(reference, answer)
 

@@ -97,6 +97,9 @@ _NAMED_SETS = {
         ),
         "\\mathbb{R}",
     ),
+    **dict.fromkeys(("infinity", "positive infinity", "+\\infty"), "\\infty"),
+    **dict.fromkeys(("negative infinity", "minus infinity"), "-\\infty"),
+    **dict.fromkeys(("does not exist", "dne", "the limit does not exist"), "DNE"),
     **dict.fromkeys(
         (
             "no solution",
@@ -142,11 +145,15 @@ _QUALIFIER = re.compile(
     r"(?<=\S)\s*(?:\\text\{\s*)?\((?:\s*\\text\{)?\s*"
     r"(?:when|at|if|for|where|attained|achieved|reached)\b[^()]*\)\s*$"
 )
+# "\\{x \\mid x > 2\\}" and "\\{x : 0 < x \\le 1\\}" are the condition "x > 2", "0 < x \\le 1".
+_SET_BUILDER = re.compile(
+    r"^\\\{\s*([a-zA-Z])\s*(?:\\in\s*\\mathbb\{R\}\s*)?(?:\\mid|\||:)\s*(.+?)\s*\\\}$"
+)
 # One spelling of an ellipsis ("1, 2, 3, ..." goes on; its dots are not a full stop).
 _ELLIPSIS = re.compile(r"\.\.\.|…|\\[lc]?dots\b")
 
 
-def _strip_outer_delimiters(text: str) -> str:
+def strip_outer_delimiters(text: str) -> str:
     changed = True
     while changed:
         changed = False
@@ -182,10 +189,12 @@ def _solutions_of_one_unknown(text: str) -> str:
 def normalize_answer(answer: str) -> str:
     """A canonical string for ``answer``; equal strings mean equal answers."""
     text = answer.strip()
-    text = _strip_outer_delimiters(text)
+    text = strip_outer_delimiters(text)
     text = _QUALIFIER.sub("", text)
     text = text.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
     text = text.replace("\\left", "").replace("\\right", "").replace("\\displaystyle", "")
+    text = text.replace("\\langle", "(").replace("\\rangle", ")")
+    text = _SET_BUILDER.sub(r"\2", text)
     text = _THIN_THOUSANDS.sub(",", text)
     text = _ELLIPSIS.sub(r"\\ldots", text)
     text = _SPACING.sub(" ", text)

@@ -68,7 +68,7 @@ _MATRIX = re.compile(
 )
 
 
-def _split_top_level(text: str, separator: str) -> list[str] | None:
+def split_top_level(text: str, separator: str) -> list[str] | None:
     parts: list[str] = []
     depth = 0
     start = 0
@@ -97,7 +97,7 @@ def _number(text: str) -> ParsedNumber | None:
 
 
 def _entries(text: str) -> tuple[Entry, ...] | None:
-    parts = _split_top_level(text, ",")
+    parts = split_top_level(text, ",")
     if parts is None:
         return None
     entries: list[Entry] = []
@@ -125,6 +125,9 @@ def parse_structure(normalized: str) -> Structure | None:
         if len({len(row) for row in rows}) != 1:
             return None
         return Matrix(tuple(rows))
+    nested = _nested_list(normalized)
+    if nested is not None:
+        return nested
     if normalized.startswith("\\{") and normalized.endswith("\\}"):
         return _collection(normalized[2:-2])
     if len(normalized) >= 2 and normalized[0] in "([" and normalized[-1] in ")]":
@@ -137,7 +140,7 @@ def parse_structure(normalized: str) -> Structure | None:
     groups = _solution_groups(normalized)
     if groups is not None:
         return groups
-    parts = _split_top_level(normalized, ",")
+    parts = split_top_level(normalized, ",")
     # "32,349" and "1,5" are numbers (thousands separator, decimal comma), not lists.
     if parts is not None and len(parts) >= 2 and parse_number(normalized) is None:
         return _collection(normalized)
@@ -157,7 +160,7 @@ def _solution_groups(normalized: str) -> SolutionGroups | None:
     groups: set[frozenset[tuple[str, Fraction]]] = set()
     names: set[frozenset[str]] = set()
     for text in _GROUP_SEPARATOR.split(normalized):
-        parts = _split_top_level(text, ",")
+        parts = split_top_level(text, ",")
         if parts is None:
             return None
         group: dict[str, Fraction] = {}
@@ -189,7 +192,7 @@ def _element(text: str) -> Fraction | tuple[Fraction, ...] | None:
 
 
 def _collection(text: str) -> NumberSet | None:
-    parts = _split_top_level(text, ",")
+    parts = split_top_level(text, ",")
     if parts is None:
         return None
     elements = [_element(part) for part in parts]
@@ -256,6 +259,29 @@ def _entries_match(left: Entry, right: Entry) -> bool:
     if isinstance(left, ParsedNumber) and isinstance(right, ParsedNumber):
         return numbers_match(left, right)
     return left == right
+
+
+_NESTED_LIST = re.compile(r"^\[\s*\[.*\]\s*\]$", re.DOTALL)
+
+
+def _nested_list(normalized: str) -> Matrix | None:
+    """ "[[1, 2], [3, 4]]": a matrix written as a list of its rows."""
+    if _NESTED_LIST.match(normalized) is None:
+        return None
+    rows_text = split_top_level(normalized[1:-1], ",")
+    if rows_text is None:
+        return None
+    rows: list[tuple[ParsedNumber, ...]] = []
+    for row_text in (row.strip() for row in rows_text):
+        if not (row_text.startswith("[") and row_text.endswith("]")):
+            return None
+        cells = [_number(cell) for cell in row_text[1:-1].split(",")]
+        if any(cell is None for cell in cells):
+            return None
+        rows.append(tuple(cell for cell in cells if cell is not None))
+    if len({len(row) for row in rows}) != 1:
+        return None
+    return Matrix(tuple(rows))
 
 
 def structures_equal(reference: str, answer: str) -> bool | None:

@@ -278,6 +278,8 @@ _PI: list[_Row] = [
     (r"4\pi", r"4\pi^2", False, ""),
     (r"\frac{\pi}{4}", r"\frac{\pi}{8}", False, ""),
     (r"2\pi", r"2+\pi", False, ""),
+    (r"\sin 30^\circ", r"\frac{1}{2}", True, "a degree sign under a trig function counts"),
+    (r"\cos 60^{\circ}", r"\frac{\sqrt{3}}{2}", False, "a degree sign under a trig function"),
 ]
 
 # ---------------------------------------------------------------------------
@@ -347,6 +349,7 @@ _SET: list[_Row] = [
     (r"\emptyset", r"\mathbb{R}", False, "nothing against all"),
     (r"\{0,1\}", r"\{0,-1\}", False, "sign error"),
     (r"\{3\}", r"\{-3,3\}", False, "extra element"),
+    ("2, 3", "x_1 = 3, x_2 = 2", True, "numbered roots of one unknown are a set"),
 ]
 
 # ---------------------------------------------------------------------------
@@ -373,6 +376,16 @@ _TUPLE: list[_Row] = [
     ("(-1,4)", "(1,-4)", False, "signs moved between components"),
     ("(1,0)", "(0,1)", False, "ordered pair: order matters"),
     (r"(\frac{1}{2},3)", "(2,3)", False, ""),
+    ("a = 2, b = 3", "(a, b) = (2, 3)", True, "named values, name by name"),
+    ("(a, b) = (2, 3)", "b = 3, a = 2", True, "named values, name by name"),
+    ("(a, b) = (2, 3)", "(b, a) = (3, 2)", True, "named values, name by name"),
+    ("a = 2, b = 3", "(2, 3)", True, "named values against a tuple: in the order written"),
+    ("a = 2, b = 3", "(a, b) = (3, 2)", False, "named values swapped"),
+    ("a = 2, b = 3", "(3, 2)", False, "named values against a tuple: in the order written"),
+    ("(3, 2)", "a = 2, b = 3", False, "named values against a tuple: in the order written"),
+    ("x = 1, y = -1", "(-1, 1)", False, "named values against a tuple: in the order written"),
+    (r"\langle 1, -2, 5 \rangle", "(1, -2, 5)", True, "angle brackets write a vector"),
+    (r"\langle 1, -2, 5 \rangle", "(1, 5, -2)", False, "angle brackets write a vector"),
 ]
 
 # ---------------------------------------------------------------------------
@@ -415,6 +428,12 @@ _INTERVAL: list[_Row] = [
     ("(-2,3)", "(2,3)", False, "sign error"),
     (r"(3,\infty)", r"(-\infty,3)", False, "wrong side"),
     (r"[0,2]\cup[3,4]", "[0,4]", False, "gap (2,3) filled in"),
+    (r"\{x \mid x > 2\}", r"(2, \infty)", True, "set-builder notation"),
+    (r"x > 2", r"\{x : x > 2\}", True, "set-builder notation"),
+    (r"(0, 1]", r"\{x \in \mathbb{R} \mid 0 < x \le 1\}", True, "set-builder notation"),
+    (r"\{x \mid x > 2\}", r"[2, \infty)", False, "set-builder notation: open end"),
+    (r"-\infty", "negative infinity", True, "infinity in words"),
+    (r"\infty", "negative infinity", False, "infinity in words"),
 ]
 
 # ---------------------------------------------------------------------------
@@ -482,6 +501,9 @@ _MATRIX: list[_Row] = [
     (_M, "-2", False, "the determinant is not the matrix"),
     (_M, r"\begin{pmatrix}4&3\\2&1\end{pmatrix}", False, "entries reversed"),
     (_M, r"\begin{pmatrix}1&2&3&4\end{pmatrix}", False, "2x2 vs 1x4: shapes differ"),
+    (r"\begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}", "[[1, 2], [3, 4]]", True, "rows list"),
+    (r"\begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}", "[[1, 3], [2, 4]]", False, "transposed"),
+    ("[[1, 0], [0, 1]]", r"\begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}", True, "rows list"),
 ]
 
 # ---------------------------------------------------------------------------
@@ -563,6 +585,8 @@ _TEXT: list[_Row] = [
     ("4", "4 (when x = 2)", True, "a closing remark in parentheses says where it holds"),
     ("-1", r"-1 \text{ (attained at } x = 0)", True, "a closing remark in parentheses"),
     ("4", r"5 \text{ (when } x = 2)", False, "another value, whatever the remark"),
+    (r"\text{does not exist}", "DNE", True, "the usual abbreviation"),
+    ("DNE", "0", False, "a limit that exists is not one that does not"),
 ]
 
 # ---------------------------------------------------------------------------
