@@ -4,6 +4,7 @@ Some notations only mean something next to the other side of the comparison:
 
 * a multiple-choice option given with its value, ``(C) 12``, answers both ``C`` and ``12``:
   it is compared by letter with a letter and by value with a value;
+* a ``\\pm`` against a list of two solutions stands for both signs;
 * a yes or a no followed by its reason (``No, since 7 is odd``) answers ``no``;
 * an angle in degrees, ``30^\\circ``, equals ``\\frac{\\pi}{6}`` when the other side is in
   radians (has a ``\\pi`` and no degree sign); alone, a degree sign is only decoration.
@@ -191,10 +192,35 @@ def _align_assignments(reference: str, answer: str) -> tuple[str, str]:
     return reference, answer
 
 
+_PLUS_MINUS = re.compile(r"\\pm\b|±")
+
+
+def _both_signs(text: str) -> str | None:
+    """ "\\frac{3 \\pm \\sqrt{5}}{2}" -> "\\frac{3 + \\sqrt{5}}{2}, \\frac{3 - \\sqrt{5}}{2}"."""
+    text = strip_outer_delimiters(text)
+    if len(_PLUS_MINUS.findall(text)) != 1 or "\\mp" in text or "," in text or "=" in text:
+        return None
+    return f"{_PLUS_MINUS.sub(' + ', text)}, {_PLUS_MINUS.sub(' - ', text)}"
+
+
+def _align_signs(reference: str, answer: str) -> tuple[str, str]:
+    """A "\\pm" against a list of two solutions stands for both."""
+    for signed, listed, swap in ((reference, answer, False), (answer, reference, True)):
+        if _PLUS_MINUS.search(listed) is None and split_top_level(listed, ",") not in (
+            None,
+            [listed],
+        ):
+            expanded = _both_signs(signed)
+            if expanded is not None:
+                return (listed, expanded) if swap else (expanded, listed)
+    return reference, answer
+
+
 def align(reference: str, answer: str) -> tuple[str, str]:
     """``reference`` and ``answer`` rewritten so that normalisation can compare them."""
     reference, answer = _align_choices(reference, answer)
     reference, answer = _align_assignments(reference, answer)
+    reference, answer = _align_signs(reference, answer)
     reference, answer = _align_verdicts(reference, answer)
     return _align_angles(reference, answer)
 

@@ -30,6 +30,17 @@ _UNIT_WORDS = (
     "times|ways|pages|books|cookies|marbles|points"
 )
 _TRAILING_UNIT = re.compile(rf"^(.*?\d)\s+(?:{_UNIT_WORDS})$", re.IGNORECASE)
+# "3 solutions", "12 triangles": a plain number counting things named by one word. Words
+# that scale the number or are math are not a count's noun.
+_COUNTED_NOUN = re.compile(
+    r"^([+-]?\d+(?:\.\d+)?)\s+(?!(?:hundred|thousand|million|billion|trillion|dozen|score|"
+    r"sin|cos|tan|cot|sec|csc|log|ln|exp|sqrt|mod|pi|choose|factorial)s?\b)[a-z]{3,}$"
+)
+# "3 thousand", "1.2 million": a number and the power of ten it is counted in.
+_SCALED = re.compile(r"^([+-]?\d+(?:\.\d+)?)\s+(thousand|million|billion|trillion)$")
+_SCALES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
+# "5, since 5^2 = 25": the reason after the answer.
+_REASON = re.compile(r"^(.*?\S)\s*,?\s*(?:\\text\{\s*)?\b(?:since|because)\b.*$", re.DOTALL)
 # "x = 5", "x_1 = 5" and "P(x) = x^2": the name of the unknown or the function.
 _LEADING_VARIABLE = re.compile(
     r"^\s*[a-zA-Z](?:_\{?\w+\}?)?(?:\s*\(\s*[a-zA-Z]\s*\))?\s*=\s*(?=[^=])"
@@ -191,6 +202,7 @@ def normalize_answer(answer: str) -> str:
     text = answer.strip()
     text = strip_outer_delimiters(text)
     text = _QUALIFIER.sub("", text)
+    text = _REASON.sub(r"\1", text)
     text = text.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
     text = text.replace("\\left", "").replace("\\right", "").replace("\\displaystyle", "")
     text = text.replace("\\langle", "(").replace("\\rangle", ")")
@@ -215,7 +227,11 @@ def normalize_answer(answer: str) -> str:
     text = _PERCENT_WORD.sub("%", text)
     # "2 1/2" is a mixed number: make it explicit before spaces are dropped ("21/2").
     text = _SPACED_MIXED.sub(r"\1\\frac{\2}{\3}", text).rstrip(".").strip()
-    unit = _TRAILING_UNIT.match(text)
+    scaled = _SCALED.match(text)
+    if scaled is not None:
+        value = Fraction(scaled.group(1)) * 10 ** _SCALES[scaled.group(2)]
+        text = str(value)  # "3000", or "2469/2" for 1.2345 thousand: both parse exactly
+    unit = _TRAILING_UNIT.match(text) or _COUNTED_NOUN.match(text)
     if unit is not None:
         text = unit.group(1).strip()
     text = text.rstrip(".").strip()

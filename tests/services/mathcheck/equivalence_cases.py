@@ -350,6 +350,9 @@ _SET: list[_Row] = [
     (r"\{0,1\}", r"\{0,-1\}", False, "sign error"),
     (r"\{3\}", r"\{-3,3\}", False, "extra element"),
     ("2, 3", "x_1 = 3, x_2 = 2", True, "numbered roots of one unknown are a set"),
+    (r"\frac{3 \pm \sqrt{5}}{2}", r"\frac{3+\sqrt{5}}{2}, \frac{3-\sqrt{5}}{2}", True, "pm"),
+    (r"\frac{3-\sqrt{5}}{2}, \frac{3+\sqrt{5}}{2}", r"\frac{3 \pm \sqrt{5}}{2}", True, "pm"),
+    (r"\frac{3 \pm \sqrt{5}}{2}", r"\frac{3+\sqrt{5}}{2}, \frac{-3-\sqrt{5}}{2}", False, "pm"),
 ]
 
 # ---------------------------------------------------------------------------
@@ -587,6 +590,12 @@ _TEXT: list[_Row] = [
     ("4", r"5 \text{ (when } x = 2)", False, "another value, whatever the remark"),
     (r"\text{does not exist}", "DNE", True, "the usual abbreviation"),
     ("DNE", "0", False, "a limit that exists is not one that does not"),
+    ("5", "5, since 5^2 = 25", True, "the reason after the answer is not the answer"),
+    ("5", r"6 \text{ because } 6 > 5", False, "the reason after the answer is not the answer"),
+    ("3", "3 solutions", True, "a count with its noun"),
+    ("3", "4 solutions", False, "a count with its noun"),
+    ("3000", "3 thousand", True, "a scale word is not a count's noun"),
+    ("3", "3 thousand", False, "a scale word is not a count's noun"),
 ]
 
 # ---------------------------------------------------------------------------
