@@ -171,6 +171,53 @@ def _tuple(values: list[str]) -> str:
     return "(" + ", ".join(values) + ")"
 
 
+_GROUP_SEPARATOR = re.compile(r"\s*(?:;|\\text\{\s*(?:or|and)\s*\}|,?\s*\b(?:or|and)\b)\s*")
+
+
+def _named_groups(text: str) -> list[list[tuple[str, str]]] | None:
+    """ "x = 1, y = 2 or x = 3, y = 4": solutions of a system, the same names in each."""
+    segments = _GROUP_SEPARATOR.split(strip_outer_delimiters(text))
+    if len(segments) < 2:
+        return None
+    groups: list[list[tuple[str, str]]] = []
+    for segment in segments:
+        group = _named_values(segment)
+        if group is None:
+            return None
+        groups.append(group)
+    if len({frozenset(name for name, _ in group) for group in groups}) != 1:
+        return None
+    return groups
+
+
+def _tuples(text: str, arity: int) -> list[str] | None:
+    """ "(3, 4), (1, 2)" -> ["(3, 4)", "(1, 2)"] when every tuple has ``arity`` entries."""
+    parts = split_top_level(strip_outer_delimiters(text), ",")
+    if parts is None or len(parts) < 2:
+        return None
+    tuples = [part.strip() for part in parts]
+    for item in tuples:
+        entries = split_top_level(item[1:-1], ",") if item[:1] + item[-1:] == "()" else None
+        if entries is None or len(entries) != arity:
+            return None
+    return tuples
+
+
+def _align_groups(reference: str, answer: str) -> tuple[str, str]:
+    """Solutions of a system against a list of tuples: each group in the first's name order."""
+    for grouped, other, swap in ((reference, answer, False), (answer, reference, True)):
+        groups = _named_groups(grouped)
+        if groups is None:
+            continue
+        order = [name for name, _ in groups[0]]
+        tuples = _tuples(other, len(order))
+        if tuples is None:
+            return reference, answer
+        written = ", ".join(_tuple([dict(group)[name] for name in order]) for group in groups)
+        return (other, written) if swap else (written, other)
+    return reference, answer
+
+
 def _align_assignments(reference: str, answer: str) -> tuple[str, str]:
     """Named values compare name by name, and with a bare tuple in the order written:
     "a = 2, b = 3" = "(a, b) = (2, 3)" = "(2, 3)", but not "(3, 2)" nor "b = 2, a = 3"."""
@@ -220,6 +267,7 @@ def align(reference: str, answer: str) -> tuple[str, str]:
     """``reference`` and ``answer`` rewritten so that normalisation can compare them."""
     reference, answer = _align_choices(reference, answer)
     reference, answer = _align_assignments(reference, answer)
+    reference, answer = _align_groups(reference, answer)
     reference, answer = _align_signs(reference, answer)
     reference, answer = _align_verdicts(reference, answer)
     return _align_angles(reference, answer)

@@ -389,6 +389,12 @@ _TUPLE: list[_Row] = [
     ("x = 1, y = -1", "(-1, 1)", False, "named values against a tuple: in the order written"),
     (r"\langle 1, -2, 5 \rangle", "(1, -2, 5)", True, "angle brackets write a vector"),
     (r"\langle 1, -2, 5 \rangle", "(1, 5, -2)", False, "angle brackets write a vector"),
+    (r"x = 1, y = 5 \text{ or } x = 3, y = 7", "(3, 7), (1, 5)", True, "system's solutions"),
+    (r"x = 1, y = 5 \text{ or } x = 3, y = 7", "(5, 1), (7, 3)", False, "system's solutions"),
+    ("(1, 5), (3, 7)", "x = 3, y = 7; x = 1, y = 5", True, "system's solutions as tuples"),
+    ("(1, 5), (3, 7)", "x = 1, y = 5 and x = 3, y = 7", True, "system's solutions as tuples"),
+    ("(1, 5), (3, 7)", "x = 1, y = 5", False, "one of the two solutions"),
+    ("x = 1, y = 5 or x = 3, y = 7", "(1, 5), (3, 7), (5, 6)", False, "one solution too many"),
 ]
 
 # ---------------------------------------------------------------------------
