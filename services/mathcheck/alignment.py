@@ -1,22 +1,28 @@
 """Rewrite a pair of answers into comparable forms before normalisation.
 
-Some notations only mean something next to the other side of the comparison:
+Plain-text mathematics (``sqrt(3)/2``, ``2pi``) is first written as LaTeX on both sides.
+Then some notations only mean something next to the other side of the comparison:
 
 * a multiple-choice option given with its value, ``(C) 12``, answers both ``C`` and ``12``:
   it is compared by letter with a letter and by value with a value;
 * a ``\\pm`` against a list of two solutions stands for both signs;
 * a yes or a no followed by its reason (``No, since 7 is odd``) answers ``no``;
+* quantities of one kind in different units compare in one unit (``90 minutes`` is
+  ``1.5 hours``);
 * an angle in degrees, ``30^\\circ``, equals ``\\frac{\\pi}{6}`` when the other side is in
   radians (has a ``\\pi`` and no degree sign); alone, a degree sign is only decoration.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
 
 from services.mathcheck.normalization import normalize_answer, parse_number, strip_outer_delimiters
+from services.mathcheck.plain_text_math import latex_from_plain_text
 from services.mathcheck.structures import split_top_level
+from services.mathcheck.units import in_common_unit
 
 # "(C) 12", "\text{(C)} 12", "C) 12", "C. 12", "(C): 12": an option letter, then its value.
 _LABELLED_CHOICE = re.compile(
@@ -263,9 +269,69 @@ def _align_signs(reference: str, answer: str) -> tuple[str, str]:
     return reference, answer
 
 
+# "1:2:3": a ratio of plain numbers, which "2:4:6" equals.
+_RATIO_SEPARATOR = re.compile(r"\s*(?::|\\colon)\s*")
+
+
+def _ratio(text: str) -> list[Fraction] | None:
+    parts = _RATIO_SEPARATOR.split(strip_outer_delimiters(text).strip())
+    if len(parts) < 2:
+        return None
+    numbers = [parse_number(normalize_answer(part)) for part in parts]
+    if any(number is None or number.percent or number.value == 0 for number in numbers):
+        return None
+    return [number.value for number in numbers if number is not None]
+
+
+def _lowest_terms(ratio: list[Fraction]) -> str:
+    """ "2:4:6" -> "1:2:3": the same ratio in whole numbers with no common factor."""
+    scale = math.lcm(*(part.denominator for part in ratio))
+    whole = [int(part * scale) for part in ratio]
+    divisor = math.gcd(*whole)
+    return ":".join(str(part // divisor) for part in whole)
+
+
+def _align_ratios(reference: str, answer: str) -> tuple[str, str]:
+    """Two ratios with the same number of terms compare in lowest terms."""
+    left, right = _ratio(reference), _ratio(answer)
+    if left is None or right is None or len(left) != len(right):
+        return reference, answer
+    return _lowest_terms(left), _lowest_terms(right)
+
+
+# "A and C", "(A), (C)", "AC": the options chosen in a question with several right answers.
+_OPTION_LIST = re.compile(r"^\(?[A-E]\)?(?:\s*(?:,|\band\b|&)?\s*\(?[A-E]\)?)+$")
+_TEXT = re.compile(r"\\text(?:bf)?\s*\{([^{}]*)\}")
+_SEPARATED = re.compile(r"[,&]|\band\b")
+
+
+def _options(text: str) -> str | None:
+    text = _TEXT.sub(r"\1", strip_outer_delimiters(text)).strip()
+    if _OPTION_LIST.match(text) is None:
+        return None
+    return ", ".join(sorted(set(re.findall(r"[A-E]", text))))
+
+
+def _align_options(reference: str, answer: str) -> tuple[str, str]:
+    """Several options chosen compare as a set, when one side separates them: "A and C" is
+    "C, A" and "AC"; two letters written together alone ("AB") may name a segment."""
+    if not (_SEPARATED.search(reference) or _SEPARATED.search(answer)):
+        return reference, answer
+    left, right = _options(reference), _options(answer)
+    if left is None or right is None:
+        return reference, answer
+    return left, right
+
+
 def align(reference: str, answer: str) -> tuple[str, str]:
     """``reference`` and ``answer`` rewritten so that normalisation can compare them."""
+    reference, answer = latex_from_plain_text(reference), latex_from_plain_text(answer)
+    converted = in_common_unit(reference, answer)
+    if converted is not None:
+        return converted
     reference, answer = _align_choices(reference, answer)
+    reference, answer = _align_options(reference, answer)
+    reference, answer = _align_ratios(reference, answer)
     reference, answer = _align_assignments(reference, answer)
     reference, answer = _align_groups(reference, answer)
     reference, answer = _align_signs(reference, answer)

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from services.mathcheck.number_words import DIGIT_ORDINAL, number_in_words
+
 # Exponents beyond this are left to the guarded symbolic path: building 10**10**6 exactly
 # would itself be the denial of service.
 MAX_DECIMAL_EXPONENT = 400
@@ -29,7 +31,9 @@ _UNIT_WORDS = (
     "mph|km/h|m/s|degrees?|dollars?|cents?|usd|euros?|people|persons?|students?|apples?|"
     "times|ways|pages|books|cookies|marbles|points"
 )
-_TRAILING_UNIT = re.compile(rf"^(.*?\d)\s+(?:{_UNIT_WORDS})$", re.IGNORECASE)
+_TRAILING_UNIT = re.compile(
+    rf"^(.*?\d)\s+(?:(?:square|sq\.?|cubic)\s*)?(?:{_UNIT_WORDS})$", re.IGNORECASE
+)
 # "3 solutions", "12 triangles": a plain number counting things named by one word. Words
 # that scale the number or are math are not a count's noun.
 _COUNTED_NOUN = re.compile(
@@ -48,50 +52,9 @@ _LEADING_VARIABLE = re.compile(
 _SPACED_MIXED = re.compile(r"^([+-]?\d+)\s+(\d+)\s*/\s*(\d+)$")
 _CHOICE = re.compile(r"^\(?([A-Ea-e])\)?$")
 _WORDS = re.compile(r"^[A-Za-z][A-Za-z \-']*$")
-# "seven" is 7: number words as models sometimes write a count.
-_NUMBER_WORDS = {
-    word: str(value)
-    for value, word in enumerate(
-        (
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        )
-    )
-}
 # "25 percent" is 25%, not 25 of some unit; "x equals 3" is "x = 3".
 _PERCENT_WORD = re.compile(r"(?<=\d)\s*(?:percent|per\s*cent|pct)\b\.?$", re.IGNORECASE)
 _EQUALS_WORD = re.compile(r"\s+equals\s+", re.IGNORECASE)
-# "two thirds" is 2/3: a fraction in words, numerator up to twenty.
-_SINGULAR_DENOMINATORS = {
-    "half": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10,
-}  # fmt: skip
-_DENOMINATORS = {
-    **_SINGULAR_DENOMINATORS,
-    **{word + "s": value for word, value in _SINGULAR_DENOMINATORS.items()},
-    "halves": 2,
-}
-_FRACTION_WORDS = re.compile(r"^(a|[a-z]+)[\s-]+([a-z]+)$")
-
 # The two sets answers most often name in words, and their other spellings.
 _NAMED_SETS = {
     **dict.fromkeys(
@@ -238,23 +201,11 @@ def normalize_answer(answer: str) -> str:
     choice = _CHOICE.match(text)
     if choice is not None:
         return choice.group(1).upper()
-    if _WORDS.match(text):
+    if _WORDS.match(text) or DIGIT_ORDINAL.match(text):
         word = text.lower()
-        return _NAMED_SETS.get(word) or _fraction_in_words(word) or _NUMBER_WORDS.get(word, word)
+        return _NAMED_SETS.get(word) or number_in_words(word) or word
     text = ", ".join(piece.replace(" ", "") for piece in _LIST_COMMA.split(text))
     return _NAMED_SETS.get(text, text)
-
-
-def _fraction_in_words(word: str) -> str | None:
-    """ "two thirds" -> "\\frac{2}{3}", "a half" -> "\\frac{1}{2}"."""
-    match = _FRACTION_WORDS.match(word)
-    if match is None:
-        return None
-    numerator = "1" if match.group(1) == "a" else _NUMBER_WORDS.get(match.group(1))
-    denominator = _DENOMINATORS.get(match.group(2))
-    if numerator is None or denominator is None or numerator == "0":
-        return None
-    return f"\\frac{{{numerator}}}{{{denominator}}}"
 
 
 @dataclass(frozen=True)
@@ -271,7 +222,10 @@ _PLAIN = r"(?:[1-9]\d{0,2}(?:,\d{3})+|\d+)?(?:\.\d+)?"
 _DECIMAL = re.compile(rf"^({_SIGN})({_PLAIN})$")
 # A comma that cannot be a thousands separator is a decimal comma: "1,22", "0,111", "12,75".
 _DECIMAL_COMMA = re.compile(rf"^({_SIGN})(\d+),(\d+)$")
-_REPEATING = re.compile(rf"^({_SIGN})(\d*)\.(\d*)\\(?:overline|dot|bar)\s*\{{?(\d{{1,20}})\}}?$")
+# "0.\\overline{3}" and "0.(3)": the digits in the bar or the parentheses repeat.
+_REPEATING = re.compile(
+    rf"^({_SIGN})(\d*)\.(\d*)(?:\\(?:overline|dot|bar)\s*\{{?(\d{{1,20}})\}}?|\((\d{{1,20}})\))$"
+)
 _E_NOTATION = re.compile(rf"^({_SIGN})(\d+(?:\.\d+)?)[eE]([+-]?\d+)$")
 _TIMES_TEN = re.compile(
     rf"^({_SIGN})(?:(\d+(?:\.\d+)?)\s*(?:\\times|\\cdot|\*|x)\s*)?10\s*\^\s*\{{?\s*([+-]?\d+)\s*\}}?$"
@@ -315,7 +269,8 @@ def parse_number(text: str) -> ParsedNumber | None:
 def _parse_unsigned_forms(text: str) -> ParsedNumber | None:
     match = _REPEATING.match(text)
     if match is not None:
-        sign, whole, fixed, cycle = match.groups()
+        sign, whole, fixed, barred, bracketed = match.groups()
+        cycle = barred or bracketed
         value = Fraction(int(whole or "0"))
         if fixed:
             value += Fraction(int(fixed), 10 ** len(fixed))

@@ -1,0 +1,99 @@
+"""Numbers written in English words: cardinals, ordinals and simple fractions.
+
+Models write counts in words ("twenty-five", "one hundred and twelve", "a dozen") and
+places as ordinals ("third", "21st"); ``number_in_words`` turns such an answer into the
+digits it stands for, and anything else into None.
+"""
+
+from __future__ import annotations
+
+import re
+
+_UNITS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+).split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_SMALL = {word: value for value, word in enumerate(_UNITS)} | {
+    word: 20 + 10 * index for index, word in enumerate(_TENS)
+}
+_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+
+_ORDINAL_UNITS = (
+    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+    "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth"
+).split()
+_ORDINALS = {word: value for value, word in enumerate(_ORDINAL_UNITS)} | {
+    word.removesuffix("y") + "ieth": 20 + 10 * index for index, word in enumerate(_TENS)
+}
+# "3rd", "21st", "100th": digits with an ordinal suffix.
+DIGIT_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+
+# "two thirds" is 2/3: a fraction in words, numerator up to twenty.
+_SINGULAR_DENOMINATORS = {
+    "half": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10,
+}  # fmt: skip
+_DENOMINATORS = {
+    **_SINGULAR_DENOMINATORS,
+    **{word + "s": value for word, value in _SINGULAR_DENOMINATORS.items()},
+    "halves": 2,
+}
+_FRACTION = re.compile(r"^(a|one|[a-z]+)[\s-]+([a-z]+)$")
+
+
+def _cardinal(words: list[str]) -> int | None:
+    """ "one hundred and twelve" -> 112, "a dozen" -> 12; None if any word is not a number."""
+    if words[:1] == ["a"] and len(words) > 1:
+        words = ["one", *words[1:]]
+    if words in (["dozen"], ["one", "dozen"]):
+        return 12
+    total = current = 0
+    seen = False
+    for word in words:
+        if word == "and" and seen:
+            continue
+        if word in _SMALL:
+            current += _SMALL[word]
+        elif word == "hundred" and seen:
+            current = (current or 1) * 100
+        elif word in _SCALES and seen:
+            total += (current or 1) * _SCALES[word]
+            current = 0
+        else:
+            return None
+        seen = True
+    return total + current if seen else None
+
+
+def _fraction(text: str) -> str | None:
+    """ "two thirds" -> "\\frac{2}{3}", "a half" -> "\\frac{1}{2}"."""
+    match = _FRACTION.match(text)
+    if match is None:
+        return None
+    numerator = 1 if match.group(1) == "a" else _SMALL.get(match.group(1))
+    denominator = _DENOMINATORS.get(match.group(2))
+    if not numerator or numerator > 20 or denominator is None:
+        return None
+    return f"\\frac{{{numerator}}}{{{denominator}}}"
+
+
+def number_in_words(text: str) -> str | None:
+    """The number a lower-case phrase names, in digits or as ``\\frac``, else None."""
+    text = text.strip()
+    ordinal = DIGIT_ORDINAL.match(text)
+    if ordinal is not None:
+        return ordinal.group(1)
+    if text in _ORDINALS:
+        return str(_ORDINALS[text])
+    fraction = _fraction(text)
+    if fraction is not None:
+        return fraction
+    words = text.replace("-", " ").split()
+    if not words:
+        return None
+    value = _cardinal(words)
+    return None if value is None else str(value)
+
+
+__all__ = ["DIGIT_ORDINAL", "number_in_words"]

@@ -1,0 +1,100 @@
+"""Plain-text mathematics rewritten as LaTeX: ``sqrt(3)/2``, ``2pi``, ``x**2``, ``exp(2)``.
+
+Models and datasets often write answers the way a calculator or Python would. The LaTeX
+parser reads ``sqrt(3)`` as the product s·q·r·t·3 and ``pi`` as p·i, so the same answer
+written in LaTeX and in plain text would never compare equal. Only spellings that cannot
+mean anything else are rewritten: a name followed by an argument, ``pi`` standing alone,
+``**`` for a power, and ``infinity``.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FUNCTIONS = (
+    "arcsin|arccos|arctan|sinh|cosh|tanh|sin|cos|tan|cot|sec|csc|ln|log|exp|sqrt|cbrt|abs"
+)
+# A function name not already a LaTeX command nor part of a longer word, then its argument.
+_CALL = re.compile(rf"(?<![a-zA-Z\\])({_FUNCTIONS})(?![a-zA-Z])\s*(?=[(\d]|[a-z](?![a-z]))")
+_PI = re.compile(r"(?<![a-zA-Z\\])pi(?![a-zA-Z])")
+# "negative infinity" is left whole for the words that name it.
+_INFINITY = re.compile(
+    r"(?<![a-zA-Z\\])(?<!negative )(?<!positive )(?<!minus )(?:infinity|inf)(?![a-zA-Z])",
+    re.IGNORECASE,
+)
+_PAREN_POWER = re.compile(r"\^\s*\(")
+
+
+def _argument(text: str, start: int) -> tuple[str, int] | None:
+    """The argument at ``start``: a balanced ``(...)``, or a run of digits, or one letter."""
+    if start >= len(text):
+        return None
+    if text[start] == "(":
+        depth = 0
+        for index in range(start, len(text)):
+            depth += {"(": 1, ")": -1}.get(text[index], 0)
+            if depth == 0:
+                return text[start + 1 : index], index + 1
+        return None
+    match = re.compile(r"\d+(?:\.\d+)?|[a-zA-Z]").match(text, start)
+    return (match.group(), match.end()) if match else None
+
+
+def _rewrite_calls(text: str) -> str:
+    output: list[str] = []
+    position = 0
+    for match in _CALL.finditer(text):
+        if match.start() < position:
+            continue
+        argument = _argument(text, match.end())
+        if argument is None:
+            continue
+        inner, end = argument
+        inner = latex_from_plain_text(inner)
+        name = match.group(1)
+        output.append(text[position : match.start()])
+        if name == "sqrt":
+            output.append(f"\\sqrt{{{inner}}}")
+        elif name == "cbrt":
+            output.append(f"\\sqrt[3]{{{inner}}}")
+        elif name == "exp":
+            output.append(f"e^{{{inner}}}")
+        elif name == "abs":
+            output.append(f"\\left|{inner}\\right|")
+        else:
+            output.append(f"\\{name}({inner})")
+        position = end
+    output.append(text[position:])
+    return "".join(output)
+
+
+def _rewrite_paren_powers(text: str) -> str:
+    """ "2^(1/3)" -> "2^{1/3}": a parenthesised exponent is the whole exponent."""
+    output: list[str] = []
+    position = 0
+    for match in _PAREN_POWER.finditer(text):
+        if match.start() < position:
+            continue
+        argument = _argument(text, match.end() - 1)
+        if argument is None:
+            continue
+        output.append(text[position : match.start()] + "^{" + argument[0] + "}")
+        position = argument[1]
+    output.append(text[position:])
+    return "".join(output)
+
+
+def latex_from_plain_text(text: str) -> str:
+    """``text`` with its plain-text notations written as LaTeX; LaTeX passes unchanged."""
+    if not any(marker in text for marker in ("**", "^(", "pi", "inf", "(")) and not (
+        _CALL.search(text)
+    ):
+        return text
+    text = text.replace("**", "^")
+    text = _rewrite_calls(text)
+    text = _rewrite_paren_powers(text)
+    text = _PI.sub(r"\\pi ", text)
+    return _INFINITY.sub(r"\\infty ", text).strip()
+
+
+__all__ = ["latex_from_plain_text"]

@@ -1,0 +1,95 @@
+"""Quantities with units: ``3 hours`` against ``180 minutes``, ``2 m`` against ``200 cm``.
+
+Alone, a unit is decoration (``5 cm`` is ``5``, normalisation drops it). When both sides
+carry a unit of the same kind, the values are compared in one unit, so ``1.5 hours`` equals
+``90 minutes`` and ``3 hours`` does not equal ``3 minutes``. Factors are exact (an inch is
+0.0254 m by definition), so the comparison stays exact.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+_LENGTH = {
+    ("mm", "millimeter", "millimetre"): Fraction(1, 1000),
+    ("cm", "centimeter", "centimetre"): Fraction(1, 100),
+    ("m", "meter", "metre"): Fraction(1),
+    ("km", "kilometer", "kilometre"): Fraction(1000),
+    ("in", "inch"): Fraction(254, 10000),
+    ("ft", "foot", "feet"): Fraction(3048, 10000),
+    ("yd", "yard"): Fraction(9144, 10000),
+    ("mi", "mile"): Fraction(1609344, 1000),
+}
+_TIME = {
+    ("s", "sec", "second"): Fraction(1),
+    ("min", "minute"): Fraction(60),
+    ("h", "hr", "hour"): Fraction(3600),
+    ("day",): Fraction(86400),
+    ("week",): Fraction(604800),
+}
+_MASS = {
+    ("mg", "milligram"): Fraction(1, 1000),
+    ("g", "gram"): Fraction(1),
+    ("kg", "kilogram"): Fraction(1000),
+    ("lb", "pound"): Fraction(45359237, 100000),
+    ("oz", "ounce"): Fraction(45359237, 1600000),
+}
+_VOLUME = {
+    ("ml", "milliliter", "millilitre"): Fraction(1),
+    ("l", "liter", "litre"): Fraction(1000),
+}
+_MONEY = {("dollar", "usd"): Fraction(100), ("cent",): Fraction(1)}
+
+
+def _spellings(kind: str, table: dict[tuple[str, ...], Fraction]) -> dict[str, tuple[str, Fraction]]:
+    spelled: dict[str, tuple[str, Fraction]] = {}
+    for names, factor in table.items():
+        for name in names:
+            spelled[name] = (kind, factor)
+            if len(name) > 2:  # "hours", "inches"; but "ms" and "hs" are not plurals
+                spelled[name + ("es" if name.endswith("ch") else "s")] = (kind, factor)
+    return spelled
+
+
+_UNITS = {
+    **_spellings("length", _LENGTH),
+    **_spellings("time", _TIME),
+    **_spellings("mass", _MASS),
+    **_spellings("volume", _VOLUME),
+    **_spellings("money", _MONEY),
+    "hrs": ("time", Fraction(3600)),
+    "mins": ("time", Fraction(60)),
+    "secs": ("time", Fraction(1)),
+    "lbs": ("mass", _MASS[("lb", "pound")]),
+}
+_WRAPPER = re.compile(r"\\(?:text|mathrm|mbox|textrm)\s*\{\s*([^{}]*?)\s*\}")
+_QUANTITY = re.compile(r"^\$?\s*([+-]?\d+(?:\.\d+)?|[+-]?\d+/\d+)\s*~?\s*([a-zA-Z]+)\.?\s*\$?$")
+
+
+def _quantity(text: str) -> tuple[Fraction, str, Fraction] | None:
+    """ "1.5 \\text{ hours}" -> (3/2, "time", 3600); None for anything else."""
+    text = _WRAPPER.sub(r" \1", text).replace("\\,", " ").replace("\\ ", " ")
+    match = _QUANTITY.match(text.strip())
+    if match is None:
+        return None
+    unit = _UNITS.get(match.group(2).lower())
+    if unit is None:
+        return None
+    return Fraction(match.group(1)), *unit
+
+
+def _written(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def in_common_unit(reference: str, answer: str) -> tuple[str, str] | None:
+    """Both values in the reference's unit when the sides are quantities of one kind in
+    different units: ("3 hours", "180 minutes") -> ("3", "3"); else None."""
+    left, right = _quantity(reference), _quantity(answer)
+    if left is None or right is None or left[1] != right[1] or left[2] == right[2]:
+        return None
+    return _written(left[0]), _written(right[0] * right[2] / left[2])
+
+
+__all__ = ["in_common_unit"]
