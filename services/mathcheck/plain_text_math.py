@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import re
 
-_FUNCTIONS = (
-    "arcsin|arccos|arctan|sinh|cosh|tanh|sin|cos|tan|cot|sec|csc|ln|log|exp|sqrt|cbrt|abs"
-)
+_FUNCTIONS = "arcsin|arccos|arctan|sinh|cosh|tanh|sin|cos|tan|cot|sec|csc|ln|log|exp|sqrt|cbrt|abs"
 # A function name not already a LaTeX command nor part of a longer word, then its argument.
 _CALL = re.compile(rf"(?<![a-zA-Z\\])({_FUNCTIONS})(?![a-zA-Z])\s*(?=[(\d]|[a-z](?![a-z]))")
 _PI = re.compile(r"(?<![a-zA-Z\\])pi(?![a-zA-Z])")

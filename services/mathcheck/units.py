@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-_LENGTH = {
+_LENGTH: dict[tuple[str, ...], Fraction] = {
     ("mm", "millimeter", "millimetre"): Fraction(1, 1000),
     ("cm", "centimeter", "centimetre"): Fraction(1, 100),
     ("m", "meter", "metre"): Fraction(1),
@@ -21,29 +21,32 @@ _LENGTH = {
     ("yd", "yard"): Fraction(9144, 10000),
     ("mi", "mile"): Fraction(1609344, 1000),
 }
-_TIME = {
+_TIME: dict[tuple[str, ...], Fraction] = {
     ("s", "sec", "second"): Fraction(1),
     ("min", "minute"): Fraction(60),
     ("h", "hr", "hour"): Fraction(3600),
     ("day",): Fraction(86400),
     ("week",): Fraction(604800),
 }
-_MASS = {
+_MASS: dict[tuple[str, ...], Fraction] = {
     ("mg", "milligram"): Fraction(1, 1000),
     ("g", "gram"): Fraction(1),
     ("kg", "kilogram"): Fraction(1000),
     ("lb", "pound"): Fraction(45359237, 100000),
     ("oz", "ounce"): Fraction(45359237, 1600000),
 }
-_VOLUME = {
+_VOLUME: dict[tuple[str, ...], Fraction] = {
     ("ml", "milliliter", "millilitre"): Fraction(1),
     ("l", "liter", "litre"): Fraction(1000),
 }
-_MONEY = {("dollar", "usd"): Fraction(100), ("cent",): Fraction(1)}
+_MONEY: dict[tuple[str, ...], Fraction] = {("dollar", "usd"): Fraction(100), ("cent",): Fraction(1)}
 
 
-def _spellings(kind: str, table: dict[tuple[str, ...], Fraction]) -> dict[str, tuple[str, Fraction]]:
-    spelled: dict[str, tuple[str, Fraction]] = {}
+Unit = tuple[str, Fraction]  # (kind, factor to the kind's base unit)
+
+
+def _spellings(kind: str, table: dict[tuple[str, ...], Fraction]) -> dict[str, Unit]:
+    spelled: dict[str, Unit] = {}
     for names, factor in table.items():
         for name in names:
             spelled[name] = (kind, factor)
@@ -80,7 +83,7 @@ def _quantity(text: str) -> tuple[Fraction, str, Fraction] | None:
 
 
 def _written(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return str(value) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 def in_common_unit(reference: str, answer: str) -> tuple[str, str] | None:
