@@ -18,7 +18,10 @@ from services.mathcheck.number_words import DIGIT_ORDINAL, number_in_words
 # would itself be the denial of service.
 MAX_DECIMAL_EXPONENT = 400
 
-_WRAPPERS = re.compile(r"\\(?:text|textbf|textit|mathrm|mathbf|mbox|operatorname)\s*\{([^{}]*)\}")
+_WRAPPERS = re.compile(
+    r"\\(?:text|textbf|textit|textrm|mathrm|mathbf|mathit|mathsf|mathcal|boldsymbol|bm|mbox|"
+    r"operatorname)\s*\{([^{}]*)\}"
+)
 # Spacing macros, but not the second backslash of a "\\\\ " row break.
 _SPACING = re.compile(r"(?<!\\)\\[,;:! ]|\\q?quad\b|~")
 _DELIMS = ("\\(", "\\)", "\\[", "\\]", "$")
@@ -34,6 +37,9 @@ _UNIT_WORDS = (
 _TRAILING_UNIT = re.compile(
     rf"^(.*?\d)\s+(?:(?:square|sq\.?|cubic)\s*)?(?:{_UNIT_WORDS})$", re.IGNORECASE
 )
+# "10cm", "10weeks": a unit of two or more letters written against its number ("10m" may be
+# ten times m).
+_GLUED_UNIT = re.compile(rf"^(.*?\d)(?=[a-zA-Z]{{2}})(?:{_UNIT_WORDS})$", re.IGNORECASE)
 # "3 solutions", "12 triangles": a plain number counting things named by one word. Words
 # that scale the number or are math are not a count's noun.
 _COUNTED_NOUN = re.compile(
@@ -74,6 +80,8 @@ _NAMED_SETS = {
     **dict.fromkeys(("infinity", "positive infinity", "+\\infty"), "\\infty"),
     **dict.fromkeys(("negative infinity", "minus infinity"), "-\\infty"),
     **dict.fromkeys(("does not exist", "dne", "the limit does not exist"), "DNE"),
+    "true": "yes",
+    "false": "no",
     **dict.fromkeys(
         (
             "no solution",
@@ -123,6 +131,8 @@ _QUALIFIER = re.compile(
 _SET_BUILDER = re.compile(
     r"^\\\{\s*([a-zA-Z])\s*(?:\\in\s*\\mathbb\{R\}\s*)?(?:\\mid|\||:)\s*(.+?)\s*\\\}$"
 )
+# "185\\": a stray backslash at the very end means nothing.
+_TRAILING_BACKSLASH = re.compile(r"(?<!\\)\\$")
 # One spelling of an ellipsis ("1, 2, 3, ..." goes on; its dots are not a full stop).
 _ELLIPSIS = re.compile(r"\.\.\.|…|\\[lc]?dots\b")
 
@@ -163,7 +173,7 @@ def _solutions_of_one_unknown(text: str) -> str:
 def normalize_answer(answer: str) -> str:
     """A canonical string for ``answer``; equal strings mean equal answers."""
     text = answer.strip()
-    text = strip_outer_delimiters(text)
+    text = _TRAILING_BACKSLASH.sub("", strip_outer_delimiters(text))
     text = _QUALIFIER.sub("", text)
     text = _REASON.sub(r"\1", text)
     text = text.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
@@ -194,7 +204,8 @@ def normalize_answer(answer: str) -> str:
     if scaled is not None:
         value = Fraction(scaled.group(1)) * 10 ** _SCALES[scaled.group(2)]
         text = str(value)  # "3000", or "2469/2" for 1.2345 thousand: both parse exactly
-    unit = _TRAILING_UNIT.match(text) or _COUNTED_NOUN.match(text)
+    text = _clock_time(text)
+    unit = _TRAILING_UNIT.match(text) or _GLUED_UNIT.match(text) or _COUNTED_NOUN.match(text)
     if unit is not None:
         text = unit.group(1).strip()
     text = text.rstrip(".").strip()
@@ -206,6 +217,24 @@ def normalize_answer(answer: str) -> str:
         return _NAMED_SETS.get(word) or number_in_words(word) or word
     text = ", ".join(piece.replace(" ", "") for piece in _LIST_COMMA.split(text))
     return _NAMED_SETS.get(text, text)
+
+
+# "8:34 PM", "20:34:00": a time of day. Without a.m./p.m. or seconds, "3:45" may be a ratio.
+_CLOCK = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(?:([ap])\.?\s*m\.?)?$", re.IGNORECASE)
+
+
+def _clock_time(text: str) -> str:
+    """ "8:34 p.m." and "20:34:00" -> "20:34" (24-hour, seconds only when not zero)."""
+    match = _CLOCK.match(text)
+    if match is None or (match.group(3) is None and match.group(4) is None):
+        return text
+    hours, minutes, seconds, half = match.groups()
+    hour = int(hours)
+    if half is not None:
+        if not 1 <= hour <= 12:
+            return text
+        hour = hour % 12 + (12 if half.lower() == "p" else 0)
+    return f"{hour}:{minutes}" + (f":{seconds}" if seconds not in (None, "00") else "")
 
 
 @dataclass(frozen=True)
@@ -291,7 +320,9 @@ def _parse_unsigned_forms(text: str) -> ParsedNumber | None:
         if abs(exponent) > MAX_DECIMAL_EXPONENT:
             return None
         value = Fraction(mantissa) * Fraction(10) ** exponent
-        return ParsedNumber(-value if sign == "-" else value)
+        # "2.3148 \\times 10^{-3}" commits to the places its mantissa has, shifted.
+        places = len(mantissa.partition(".")[2]) - exponent if "." in mantissa else 0
+        return ParsedNumber(-value if sign == "-" else value, places if places > 0 else None)
 
     match = _FRACTION.match(text)
     if match is not None:

@@ -82,8 +82,14 @@ def _rewrite_paren_powers(text: str) -> str:
     return "".join(output)
 
 
+# "\\sqrt[3]2": LaTeX takes the one next character as the radicand; the parser does not.
+_BRACELESS_ROOT = re.compile(r"\\sqrt\s*\[([^\]]+)\]\s*([0-9a-zA-Z])")
+
+
 def latex_from_plain_text(text: str) -> str:
-    """``text`` with its plain-text notations written as LaTeX; LaTeX passes unchanged."""
+    """``text`` with its plain-text notations written as LaTeX; LaTeX passes unchanged
+    (but for ``\\sqrt[3]2``, which is given its braces)."""
+    text = _BRACELESS_ROOT.sub(r"\\sqrt[\1]{\2}", text)
     if not any(marker in text for marker in ("**", "^(", "pi", "inf", "(")) and not (
         _CALL.search(text)
     ):

@@ -291,6 +291,12 @@ def structures_equal(reference: str, answer: str) -> bool | None:
     exact value it rounds: ``(3/5, 8/3]`` ~ ``(0.6, 2.6667]``).
     """
     left, right = parse_structure(reference), parse_structure(answer)
+    listed = _vector_against_list(left, answer) or _vector_against_list(right, reference)
+    if listed is not None:
+        vector, entries = listed
+        return len(entries) == len(vector.entries) and all(
+            map(_entries_match, vector.entries, entries)
+        )
     if type(left) is not type(right):
         # A vector against a tuple: compare entries (a column never equals a row, though).
         left, right = _as_tuple(left), _as_tuple(right)
@@ -326,6 +332,24 @@ def _as_tuple(structure: Structure | None) -> Structure | None:
         if len(entries) > 1 and (len(structure.rows) == 1 or len(entries) == len(structure.rows)):
             return Sequence("(", ")", entries)
     return structure
+
+
+def _vector_against_list(
+    structure: Structure | None, other: str
+) -> tuple[Sequence, tuple[Entry, ...]] | None:
+    """A vector against a list written in square brackets or bare ("[1, 2]", "1, 2"): the
+    list's entries in the order written. Python and NumPy users write vectors this way."""
+    vector = _as_tuple(structure) if isinstance(structure, Matrix) else None
+    if not isinstance(vector, Sequence):
+        return None
+    if other.startswith("[") and other.endswith("]"):
+        other = other[1:-1]
+    elif other[:1] in "([\\" or other[-1:] in ")]":
+        return None
+    entries = _entries(other)
+    if entries is None or len(entries) < 2 or not all(map(_exact, entries)):
+        return None
+    return vector, entries
 
 
 def _interval_brackets(sequence: Sequence) -> tuple[str, str]:

@@ -511,6 +511,9 @@ _MATRIX: list[_Row] = [
     (_M, r"\begin{pmatrix}4&3\\2&1\end{pmatrix}", False, "entries reversed"),
     (_M, r"\begin{pmatrix}1&2&3&4\end{pmatrix}", False, "2x2 vs 1x4: shapes differ"),
     (r"\begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}", "[[1, 2], [3, 4]]", True, "rows list"),
+    (r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}", "[1, 2]", True, "a vector as a list"),
+    (r"\begin{pmatrix} \frac12 \\ 1 \end{pmatrix}", "0.5, 1", True, "a vector as a bare list"),
+    (r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}", "[2, 1]", False, "a list in another order"),
     (r"\begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}", "[[1, 3], [2, 4]]", False, "transposed"),
     ("[[1, 0], [0, 1]]", r"\begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}", True, "rows list"),
 ]
@@ -641,6 +644,79 @@ _UNITS: list[_Row] = [
     (r"30^\circ", r"\frac{\pi}{3}", False, "60 degrees"),
 ]
 
+
+# ---------------------------------------------------------------------------
+# plain-text mathematics, as a calculator or Python would write it
+# ---------------------------------------------------------------------------
+_PLAIN_NOTE = "plain-text notation read as the LaTeX it stands for"
+_PLAIN_TEXT: list[_Row] = [
+    (r"\frac{\sqrt{3}}{2}", "sqrt(3)/2", True, _PLAIN_NOTE),
+    (r"\sqrt{2}", "sqrt 2", True, _PLAIN_NOTE),
+    (r"2\sqrt{3}", "2*sqrt(3)", True, _PLAIN_NOTE),
+    (r"\frac{\pi}{4}", "pi/4", True, _PLAIN_NOTE),
+    (r"2\pi", "2pi", True, _PLAIN_NOTE),
+    ("x^2+1", "x**2 + 1", True, _PLAIN_NOTE),
+    ("e^{2}", "exp(2)", True, _PLAIN_NOTE),
+    (r"\sqrt[3]{2}", "2^(1/3)", True, _PLAIN_NOTE),
+    (r"\sqrt[3]{2}", r"\sqrt[3]2", True, "LaTeX's braceless radicand"),
+    (r"[1, \infty)", "[1, infinity)", True, _PLAIN_NOTE),
+    (r"\ln 2", "ln(2)", True, _PLAIN_NOTE),
+    (r"\frac{\sqrt{3}}{2}", "sqrt(2)/2", False, "other radicand"),
+    (r"\frac{\pi}{4}", "pi/3", False, "other angle"),
+    (r"2\sqrt{3}", "3*sqrt(2)", False, "swapped"),
+    ("x^2+1", "x**2 - 1", False, "sign"),
+    ("e^{2}", "exp(3)", False, "other exponent"),
+    (r"\sqrt[3]{2}", "2^(1/2)", False, "square root, not cube root"),
+    (r"\pi", "spin", False, "a word containing 'pi' is not pi"),
+]
+
+# ---------------------------------------------------------------------------
+# numbers in words
+# ---------------------------------------------------------------------------
+_WORD_NOTE = "a number written in words"
+_NUMBER_WORDS: list[_Row] = [
+    ("25", "twenty-five", True, _WORD_NOTE),
+    ("25", "twenty five", True, _WORD_NOTE),
+    ("100", "one hundred", True, _WORD_NOTE),
+    ("112", "one hundred and twelve", True, _WORD_NOTE),
+    ("1000", "one thousand", True, _WORD_NOTE),
+    ("12", "a dozen", True, _WORD_NOTE),
+    ("3", "third", True, "an ordinal answers a place"),
+    ("21", "21st", True, "an ordinal answers a place"),
+    (r"\frac{3}{4}", "three quarters", True, _WORD_NOTE),
+    (r"\text{Yes}", "true", True, "true answers a yes-or-no question as yes"),
+    ("25", "twenty-six", False, "off by one"),
+    ("40", "fourteen", False, "other number"),
+    ("100", "one thousand", False, "other scale"),
+    ("3", "4th", False, "other place"),
+    (r"\frac{3}{4}", "three fifths", False, "other denominator"),
+    (r"\text{No}", "true", False, "the opposite answer"),
+]
+
+# ---------------------------------------------------------------------------
+# quantities in different units, ratios, times of day, chosen options
+# ---------------------------------------------------------------------------
+_CONVERT_NOTE = "quantities of one kind compare in one unit"
+_CONVERSIONS: list[_Row] = [
+    (r"3 \text{ hours}", "180 minutes", True, _CONVERT_NOTE),
+    (r"1.5 \text{ hours}", r"90 \text{ minutes}", True, _CONVERT_NOTE),
+    (r"2 \text{ m}", r"200 \text{ cm}", True, _CONVERT_NOTE),
+    (r"1 \text{ kg}", "1000 g", True, _CONVERT_NOTE),
+    ("1:2:3", "2:4:6", True, "a ratio in other terms"),
+    ("20:34", r"08:34 \text{P.M.}", True, "a time of day on the 12-hour clock"),
+    ("20:34", "20:34:00", True, "a time of day with its seconds"),
+    ("A, C", r"C \text{ and } A", True, "options chosen, in any order"),
+    (r"A \text{ and } C", "AC", True, "options chosen, written together"),
+    ("12", "12 square centimeters", True, _UNIT_NOTE),
+    (r"3 \text{ hours}", "3 minutes", False, "same number, other unit"),
+    (r"2 \text{ m}", r"20 \text{ cm}", False, "off by a factor of ten"),
+    ("1:2:3", "1:2:4", False, "another ratio"),
+    ("3:2", "2:3", False, "the inverse ratio"),
+    ("20:34", "8:34 am", False, "the morning, not the evening"),
+    ("A, C", "A, B", False, "another option"),
+    ("A, C", "A", False, "one option missing"),
+]
+
 # ---------------------------------------------------------------------------
 # complex
 # ---------------------------------------------------------------------------
@@ -723,6 +799,9 @@ def _build() -> list[EquivCase]:
         "units": _UNITS,
         "complex": _COMPLEX,
         "big_small": _BIG_SMALL,
+        "plain_text": _PLAIN_TEXT,
+        "number_words": _NUMBER_WORDS,
+        "conversions": _CONVERSIONS,
     }
     return [
         EquivCase(reference=ref, answer=ans, equivalent=eq, kind=kind, note=note)
