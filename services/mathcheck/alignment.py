@@ -5,6 +5,7 @@ Then some notations only mean something next to the other side of the comparison
 
 * a multiple-choice option given with its value, ``(C) 12``, answers both ``C`` and ``12``:
   it is compared by letter with a letter and by value with a value;
+* a Roman numeral against a whole number is that number (``XIV`` is ``14``);
 * a ``\\pm`` against a list of two solutions stands for both signs;
 * a yes or a no followed by its reason (``No, since 7 is odd``) answers ``no``;
 * quantities of one kind in different units compare in one unit (``90 minutes`` is
@@ -20,6 +21,7 @@ import re
 from fractions import Fraction
 
 from services.mathcheck.normalization import normalize_answer, parse_number, strip_outer_delimiters
+from services.mathcheck.number_words import roman_numeral
 from services.mathcheck.plain_text_math import latex_from_plain_text
 from services.mathcheck.structures import split_top_level
 from services.mathcheck.units import in_common_unit
@@ -323,6 +325,16 @@ def _align_options(reference: str, answer: str) -> tuple[str, str]:
     return left, right
 
 
+def _align_roman(reference: str, answer: str) -> tuple[str, str]:
+    """A Roman numeral against a whole number is that number: "XIV" is 14."""
+    for roman, other, swap in ((reference, answer, False), (answer, reference, True)):
+        value = roman_numeral(strip_outer_delimiters(roman).strip())
+        number = parse_number(normalize_answer(other))
+        if value is not None and number is not None and number.value.denominator == 1:
+            return (other, str(value)) if swap else (str(value), other)
+    return reference, answer
+
+
 def align(reference: str, answer: str) -> tuple[str, str]:
     """``reference`` and ``answer`` rewritten so that normalisation can compare them."""
     reference, answer = latex_from_plain_text(reference), latex_from_plain_text(answer)
@@ -332,6 +344,7 @@ def align(reference: str, answer: str) -> tuple[str, str]:
     reference, answer = _align_choices(reference, answer)
     reference, answer = _align_options(reference, answer)
     reference, answer = _align_ratios(reference, answer)
+    reference, answer = _align_roman(reference, answer)
     reference, answer = _align_assignments(reference, answer)
     reference, answer = _align_groups(reference, answer)
     reference, answer = _align_signs(reference, answer)

@@ -415,7 +415,11 @@ def _worded(text: str) -> str | None:
     return stripped
 
 
-_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)*(?:\s*/\s*\d+)?(?:\s*%)?")
+# A number in prose, or a fraction written in LaTeX (whose digits are not numbers apart).
+_NUMBER = re.compile(
+    r"-?\\[dt]?frac\s*\{\s*\d+\s*\}\s*\{\s*\d+\s*\}"
+    r"|(?<![\w.])-?\d+(?:[.,]\d+)*(?:\s*/\s*\d+)?(?:\s*%)?"
+)
 
 
 def _last_number(text: str) -> str | None:

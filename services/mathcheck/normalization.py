@@ -52,11 +52,12 @@ _SCALES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
 # "5, since 5^2 = 25": the reason after the answer.
 _REASON = re.compile(r"^(.*?\S)\s*,?\s*(?:\\text\{\s*)?\b(?:since|because)\b.*$", re.DOTALL)
 # "x = 5", "x_1 = 5" and "P(x) = x^2": the name of the unknown or the function.
+# A word naming the quantity is a label too: "slope = -1/2", "\\text{area} = 12".
 _LEADING_VARIABLE = re.compile(
-    r"^\s*[a-zA-Z](?:_\{?\w+\}?)?(?:\s*\(\s*[a-zA-Z]\s*\))?\s*=\s*(?=[^=])"
+    r"^\s*(?:[a-zA-Z](?:_\{?\w+\}?)?(?:\s*\(\s*[a-zA-Z]\s*\))?|[a-zA-Z]{3,})\s*=\s*(?=[^=])"
 )
 _SPACED_MIXED = re.compile(r"^([+-]?\d+)\s+(\d+)\s*/\s*(\d+)$")
-_CHOICE = re.compile(r"^\(?([A-Ea-e])\)?$")
+_CHOICE = re.compile(r"^(?:(?:option|choice)\s*)?\(?([A-Ea-e])\)?$", re.IGNORECASE)
 _WORDS = re.compile(r"^[A-Za-z][A-Za-z \-']*$")
 # "25 percent" is 25%, not 25 of some unit; "x equals 3" is "x = 3".
 _PERCENT_WORD = re.compile(r"(?<=\d)\s*(?:percent|per\s*cent|pct)\b\.?$", re.IGNORECASE)
@@ -90,6 +91,9 @@ _NAMED_SETS = {
             "no real solutions",
             "the empty set",
             "empty set",
+            "none",
+            "no real roots",
+            "no roots",
         ),
         "\\emptyset",
     ),
@@ -196,7 +200,7 @@ def normalize_answer(answer: str) -> str:
         text = _LEADING_VARIABLE.sub("", text, count=1)
     text = text.replace("\\varnothing", "\\emptyset").replace("\\{\\}", "\\emptyset")
     text = _RELATION.sub(lambda match: _RELATIONS[match.group()], text)
-    text = " ".join(text.split())
+    text = _between_bounds(" ".join(text.split()))
     text = _PERCENT_WORD.sub("%", text)
     # "2 1/2" is a mixed number: make it explicit before spaces are dropped ("21/2").
     text = _SPACED_MIXED.sub(r"\1\\frac{\2}{\3}", text).rstrip(".").strip()
@@ -215,8 +219,54 @@ def normalize_answer(answer: str) -> str:
     if _WORDS.match(text) or DIGIT_ORDINAL.match(text):
         word = text.lower()
         return _NAMED_SETS.get(word) or number_in_words(word) or word
+    text = _SPACED_THOUSANDS.sub(lambda match: match.group().replace(" ", ""), text)
+    text = _SPACED_DIGITS.sub(", ", text)
     text = ", ".join(piece.replace(" ", "") for piece in _LIST_COMMA.split(text))
     return _NAMED_SETS.get(text, text)
+
+
+# "12 345" groups thousands with a space; "10 24" is two numbers, never 1024.
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:\s\d{3})+(?![\d.])")
+_SPACED_DIGITS = re.compile(r"(?<=\d)\s+(?=\d)")
+
+
+# "-1 \\le x and x \\le 4": two bounds on one unknown, one relation.
+_BOUND = r"[^<>=\\a-zA-Z,]+|-?\\infty"
+_ONE_BOUND = re.compile(
+    rf"^\s*(?:([a-zA-Z])\s*(<|>|\\le|\\ge)\s*({_BOUND})|({_BOUND})\s*(<|>|\\le|\\ge)\s*([a-zA-Z]))\s*$"
+)
+# Only "and" joins them: "x < -2, x > 2" lists the two parts of a union.
+_BOTH_BOUNDS = re.compile(r"^(.+?)\s*(?:\band\b|&)\s*(.+)$")
+_REVERSED = {"<": ">", ">": "<", "\\le": "\\ge", "\\ge": "\\le"}
+
+
+def _bound(text: str) -> tuple[str, str, str] | None:
+    """ "x \\ge -1" -> ("x", "\\ge", "-1"): the unknown, the relation, the bound."""
+    match = _ONE_BOUND.match(text)
+    if match is None:
+        return None
+    if match.group(1) is not None:
+        return match.group(1), match.group(2), match.group(3).strip()
+    return match.group(6), _REVERSED[match.group(5)], match.group(4).strip()
+
+
+def _between_bounds(text: str) -> str:
+    """ "x \\ge -1 and x < 4" -> "-1 \\le x < 4"; anything else unchanged."""
+    both = _BOTH_BOUNDS.match(text)
+    if both is None:
+        return text
+    first, second = _bound(both.group(1)), _bound(both.group(2))
+    if first is None or second is None or first[0] != second[0]:
+        return text
+    lower = [bound for bound in (first, second) if bound[1] in (">", "\\ge")]
+    upper = [bound for bound in (first, second) if bound[1] in ("<", "\\le")]
+    if len(lower) != 1 or len(upper) != 1:
+        return text
+    (name, low_relation, low), (_, high_relation, high) = lower[0], upper[0]
+    low_value, high_value = parse_number(low), parse_number(high)
+    if low_value and high_value and low_value.value >= high_value.value:
+        return text  # "x > 2 and x < -2" holds nowhere: not a slip to correct here
+    return f"{low} {_REVERSED[low_relation]} {name} {high_relation} {high}"
 
 
 # "8:34 PM", "20:34:00": a time of day. Without a.m./p.m. or seconds, "3:45" may be a ratio.
@@ -350,23 +400,24 @@ def numbers_match(reference: ParsedNumber, answer: ParsedNumber) -> bool:
     that value rounded (``0.333`` ~ ``1/3`` but not ``0.33`` ~ ``1/3``, and never two
     distinct tiny numbers that both round to zero).
     """
-    ref_values = _percent_readings(reference)
-    ans_values = _percent_readings(answer)
-    for ref_value in ref_values:
-        for ans_value in ans_values:
+    for ref_value, ref_places in _percent_readings(reference):
+        for ans_value, ans_places in _percent_readings(answer):
             if ref_value == ans_value:
                 return True
-            if approximates(ref_value, ans_value, answer.decimal_places) or approximates(
-                ans_value, ref_value, reference.decimal_places
+            if approximates(ref_value, ans_value, ans_places) or approximates(
+                ans_value, ref_value, ref_places
             ):
                 return True
     return False
 
 
-def _percent_readings(number: ParsedNumber) -> tuple[Fraction, ...]:
+def _percent_readings(number: ParsedNumber) -> tuple[tuple[Fraction, int | None], ...]:
+    """Each value a number may stand for, with the decimal places it is written to
+    ("16.67%" is 16.67 to two places and 0.1667 to four)."""
+    places = number.decimal_places
     if number.percent:
-        return (number.value, number.value / 100)
-    return (number.value,)
+        return ((number.value, places), (number.value / 100, (places or 0) + 2 or None))
+    return ((number.value, places),)
 
 
 # A decimal stands for a value it does not equal exactly (1/3, 8/3, pi/2) when written to at

@@ -31,11 +31,15 @@ _ORDINALS = {word: value for value, word in enumerate(_ORDINAL_UNITS)} | {
 # "3rd", "21st", "100th": digits with an ordinal suffix.
 DIGIT_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
-# "two thirds" is 2/3: a fraction in words, numerator up to twenty.
+# "two thirds" is 2/3, "five twelfths" 5/12: a fraction in words, numerator up to twenty,
+# denominator an ordinal from "third" on ("two seconds" is a time, not a fraction).
 _SINGULAR_DENOMINATORS = {
-    "half": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10,
-}  # fmt: skip
+    **{word: value for word, value in _ORDINALS.items() if value >= 3},
+    "half": 2,
+    "quarter": 4,
+    "hundredth": 100,
+    "thousandth": 1000,
+}
 _DENOMINATORS = {
     **_SINGULAR_DENOMINATORS,
     **{word + "s": value for word, value in _SINGULAR_DENOMINATORS.items()},
@@ -98,4 +102,17 @@ def number_in_words(text: str) -> str | None:
     return None if value is None else str(value)
 
 
-__all__ = ["DIGIT_ORDINAL", "number_in_words"]
+_ROMAN_DIGITS = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+_ROMAN = re.compile(r"^M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$")
+
+
+def roman_numeral(text: str) -> int | None:
+    """ "XIV" -> 14: a well-formed Roman numeral of two letters or more (one letter may be
+    a multiple-choice option or a variable)."""
+    if len(text) < 2 or _ROMAN.match(text) is None:
+        return None
+    values = [_ROMAN_DIGITS[letter] for letter in text]
+    return sum(-v if v < after else v for v, after in zip(values, [*values[1:], 0], strict=True))
+
+
+__all__ = ["DIGIT_ORDINAL", "number_in_words", "roman_numeral"]

@@ -1,6 +1,7 @@
 """Plain-text mathematics rewritten as LaTeX: ``sqrt(3)/2``, ``2pi``, ``x**2``, ``exp(2)``.
 
-Models and datasets often write answers the way a calculator or Python would. The LaTeX
+Models and datasets often write answers the way a calculator or Python would, or in
+Unicode (``√3/2``, ``2π``, ``−1``). The LaTeX
 parser reads ``sqrt(3)`` as the product s·q·r·t·3 and ``pi`` as p·i, so the same answer
 written in LaTeX and in plain text would never compare equal. Only spellings that cannot
 mean anything else are rewritten: a name followed by an argument, ``pi`` standing alone,
@@ -86,10 +87,28 @@ def _rewrite_paren_powers(text: str) -> str:
 _BRACELESS_ROOT = re.compile(r"\\sqrt\s*\[([^\]]+)\]\s*([0-9a-zA-Z])")
 
 
+# Unicode mathematics as LaTeX ("√" becomes "sqrt", which the rule for names then reads).
+_UNICODE = str.maketrans(
+    {
+        "−": "-",  # minus sign
+        "–": "-",  # en dash
+        "×": "\\times ",
+        "÷": "\\div ",
+        "·": "\\cdot ",
+        "π": "\\pi ",
+        "∞": "\\infty ",
+        "√": "sqrt",
+        "≤": "\\le ",
+        "≥": "\\ge ",
+        "≠": "\\ne ",
+    }
+)
+
+
 def latex_from_plain_text(text: str) -> str:
     """``text`` with its plain-text notations written as LaTeX; LaTeX passes unchanged
     (but for ``\\sqrt[3]2``, which is given its braces)."""
-    text = _BRACELESS_ROOT.sub(r"\\sqrt[\1]{\2}", text)
+    text = _BRACELESS_ROOT.sub(r"\\sqrt[\1]{\2}", text.translate(_UNICODE))
     if not any(marker in text for marker in ("**", "^(", "pi", "inf", "(")) and not (
         _CALL.search(text)
     ):

@@ -216,7 +216,9 @@ def _leaf_values(expr: Any) -> list[Any] | None:
                 return None
             leaves.extend(inner)
         return leaves
-    if isinstance(expr, sympy.FiniteSet) and all(arg.is_real for arg in expr.args):
+    if isinstance(expr, sympy.FiniteSet) and all(
+        arg.is_number and arg.is_real for arg in expr.args
+    ):
         # A set in the order of its values, so that "1/3, 1.732" lines up with "1/3, \sqrt3".
         ordered = sorted(expr.args, key=lambda arg: float(sympy.N(arg)))
         return [("FiniteSet", len(ordered)), *ordered]

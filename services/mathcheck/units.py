@@ -67,19 +67,35 @@ _UNITS = {
     "lbs": ("mass", _MASS[("lb", "pound")]),
 }
 _WRAPPER = re.compile(r"\\(?:text|mathrm|mbox|textrm)\s*\{\s*([^{}]*?)\s*\}")
-_QUANTITY = re.compile(r"^\$?\s*([+-]?\d+(?:\.\d+)?|[+-]?\d+/\d+)\s*~?\s*([a-zA-Z]+)\.?\s*\$?$")
+_NUMBER = r"[+-]?\d+(?:\.\d+)?|[+-]?\d+/\d+"
+# "12 cm^2", "12 square centimeters", "3 cubic meters", "2.5 km", "180 minutes".
+_QUANTITY = re.compile(
+    rf"^({_NUMBER})\s*~?\s*(?:(square|sq\.?|cubic)\s*)?([a-zA-Z]+)\.?\s*(?:\^\s*\{{?\s*([23])\s*\}}?)?$"
+)
+# "\\$12.50": an amount in dollars.
+_DOLLARS = re.compile(rf"^\\?\$\s*({_NUMBER})$")
+_POWERS = {"square": 2, "sq": 2, "sq.": 2, "cubic": 3}
 
 
-def _quantity(text: str) -> tuple[Fraction, str, Fraction] | None:
-    """ "1.5 \\text{ hours}" -> (3/2, "time", 3600); None for anything else."""
+def _quantity(text: str) -> tuple[Fraction, Unit] | None:
+    """ "1.5 \\text{ hours}" -> (3/2, ("time", 3600)); None for anything else."""
     text = _WRAPPER.sub(r" \1", text).replace("\\,", " ").replace("\\ ", " ")
-    match = _QUANTITY.match(text.strip())
+    text = text.strip().strip("$").strip()
+    dollars = _DOLLARS.match(text)
+    if dollars is not None:
+        return Fraction(dollars.group(1)), _UNITS["dollar"]
+    match = _QUANTITY.match(text)
     if match is None:
         return None
-    unit = _UNITS.get(match.group(2).lower())
+    value, prefix, name, exponent = match.groups()
+    unit = _UNITS.get(name.lower())
     if unit is None:
         return None
-    return Fraction(match.group(1)), *unit
+    power = _POWERS[prefix.lower()] if prefix else int(exponent or 1)
+    if power != 1 and unit[0] != "length":
+        return None
+    kind, factor = unit
+    return Fraction(value), (kind if power == 1 else f"{kind}^{power}", factor**power)
 
 
 def _written(value: Fraction) -> str:
@@ -90,9 +106,9 @@ def in_common_unit(reference: str, answer: str) -> tuple[str, str] | None:
     """Both values in the reference's unit when the sides are quantities of one kind in
     different units: ("3 hours", "180 minutes") -> ("3", "3"); else None."""
     left, right = _quantity(reference), _quantity(answer)
-    if left is None or right is None or left[1] != right[1] or left[2] == right[2]:
+    if left is None or right is None or left[1][0] != right[1][0] or left[1] == right[1]:
         return None
-    return _written(left[0]), _written(right[0] * right[2] / left[2])
+    return _written(left[0]), _written(right[0] * right[1][1] / left[1][1])
 
 
 __all__ = ["in_common_unit"]
