@@ -12,7 +12,11 @@ and the throughput ratio on the same items; writes ``benchmarks/results/math_dif
 The two sides alternate for ``--rounds`` rounds (a fresh service, so a fresh cache, each
 round) and the median ratio is reported: on a shared machine the load drifts between the
 halves of a single round.
-Usage: ``python benchmarks/math_diff_bench.py [--rounds 3] [--batch 256]``.
+``--corpus bare`` runs the same comparison on ``benchmarks/bare_answers.py`` (bare answers
+written differently from the reference, and close wrong ones) and also reports the share
+of equivalent answers missed and the wrong ones accepted; it writes
+``benchmarks/results/math_bare_bench.json``.
+Usage: ``python benchmarks/math_diff_bench.py [--corpus main|bare] [--rounds 3] [--batch 256]``.
 """
 
 from __future__ import annotations
@@ -35,7 +39,8 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.math_corpus import CASES, CATEGORIES, Case
+from benchmarks import bare_answers, math_corpus
+from benchmarks.math_corpus import Case
 from harness.service import ServiceProcess
 from services.mathcheck.warm_up_set import WARM_UP_ANSWERS, WARM_UP_PAIRS
 
@@ -166,13 +171,37 @@ def compare(cases: list[Case], ours: list[dict[str, Any]], theirs: list[bool]) -
     return {"per_category": per_category, "disagreements": disagreements}
 
 
+# Each corpus, and the results file its run writes.
+CORPORA = {
+    "main": (math_corpus, "math_diff_bench.json"),
+    "bare": (bare_answers, "math_bare_bench.json"),
+}
+
+
+def _missed_and_accepted(cases: list[Case], ours: list[bool], theirs: list[bool]) -> dict[str, Any]:
+    """The answer-equivalence suite's figures: equivalent answers missed, wrong ones accepted."""
+    equivalent = [i for i, case in enumerate(cases) if case.label]
+    wrong = [i for i, case in enumerate(cases) if not case.label]
+    figures: dict[str, Any] = {"equivalent": len(equivalent), "wrong": len(wrong)}
+    for name, verdicts in (("ours", ours), ("math_verify", theirs)):
+        missed = sum(not verdicts[i] for i in equivalent)
+        figures[name] = {
+            "missed": missed,
+            "missed_share": round(missed / max(1, len(equivalent)), 4),
+            "wrong_accepted": sum(verdicts[i] for i in wrong),
+        }
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="Alternate the sides N times.")
     parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--corpus", choices=sorted(CORPORA), default="main")
     args = parser.parse_args()
 
-    cases = list(CASES)
+    corpus, output = CORPORA[args.corpus]
+    cases = list(corpus.CASES)
     ratios: list[float] = []
     our_times: list[float] = []
     their_times: list[float] = []
@@ -197,7 +226,7 @@ def main() -> None:
     our_time, their_time = our_times[middle], their_times[middle]
     result = {
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
-        "corpus": "benchmarks/math_corpus.py (written by this project, not a public suite)",
+        "corpus": f"{corpus.__name__.replace('.', '/')}.py (written by this project)",
         "pairs": n,
         "rounds": args.rounds,
         "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
@@ -221,14 +250,19 @@ def main() -> None:
         "cpu_ratio": round(statistics.median(cpu_ratios), 2),
         "cpu_ratio_per_round": [round(ratio, 2) for ratio in cpu_ratios],
         "who_is_right": dict(who),
-        "per_category": {name: dict(per_category[name]) for name in CATEGORIES},
+        "per_category": {name: dict(per_category[name]) for name in corpus.CATEGORIES},
+        "missed_and_accepted": _missed_and_accepted(
+            cases,
+            [(r.get("components") or {}).get("correct") == 1.0 for r in ours],
+            theirs,
+        ),
         "disagreements": report["disagreements"],
     }
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "math_diff_bench.json").write_text(json.dumps(result, indent=2) + "\n")
+    (RESULTS / output).write_text(json.dumps(result, indent=2) + "\n")
 
     print("| category | pairs | ours right | math-verify right |\n|---|---|---|---|")
-    for name in CATEGORIES:
+    for name in corpus.CATEGORIES:
         counts = per_category[name]
         print(
             f"| {name} | {counts['pairs']} | {counts['ours_right']} | "
@@ -245,6 +279,14 @@ def main() -> None:
         f"(rounds: {result['throughput_ratio_per_round']}); CPU time per pair, math-verify "
         f"over ours: {result['cpu_ratio']}x (rounds: {result['cpu_ratio_per_round']})."
     )
+    figures = result["missed_and_accepted"]
+    for name in ("ours", "math_verify"):
+        side = figures[name]
+        print(
+            f"{name}: missed {side['missed']}/{figures['equivalent']} equivalent answers "
+            f"({side['missed_share']:.1%}), accepted {side['wrong_accepted']}/{figures['wrong']} "
+            "wrong ones"
+        )
     for kind, count in sorted(who.items()):
         print(f"\n{kind}: {count}")
         for d in report["disagreements"]:

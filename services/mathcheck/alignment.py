@@ -5,6 +5,7 @@ Then some notations only mean something next to the other side of the comparison
 
 * a multiple-choice option given with its value, ``(C) 12``, answers both ``C`` and ``12``:
   it is compared by letter with a letter and by value with a value;
+* a number in a base (``1011_2``) equals its digits and its value (``1011``, ``11``);
 * a Roman numeral against a whole number is that number (``XIV`` is ``14``);
 * a ``\\pm`` against a list of two solutions stands for both signs;
 * a yes or a no followed by its reason (``No, since 7 is odd``) answers ``no``;
@@ -248,11 +249,12 @@ def _align_assignments(reference: str, answer: str) -> tuple[str, str]:
 
 
 _PLUS_MINUS = re.compile(r"\\pm\b|±")
+_SOLVED_FOR = re.compile(r"^\s*[a-zA-Z]\s*=\s*")
 
 
 def _both_signs(text: str) -> str | None:
     """ "\\frac{3 \\pm \\sqrt{5}}{2}" -> "\\frac{3 + \\sqrt{5}}{2}, \\frac{3 - \\sqrt{5}}{2}"."""
-    text = strip_outer_delimiters(text)
+    text = _SOLVED_FOR.sub("", strip_outer_delimiters(text), count=1)
     if len(_PLUS_MINUS.findall(text)) != 1 or "\\mp" in text or "," in text or "=" in text:
         return None
     return f"{_PLUS_MINUS.sub(' + ', text)}, {_PLUS_MINUS.sub(' - ', text)}"
@@ -335,6 +337,39 @@ def _align_roman(reference: str, answer: str) -> tuple[str, str]:
     return reference, answer
 
 
+# "1011_2", "A3_{16}": digits in a base given as a subscript.
+_IN_BASE = re.compile(r"^\s*([0-9A-Za-z]+)\s*_\s*\{?\s*(\d{1,2})\s*\}?\s*$")
+
+
+def _in_base(text: str) -> tuple[str, int] | None:
+    """ "1011_2" -> ("1011", 11): the digits and their value."""
+    match = _IN_BASE.match(strip_outer_delimiters(text))
+    # "a_{16}" is a term of a sequence, not the digit a in base 16.
+    if match is None or not 2 <= int(match.group(2)) <= 36 or len(match.group(1)) < 2:
+        return None
+    try:
+        return match.group(1), int(match.group(1), int(match.group(2)))
+    except ValueError:
+        return None
+
+
+def _align_bases(reference: str, answer: str) -> tuple[str, str]:
+    """A number written in a base equals its value ("1011_2" is 11), and its digits when
+    the other side leaves the base out ("1011")."""
+    based_reference, based_answer = _in_base(reference), _in_base(answer)
+    if based_reference is None and based_answer is None:
+        return reference, answer
+    written: list[str | None] = []
+    for based, other in ((based_reference, answer), (based_answer, reference)):
+        if based is None:
+            written.append(None)
+            continue
+        digits, value = based
+        plain = strip_outer_delimiters(other).strip().upper()
+        written.append(digits if plain == digits.upper() else str(value))
+    return written[0] or reference, written[1] or answer
+
+
 def align(reference: str, answer: str) -> tuple[str, str]:
     """``reference`` and ``answer`` rewritten so that normalisation can compare them."""
     reference, answer = latex_from_plain_text(reference), latex_from_plain_text(answer)
@@ -345,6 +380,7 @@ def align(reference: str, answer: str) -> tuple[str, str]:
     reference, answer = _align_options(reference, answer)
     reference, answer = _align_ratios(reference, answer)
     reference, answer = _align_roman(reference, answer)
+    reference, answer = _align_bases(reference, answer)
     reference, answer = _align_assignments(reference, answer)
     reference, answer = _align_groups(reference, answer)
     reference, answer = _align_signs(reference, answer)

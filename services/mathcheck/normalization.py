@@ -47,8 +47,8 @@ _COUNTED_NOUN = re.compile(
     r"sin|cos|tan|cot|sec|csc|log|ln|exp|sqrt|mod|pi|choose|factorial)s?\b)[a-z]{3,}$"
 )
 # "3 thousand", "1.2 million": a number and the power of ten it is counted in.
-_SCALED = re.compile(r"^([+-]?\d+(?:\.\d+)?)\s+(thousand|million|billion|trillion)$")
-_SCALES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
+_SCALED = re.compile(r"^([+-]?\d+(?:\.\d+)?)\s+(dozen|thousand|million|billion|trillion)$")
+_SCALES = {"dozen": 12, "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 # "5, since 5^2 = 25": the reason after the answer.
 _REASON = re.compile(r"^(.*?\S)\s*,?\s*(?:\\text\{\s*)?\b(?:since|because)\b.*$", re.DOTALL)
 # "x = 5", "x_1 = 5" and "P(x) = x^2": the name of the unknown or the function.
@@ -75,6 +75,9 @@ _NAMED_SETS = {
             "(-\\infty,\\infty)",
             "(-\\infty,+\\infty)",
             "x\\in\\mathbb{R}",
+            "all real x",
+            "all real values",
+            "all real values of x",
         ),
         "\\mathbb{R}",
     ),
@@ -206,7 +209,7 @@ def normalize_answer(answer: str) -> str:
     text = _SPACED_MIXED.sub(r"\1\\frac{\2}{\3}", text).rstrip(".").strip()
     scaled = _SCALED.match(text)
     if scaled is not None:
-        value = Fraction(scaled.group(1)) * 10 ** _SCALES[scaled.group(2)]
+        value = Fraction(scaled.group(1)) * _SCALES[scaled.group(2)]
         text = str(value)  # "3000", or "2469/2" for 1.2345 thousand: both parse exactly
     text = _clock_time(text)
     unit = _TRAILING_UNIT.match(text) or _GLUED_UNIT.match(text) or _COUNTED_NOUN.match(text)

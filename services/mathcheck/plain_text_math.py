@@ -105,10 +105,19 @@ _UNICODE = str.maketrans(
 )
 
 
+# LaTeX synonyms the parser does not know.
+_SYNONYMS = (("\\lbrace", "\\{"), ("\\rbrace", "\\}"))
+_REAL_LINE = re.compile(r"\\R(?![a-zA-Z])")
+
+
 def latex_from_plain_text(text: str) -> str:
     """``text`` with its plain-text notations written as LaTeX; LaTeX passes unchanged
     (but for ``\\sqrt[3]2``, which is given its braces)."""
     text = _BRACELESS_ROOT.sub(r"\\sqrt[\1]{\2}", text.translate(_UNICODE))
+    if "\\" in text:
+        for synonym, meaning in _SYNONYMS:
+            text = text.replace(synonym, meaning)
+        text = _REAL_LINE.sub(r"\\mathbb{R}", text)
     if not any(marker in text for marker in ("**", "^(", "pi", "inf", "(")) and not (
         _CALL.search(text)
     ):

@@ -718,6 +718,38 @@ _CONVERSIONS: list[_Row] = [
 ]
 
 # ---------------------------------------------------------------------------
+# other ways of writing the same number or set
+# ---------------------------------------------------------------------------
+_WRITTEN_NOTE = "the same value in another notation"
+_WRITTEN_FORMS: list[_Row] = [
+    (r"\frac{\sqrt{3}}{2}", "√3/2", True, "Unicode root"),
+    (r"-\frac{3}{2}", "–3/2", True, "an en dash for a minus"),
+    ("1024", "1 024", True, "thousands grouped by a space"),
+    ("1011_2", "11", True, "a number in base 2 and its value"),
+    ("1011_2", "1011", True, "the digits with the base left out"),
+    ("14", "XIV", True, "a Roman numeral"),
+    (r"\{1, 2\}", r"\lbrace 1, 2 \rbrace", True, _WRITTEN_NOTE),
+    (r"\frac{1}{6}", r"16.67\%", True, "a percentage rounded to two places"),
+    ("[-1, 4]", r"-1 \leq x \text{ and } x \leq 4", True, "two bounds joined by 'and'"),
+    (r"\$12.50", "1250 cents", True, _CONVERT_NOTE),
+    (r"m = -\frac{1}{2}", r"\text{slope} = -\frac{1}{2}", True, "a word as the label"),
+    (r"\text{B}", "Option B", True, _WRITTEN_NOTE),
+    (r"\emptyset", "none", True, "none: no solution"),
+    ("24", "2 dozen", True, _WRITTEN_NOTE),
+    ("1024", "10 24", False, "two numbers, not a thousands group"),
+    ("1011_2", "1101_2", False, "other digits"),
+    ("27_8", "27", True, "the digits with the base left out"),
+    ("27_8", "28", False, "neither the digits nor the value"),
+    ("4", "VI", False, "another Roman numeral"),
+    (r"\frac{1}{6}", r"17\%", False, "rounded to too few places"),
+    ("[-1, 4]", r"-1 < x \text{ and } x \leq 4", False, "an open end"),
+    (r"(-\infty, -2) \cup (2, \infty)", "x < -2, x > 2", True, "a comma lists the parts"),
+    (r"\$12.50", "125 cents", False, "a tenth of the amount"),
+    (r"\text{B}", "Option C", False, "another option"),
+    (r"\emptyset", "0", False, "zero is a number, not the empty set"),
+]
+
+# ---------------------------------------------------------------------------
 # complex
 # ---------------------------------------------------------------------------
 _COMPLEX: list[_Row] = [
@@ -802,6 +834,7 @@ def _build() -> list[EquivCase]:
         "plain_text": _PLAIN_TEXT,
         "number_words": _NUMBER_WORDS,
         "conversions": _CONVERSIONS,
+        "written_forms": _WRITTEN_FORMS,
     }
     return [
         EquivCase(reference=ref, answer=ans, equivalent=eq, kind=kind, note=note)
