@@ -34,8 +34,10 @@ _UNIT_WORDS = (
     "mph|km/h|m/s|degrees?|dollars?|cents?|usd|euros?|people|persons?|students?|apples?|"
     "times|ways|pages|books|cookies|marbles|points"
 )
+# "12 square centimeters", "60 km per hour": a unit, maybe of area or volume, maybe a rate.
 _TRAILING_UNIT = re.compile(
-    rf"^(.*?\d)\s+(?:(?:square|sq\.?|cubic)\s*)?(?:{_UNIT_WORDS})$", re.IGNORECASE
+    rf"^(.*?[\d}}])\s+(?:(?:square|sq\.?|cubic)\s*)?(?:{_UNIT_WORDS})(?:\s*(?:per|/)\s*[a-z]+)?$",
+    re.IGNORECASE,
 )
 # "10cm", "10weeks": a unit of two or more letters written against its number ("10m" may be
 # ten times m).

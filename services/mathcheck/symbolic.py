@@ -40,6 +40,18 @@ class SymbolicVerdict:
 # Spellings the parser reads as something else: \mathrm{e} as a symbol "e", not Euler's number.
 _SPELLINGS = (("\\mathrm{e}", "e"), ("\\operatorname{e}", "e"), ("\\mathrm{i}", "i"))
 _DECIMAL_PLACES = re.compile(r"\d\.(\d+)")
+# The parser's normaliser drops a trailing unit, and its units include single letters (t, s,
+# h, m, g, c, d, l): "2t" would read as 2 and "x + t" as "x +". A last letter that is a
+# variable ("2t", "a + b + c", "\\sin t") is braced so that it stays; one after a plain
+# number and a space ("5 m") is a unit.
+_LAST_LETTER = re.compile(r"(?<![a-zA-Z\\])([a-zA-Z])\s*$")
+_NUMBER_AND_UNIT = re.compile(r"^\s*[+-]?\d+(?:[.,]\d+)?\s+[a-zA-Z]\s*$")
+
+
+def _keep_last_variable(text: str) -> str:
+    if _NUMBER_AND_UNIT.match(text) or len(text.strip()) == 1:
+        return text
+    return _LAST_LETTER.sub(r"{\1}", text)
 
 
 def _parse(text: str) -> list[Any]:
@@ -56,6 +68,7 @@ def _parse_cached(text: str) -> tuple[Any, ...]:
     two_stage_parsing.install()
     for spelling, meaning in _SPELLINGS:
         text = text.replace(spelling, meaning)
+    text = _keep_last_variable(text)
     wrapped = "\\boxed{" + text + "}"
     return tuple(
         parse(

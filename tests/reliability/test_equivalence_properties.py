@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks import bare_answers
 from benchmarks.math_corpus import CASES, WRAPPERS, Case
 from services.mathcheck.checker import MathChecker, MathVerdict, Outcome
 from services.mathcheck.equivalence import normalize_answer, quick_verdict
@@ -121,33 +122,72 @@ def _verdicts(url: str, pairs: list[tuple[str, str]]) -> list[bool]:
     return [r["components"]["correct"] == 1.0 for r in results]
 
 
-def test_every_corpus_pair_gets_its_label(service_url: str) -> None:
-    verdicts = _verdicts(service_url, [(case.reference, case.answer) for case in CASES])
-    wrong = [case for case, verdict in zip(CASES, verdicts, strict=True) if verdict != case.label]
+# Equivalent answers in the bare corpus that neither checker accepts (math-verify misses them
+# too); each would need knowledge no rule here has. They are listed, not hidden: the
+# benchmark reports them, and a pair that starts to pass must be taken off this list.
+KNOWN_MISSES = {
+    ("C(10,3)", "120"),  # a binomial coefficient in calculator notation
+    ("(1, 2, 3)", "\\mathbf{i}+2\\mathbf{j}+3\\mathbf{k}"),  # unit-vector notation
+    ("\\$12.40", "12 dollars and 40 cents"),  # an amount in two units
+    ("\\text{odd}", "\\text{odd number}"),  # a word and a noun after it
+    ("60 \\text{ mph}", "1 \\text{ mile per minute}"),  # a compound unit
+    ("\\text{Sunday}", "Sun."),  # an abbreviation
+    ("\\frac{4}{3}\\pi r^3", "4/3 pi r^3"),  # plain text whose precedence is a guess
+    ("1", "0.999\\ldots"),  # a limit of a repeating expansion
+}
+CORPORA: dict[str, list[Case]] = {
+    "main": list(CASES),
+    "bare": [
+        case for case in bare_answers.CASES if (case.reference, case.answer) not in KNOWN_MISSES
+    ],
+}
+
+
+def test_the_known_misses_are_in_the_bare_corpus_and_still_missed(service_url: str) -> None:
+    labelled = {(case.reference, case.answer): case.label for case in bare_answers.CASES}
+    assert all(labelled.get(pair) is True for pair in KNOWN_MISSES)
+    assert not any(_verdicts(service_url, sorted(KNOWN_MISSES)))
+
+
+@pytest.mark.parametrize("corpus", sorted(CORPORA))
+def test_every_corpus_pair_gets_its_label(service_url: str, corpus: str) -> None:
+    cases = CORPORA[corpus]
+    verdicts = _verdicts(service_url, [(case.reference, case.answer) for case in cases])
+    wrong = [case for case, verdict in zip(cases, verdicts, strict=True) if verdict != case.label]
     assert not wrong
 
 
 # A "$" inside the answer (a currency sign) cannot be wrapped in "$…$".
-_WRAPPABLE = [case for case in CASES if case.bare and "$" not in case.answer]
+_WRAPPABLE = {
+    name: [case for case in cases if case.bare and "$" not in case.answer]
+    for name, cases in CORPORA.items()
+}
 _REFERENCE_FORMS = {"plain": "{}", "dollars": "${}$", "boxed": "\\boxed{{{}}}"}
 
 
-def test_the_verdict_does_not_depend_on_how_the_answer_is_wrapped(service_url: str) -> None:
-    assert len(_WRAPPABLE) > 150
+@pytest.mark.parametrize("corpus", sorted(CORPORA))
+def test_the_verdict_does_not_depend_on_how_the_answer_is_wrapped(
+    service_url: str, corpus: str
+) -> None:
+    wrappable = _WRAPPABLE[corpus]
+    assert len(wrappable) > 150
     pairs = [
-        (case.reference, wrap(case.answer)) for case in _WRAPPABLE for wrap in WRAPPERS.values()
+        (case.reference, wrap(case.answer)) for case in wrappable for wrap in WRAPPERS.values()
     ]
     verdicts = iter(_verdicts(service_url, pairs))
     changed: list[tuple[Case, dict[str, bool]]] = []
-    for case in _WRAPPABLE:
+    for case in wrappable:
         by_form = {form: next(verdicts) for form in WRAPPERS}
         if set(by_form.values()) != {case.label}:
             changed.append((case, by_form))
     assert not changed
 
 
-def test_the_verdict_does_not_depend_on_how_the_reference_is_written(service_url: str) -> None:
-    cases = [case for case in _WRAPPABLE if "\\boxed" not in case.reference]
+@pytest.mark.parametrize("corpus", sorted(CORPORA))
+def test_the_verdict_does_not_depend_on_how_the_reference_is_written(
+    service_url: str, corpus: str
+) -> None:
+    cases = [case for case in _WRAPPABLE[corpus] if "\\boxed" not in case.reference]
     pairs = [
         (form.format(case.reference), case.answer)
         for case in cases
@@ -162,11 +202,12 @@ def test_the_verdict_does_not_depend_on_how_the_reference_is_written(service_url
     assert not changed
 
 
+@pytest.mark.parametrize("corpus", sorted(CORPORA))
 def test_a_fast_path_never_says_different_where_the_symbolic_engine_says_equal(
-    judge: Judge,
+    judge: Judge, corpus: str
 ) -> None:
     decided = 0
-    for case in CASES:
+    for case in CORPORA[corpus]:
         answer = extract_answer(case.answer, ExtractionPolicy.LENIENT).answer
         assert answer is not None
         reference = reference_answer(case.reference)

@@ -286,6 +286,11 @@ _PI: list[_Row] = [
 # expression
 # ---------------------------------------------------------------------------
 _EXPRESSION: list[_Row] = [
+    ("2t", "2", False, "a last letter is a variable, not a unit (math-verify drops it)"),
+    ("x + t", "t + x", True, "a sum ending in a one-letter variable"),
+    (r"\sin^2 t", r"1 - \cos^2 t", True, "a function of t"),
+    ("a + b + c", "a + b", False, "the last term is not a unit"),
+    (r"3\sqrt{2}", r"3\sqrt{2} \text{ m}", True, "a unit after an expression"),
     ("x^2+2x+1", "(x+1)^2", True, "factored vs expanded"),
     ("(x+1)^2", "x^2+2x+1", True, "factored vs expanded"),
     ("x^2-1", "(x-1)(x+1)", True, "factored vs expanded"),
@@ -731,7 +736,7 @@ _WRITTEN_FORMS: list[_Row] = [
     (r"\{1, 2\}", r"\lbrace 1, 2 \rbrace", True, _WRITTEN_NOTE),
     (r"\frac{1}{6}", r"16.67\%", True, "a percentage rounded to two places"),
     ("[-1, 4]", r"-1 \leq x \text{ and } x \leq 4", True, "two bounds joined by 'and'"),
-    (r"\$12.50", "1250 cents", True, _CONVERT_NOTE),
+    (r"\$12.40", "1240 cents", True, _CONVERT_NOTE),
     (r"m = -\frac{1}{2}", r"\text{slope} = -\frac{1}{2}", True, "a word as the label"),
     (r"\text{B}", "Option B", True, _WRITTEN_NOTE),
     (r"\emptyset", "none", True, "none: no solution"),
@@ -744,7 +749,7 @@ _WRITTEN_FORMS: list[_Row] = [
     (r"\frac{1}{6}", r"17\%", False, "rounded to too few places"),
     ("[-1, 4]", r"-1 < x \text{ and } x \leq 4", False, "an open end"),
     (r"(-\infty, -2) \cup (2, \infty)", "x < -2, x > 2", True, "a comma lists the parts"),
-    (r"\$12.50", "125 cents", False, "a tenth of the amount"),
+    (r"\$12.40", "124 cents", False, "a tenth of the amount"),
     (r"\text{B}", "Option C", False, "another option"),
     (r"\emptyset", "0", False, "zero is a number, not the empty set"),
 ]

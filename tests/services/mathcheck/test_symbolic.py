@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import sympy
 
+from benchmarks.bare_answers import CASES as BARE
 from benchmarks.math_corpus import CASES as CORPUS
 from services.mathcheck.symbolic import _parse, symbolic_equal
 from services.mathcheck.warm_up_set import WARM_UP_ANSWERS, WARM_UP_PAIRS
@@ -55,5 +56,6 @@ def test_warm_up_set_is_not_taken_from_what_is_measured() -> None:
     """The benchmark and the labelled cases must not see a pre-parsed answer."""
     measured = {c.reference for c in CORPUS} | {c.answer for c in CORPUS}
     measured |= {c.reference for c in EQUIVALENCE} | {c.answer for c in EQUIVALENCE}
+    measured |= {c.reference for c in BARE} | {c.answer for c in BARE}
     warm = set(WARM_UP_ANSWERS) | {text for pair in WARM_UP_PAIRS for text in pair}
     assert warm & measured == set()
