@@ -331,8 +331,10 @@ def _align_roman(reference: str, answer: str) -> tuple[str, str]:
     """A Roman numeral against a whole number is that number: "XIV" is 14."""
     for roman, other, swap in ((reference, answer, False), (answer, reference, True)):
         value = roman_numeral(strip_outer_delimiters(roman).strip())
+        if value is None:
+            continue
         number = parse_number(normalize_answer(other))
-        if value is not None and number is not None and number.value.denominator == 1:
+        if number is not None and number.value.denominator == 1:
             return (other, str(value)) if swap else (str(value), other)
     return reference, answer
 
