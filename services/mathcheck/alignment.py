@@ -372,9 +372,17 @@ def _align_bases(reference: str, answer: str) -> tuple[str, str]:
     return written[0] or reference, written[1] or answer
 
 
+# "\\frac{dy}{dx} = ", "y' = ": the name of a derivative carries no value.
+_DERIVATIVE_LABEL = re.compile(
+    r"^\s*\$?\s*(?:\\frac\s*\{\s*d\s*[a-zA-Z]?\s*\}\s*\{\s*d\s*[a-zA-Z]\s*\}|[a-zA-Z]'+(?:\s*\(\s*[a-zA-Z]\s*\))?)\s*=(?!=)"
+)
+
+
 def align(reference: str, answer: str) -> tuple[str, str]:
     """``reference`` and ``answer`` rewritten so that normalisation can compare them."""
-    reference, answer = latex_from_plain_text(reference), latex_from_plain_text(answer)
+    reference, answer = (
+        _DERIVATIVE_LABEL.sub("", latex_from_plain_text(text)) for text in (reference, answer)
+    )
     converted = in_common_unit(reference, answer)
     if converted is not None:
         return converted

@@ -54,10 +54,16 @@ _SCALES = {"dozen": 12, "thousand": 10**3, "million": 10**6, "billion": 10**9, "
 # "5, since 5^2 = 25": the reason after the answer.
 _REASON = re.compile(r"^(.*?\S)\s*,?\s*(?:\\text\{\s*)?\b(?:since|because)\b.*$", re.DOTALL)
 # "x = 5", "x_1 = 5" and "P(x) = x^2": the name of the unknown or the function.
-# A word naming the quantity is a label too: "slope = -1/2", "\\text{area} = 12".
+# A word naming the quantity is a label too: "slope = -1/2", "\\text{area} = 12", and so is
+# a derivative: "y' = 2x", "\\frac{dy}{dx} = 2x".
 _LEADING_VARIABLE = re.compile(
-    r"^\s*(?:[a-zA-Z](?:_\{?\w+\}?)?(?:\s*\(\s*[a-zA-Z]\s*\))?|[a-zA-Z]{3,})\s*=\s*(?=[^=])"
+    r"^\s*(?:[a-zA-Z](?:_\{?\w+\}?)?'*(?:\s*\(\s*[a-zA-Z]\s*\))?|[a-zA-Z]{3,}"
+    r"|\\frac\s*\{\s*d\s*[a-zA-Z]?\s*\}\s*\{\s*d\s*[a-zA-Z]\s*\})\s*=\s*(?=[^=])"
 )
+# "P(2, -3)": a point's name before its coordinates.
+_NAMED_POINT = re.compile(r"^[A-Z]\s*(?=\([^()]*,[^()]*\)$)")
+# "1 in 36", "3 out of 4": a chance or a share written as a count.
+_OUT_OF = re.compile(r"^(\d+)\s+(?:in|out\s+of)\s+(\d+)$")
 _SPACED_MIXED = re.compile(r"^([+-]?\d+)\s+(\d+)\s*/\s*(\d+)$")
 _CHOICE = re.compile(r"^(?:(?:option|choice)\s*)?\(?([A-Ea-e])\)?$", re.IGNORECASE)
 _WORDS = re.compile(r"^[A-Za-z][A-Za-z \-']*$")
@@ -213,7 +219,7 @@ def normalize_answer(answer: str) -> str:
     if scaled is not None:
         value = Fraction(scaled.group(1)) * _SCALES[scaled.group(2)]
         text = str(value)  # "3000", or "2469/2" for 1.2345 thousand: both parse exactly
-    text = _clock_time(text)
+    text = _OUT_OF.sub(r"\\frac{\1}{\2}", _NAMED_POINT.sub("", _clock_time(text)))
     unit = _TRAILING_UNIT.match(text) or _GLUED_UNIT.match(text) or _COUNTED_NOUN.match(text)
     if unit is not None:
         text = unit.group(1).strip()
@@ -425,21 +431,36 @@ def _percent_readings(number: ParsedNumber) -> tuple[tuple[Fraction, int | None]
     return ((number.value, places),)
 
 
-# A decimal stands for a value it does not equal exactly (1/3, 8/3, pi/2) when written to at
-# least this many places and this many significant digits, and it is that value rounded:
-# 0.333 ~ 1/3 and 2.6667 ~ 8/3, but 0.33 !~ 1/3 and 0.001 !~ 1/999 (math-verify demands six
-# places; datasets and models round to three or four, as in "(0.6, 2.6667]").
+# A decimal stands for a value it does not equal exactly (1/3, 8/3, pi/2) when it is that
+# value rounded and commits to enough digits: three places and three significant digits
+# (0.333 ~ 1/3, 2.6667 ~ 8/3), or four significant digits after some decimal point
+# (78.54 ~ 25 pi); but 0.33 !~ 1/3, 3.14 !~ pi and 0.001 !~ 1/999. math-verify demands six
+# places; datasets and models round to three or four, as in "(0.6, 2.6667]".
 MIN_APPROXIMATE_PLACES = 3
 MIN_APPROXIMATE_DIGITS = 3
+MIN_DIGITS_AT_ANY_PLACES = 4
+
+
+def written_as_rounding(places: int | None, digits: int) -> bool:
+    """Whether a decimal with ``places`` decimals and ``digits`` significant digits may
+    stand for a value it rounds (see above)."""
+    if places is None or places < 1:
+        return False
+    return digits >= MIN_DIGITS_AT_ANY_PLACES or (
+        places >= MIN_APPROXIMATE_PLACES and digits >= MIN_APPROXIMATE_DIGITS
+    )
+
+
+def significant_digits(decimal: Fraction, places: int) -> int:
+    """ "0.0125" written to 4 places has 3: the digits of the number times 10^places."""
+    return len(str(abs(decimal.numerator * 10**places // decimal.denominator)))
 
 
 def approximates(exact: Fraction, decimal: Fraction, places: int | None) -> bool:
     """Whether ``decimal``, written with ``places`` decimals, is ``exact`` rounded."""
-    if places is None or places < MIN_APPROXIMATE_PLACES or decimal == 0:
+    if places is None or decimal == 0:
         return False
     scale = 10**places
     if Fraction(round(exact * scale), scale) != decimal:
         return False
-    return len(str(abs(decimal.numerator * scale // decimal.denominator))) >= (
-        MIN_APPROXIMATE_DIGITS
-    )
+    return written_as_rounding(places, significant_digits(decimal, places))

@@ -96,6 +96,9 @@ def number_in_words(text: str) -> str | None:
     if fraction is not None:
         return fraction
     words = text.replace("-", " ").split()
+    if words[-1:] == ["percent"] and len(words) > 1:  # "ten percent" is 10%
+        value = _cardinal(words[:-1])
+        return None if value is None else f"{value}%"
     if not words:
         return None
     value = _cardinal(words)

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from services.mathcheck.normalization import (
-    MIN_APPROXIMATE_PLACES,
     ParsedNumber,
     numbers_match,
     parse_number,
+    significant_digits,
+    written_as_rounding,
 )
 
 Entry = ParsedNumber | float  # float only for ±infinity
@@ -250,8 +251,11 @@ def _relation(normalized: str) -> Sequence | None:
 
 def _exact(entry: Entry) -> bool:
     """An entry that can only equal its own value (no rounded decimal, no infinity)."""
-    return isinstance(entry, ParsedNumber) and (
-        entry.decimal_places is None or entry.decimal_places < MIN_APPROXIMATE_PLACES
+    if not isinstance(entry, ParsedNumber):
+        return False
+    places = entry.decimal_places
+    return places is None or not written_as_rounding(
+        places, significant_digits(entry.value, places)
     )
 
 

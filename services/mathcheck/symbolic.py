@@ -246,8 +246,6 @@ def _approximately_equal(
     """Same shape, every number equal or one side the other rounded to its written places."""
     import sympy
 
-    from services.mathcheck.normalization import MIN_APPROXIMATE_PLACES
-
     if gold_places is None and pred_places is None:
         return False
     left, right = _leaf_values(gold), _leaf_values(pred)
@@ -262,7 +260,7 @@ def _approximately_equal(
             continue
         rounded, places = (theirs, pred_places) if theirs.is_Float else (mine, gold_places)
         exact = mine if rounded is theirs else theirs
-        if places is None or places < MIN_APPROXIMATE_PLACES or not rounded.is_Float:
+        if places is None or places < 1 or not rounded.is_Float:
             return False
         if not _rounds_to(sympy.N(exact, 50), sympy.N(rounded, 50), places):
             return False
@@ -270,11 +268,11 @@ def _approximately_equal(
 
 
 def _rounds_to(exact: Any, rounded: Any, places: int) -> bool:
-    from services.mathcheck.normalization import MIN_APPROXIMATE_DIGITS
+    from services.mathcheck.normalization import written_as_rounding
 
     if not (exact.is_real and rounded.is_real) or rounded == 0:
         return False
-    if len(str(round(abs(float(rounded)) * 10**places))) < MIN_APPROXIMATE_DIGITS:
+    if not written_as_rounding(places, len(str(round(abs(float(rounded)) * 10**places)))):
         return False
     return bool(abs(exact - rounded) <= 0.5 * 10 ** (-places) * (1 + 1e-9))
 

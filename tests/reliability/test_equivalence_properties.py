@@ -134,6 +134,8 @@ KNOWN_MISSES = {
     ("\\text{Sunday}", "Sun."),  # an abbreviation
     ("\\frac{4}{3}\\pi r^3", "4/3 pi r^3"),  # plain text whose precedence is a guess
     ("1", "0.999\\ldots"),  # a limit of a repeating expansion
+    ("\\frac{x^3}{3}+C", "\\frac{x^3}{3}"),  # an antiderivative without its constant
+    ("\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}", "I_2"),  # a matrix by its name
 }
 CORPORA: dict[str, list[Case]] = {
     "main": list(CASES),

@@ -752,6 +752,13 @@ _WRITTEN_FORMS: list[_Row] = [
     (r"\$12.40", "124 cents", False, "a tenth of the amount"),
     (r"\text{B}", "Option C", False, "another option"),
     (r"\emptyset", "0", False, "zero is a number, not the empty set"),
+    (r"25\pi", "78.54", True, "a rounding to four significant digits"),
+    (r"25\pi", "78.5", False, "three significant digits and one place: too coarse"),
+    (r"\frac{1}{36}", "1 out of 36", True, "a chance written as a count"),
+    ("(2, -3)", "P(2, -3)", True, "a point's name before its coordinates"),
+    (r"\frac{dy}{dx} = \frac{-x}{y}", r"-\frac{x}{y}", True, "a derivative's name is a label"),
+    (r"10\%", "ten percent", True, "a percentage in words"),
+    (r"10\%", "eleven percent", False, "another percentage"),
 ]
 
 # ---------------------------------------------------------------------------
