@@ -41,6 +41,8 @@ def _labelled_choice(text: str) -> tuple[str, str] | None:
     match = _LABELLED_CHOICE.match(text)
     if match is None or _ANOTHER_LABEL.search(match.group("value")):
         return None
+    if not match.group("value").strip("}$ "):
+        return None  # "\\text{(C)}": the letter alone, its closing brace is not a value
     return match.group(1) or match.group(2), match.group("value")
 
 

@@ -65,7 +65,14 @@ _NAMED_POINT = re.compile(r"^[A-Z]\s*(?=\([^()]*,[^()]*\)$)")
 # "1 in 36", "3 out of 4": a chance or a share written as a count.
 _OUT_OF = re.compile(r"^(\d+)\s+(?:in|out\s+of)\s+(\d+)$")
 _SPACED_MIXED = re.compile(r"^([+-]?\d+)\s+(\d+)\s*/\s*(\d+)$")
-_CHOICE = re.compile(r"^(?:(?:option|choice)\s*)?\(?([A-Ea-e])\)?$", re.IGNORECASE)
+# "(C)", "Option C", "Answer: C", "(C) is correct": a multiple-choice letter.
+_CHOICE = re.compile(
+    r"^(?:(?:option|choice|answer)\s*:?\s*)?\(?([A-Ea-e])\)?"
+    r"(?:\s+is\s+(?:correct|right|the\s+answer))?$",
+    re.IGNORECASE,
+)
+# "minus 3", "negative 2.5": a sign in words.
+_SIGN_WORD = re.compile(r"^(?:minus|negative)\s+(?=\d)", re.IGNORECASE)
 _WORDS = re.compile(r"^[A-Za-z][A-Za-z \-']*$")
 # "25 percent" is 25%, not 25 of some unit; "x equals 3" is "x = 3".
 _PERCENT_WORD = re.compile(r"(?<=\d)\s*(?:percent|per\s*cent|pct)\b\.?$", re.IGNORECASE)
@@ -220,6 +227,7 @@ def normalize_answer(answer: str) -> str:
         value = Fraction(scaled.group(1)) * _SCALES[scaled.group(2)]
         text = str(value)  # "3000", or "2469/2" for 1.2345 thousand: both parse exactly
     text = _OUT_OF.sub(r"\\frac{\1}{\2}", _NAMED_POINT.sub("", _clock_time(text)))
+    text = _SIGN_WORD.sub("-", text)
     unit = _TRAILING_UNIT.match(text) or _GLUED_UNIT.match(text) or _COUNTED_NOUN.match(text)
     if unit is not None:
         text = unit.group(1).strip()

@@ -96,12 +96,15 @@ def number_in_words(text: str) -> str | None:
     if fraction is not None:
         return fraction
     words = text.replace("-", " ").split()
+    if words[:1] in (["negative"], ["minus"]) and len(words) > 1:  # "negative three"
+        magnitude = number_in_words(" ".join(words[1:]))
+        return None if magnitude is None or magnitude.startswith("-") else "-" + magnitude
+    if words == ["half"]:
+        return "\\frac{1}{2}"
     if words[-1:] == ["percent"] and len(words) > 1:  # "ten percent" is 10%
-        value = _cardinal(words[:-1])
-        return None if value is None else f"{value}%"
-    if not words:
-        return None
-    value = _cardinal(words)
+        percent = _cardinal(words[:-1])
+        return None if percent is None else f"{percent}%"
+    value = _cardinal(words) if words else None
     return None if value is None else str(value)
 
 

@@ -1,7 +1,7 @@
 """Plain-text mathematics rewritten as LaTeX: ``sqrt(3)/2``, ``2pi``, ``x**2``, ``exp(2)``.
 
-Models and datasets often write answers the way a calculator or Python would, or in
-Unicode (``√3/2``, ``2π``, ``−1``). The LaTeX
+Models and datasets often write answers the way a calculator or Python would (Unicode is
+first written as LaTeX by ``unicode_math``). The LaTeX
 parser reads ``sqrt(3)`` as the product s·q·r·t·3 and ``pi`` as p·i, so the same answer
 written in LaTeX and in plain text would never compare equal. Only spellings that cannot
 mean anything else are rewritten: a name followed by an argument, ``pi`` standing alone,
@@ -11,6 +11,8 @@ mean anything else are rewritten: a name followed by an argument, ``pi`` standin
 from __future__ import annotations
 
 import re
+
+from services.mathcheck.unicode_math import latex_from_unicode
 
 _FUNCTIONS = "arcsin|arccos|arctan|sinh|cosh|tanh|sin|cos|tan|cot|sec|csc|ln|log|exp|sqrt|cbrt|abs"
 # A function name not already a LaTeX command nor part of a longer word, then its argument.
@@ -22,6 +24,7 @@ _INFINITY = re.compile(
     re.IGNORECASE,
 )
 _PAREN_POWER = re.compile(r"\^\s*\(")
+_FACTORIAL_WORD = re.compile(r"\b([a-zA-Z0-9])\s+factorial\b")
 
 
 def _argument(text: str, start: int) -> tuple[str, int] | None:
@@ -87,24 +90,6 @@ def _rewrite_paren_powers(text: str) -> str:
 _BRACELESS_ROOT = re.compile(r"\\sqrt\s*\[([^\]]+)\]\s*([0-9a-zA-Z])")
 
 
-# Unicode mathematics as LaTeX ("√" becomes "sqrt", which the rule for names then reads).
-_UNICODE = str.maketrans(
-    {
-        "−": "-",  # minus sign
-        "–": "-",  # en dash
-        "×": "\\times ",
-        "÷": "\\div ",
-        "·": "\\cdot ",
-        "π": "\\pi ",
-        "∞": "\\infty ",
-        "√": "sqrt",
-        "≤": "\\le ",
-        "≥": "\\ge ",
-        "≠": "\\ne ",
-    }
-)
-
-
 # LaTeX synonyms the parser does not know.
 _SYNONYMS = (("\\lbrace", "\\{"), ("\\rbrace", "\\}"))
 _REAL_LINE = re.compile(r"\\R(?![a-zA-Z])")
@@ -113,18 +98,19 @@ _REAL_LINE = re.compile(r"\\R(?![a-zA-Z])")
 def latex_from_plain_text(text: str) -> str:
     """``text`` with its plain-text notations written as LaTeX; LaTeX passes unchanged
     (but for ``\\sqrt[3]2``, which is given its braces)."""
-    text = _BRACELESS_ROOT.sub(r"\\sqrt[\1]{\2}", text.translate(_UNICODE))
+    text = _BRACELESS_ROOT.sub(r"\\sqrt[\1]{\2}", latex_from_unicode(text))
     if "\\" in text:
         for synonym, meaning in _SYNONYMS:
             text = text.replace(synonym, meaning)
         text = _REAL_LINE.sub(r"\\mathbb{R}", text)
-    if not any(marker in text for marker in ("**", "^(", "pi", "inf", "(")) and not (
+    if not any(marker in text for marker in ("**", "^(", "pi", "inf", "(", "factorial")) and not (
         _CALL.search(text)
     ):
         return text
     text = text.replace("**", "^")
     text = _rewrite_calls(text)
     text = _rewrite_paren_powers(text)
+    text = _FACTORIAL_WORD.sub(r"\1!", text)
     text = _PI.sub(r"\\pi ", text)
     return _INFINITY.sub(r"\\infty ", text).strip()
 

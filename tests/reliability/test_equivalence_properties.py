@@ -136,6 +136,8 @@ KNOWN_MISSES = {
     ("1", "0.999\\ldots"),  # a limit of a repeating expansion
     ("\\frac{x^3}{3}+C", "\\frac{x^3}{3}"),  # an antiderivative without its constant
     ("\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}", "I_2"),  # a matrix by its name
+    ("\\frac{1}{2}", "1 half"),  # a numeral before a fraction word
+    ("\\ln 2", "log(2)"),  # log's base is a convention (10 in LaTeX, e in Python)
 }
 CORPORA: dict[str, list[Case]] = {
     "main": list(CASES),

@@ -673,6 +673,18 @@ _PLAIN_TEXT: list[_Row] = [
     ("e^{2}", "exp(3)", False, "other exponent"),
     (r"\sqrt[3]{2}", "2^(1/2)", False, "square root, not cube root"),
     (r"\pi", "spin", False, "a word containing 'pi' is not pi"),
+    ("x^2+7x+10", "x² + 7x + 10", True, "Unicode superscripts"),
+    ("10^{-6}", "10⁻⁶", True, "a run of superscripts is one exponent"),
+    (r"\frac{7}{2}", "3½", True, "a vulgar fraction after a whole number"),
+    ("[2, 5)", "x ∈ [2, 5)", True, "Unicode membership"),
+    (r"\theta = \frac{\pi}{4}", "θ = π/4", True, "Greek letters"),
+    ("-3", "negative three", True, "a sign in words"),
+    ("-3", "minus 3", True, "a sign in words"),
+    ("n!", "n factorial", True, _PLAIN_NOTE),
+    ("x^2+7x+10", "x²+7x+11", False, "another constant"),
+    ("10^{-6}", "10⁻⁵", False, "another exponent"),
+    (r"\frac{1}{4}", "½", False, "another fraction"),
+    ("-3", "three", False, "the sign is lost"),
 ]
 
 # ---------------------------------------------------------------------------
