@@ -1,10 +1,13 @@
 """Rewrite a pair of answers into comparable forms before normalisation.
 
-Plain-text mathematics (``sqrt(3)/2``, ``2pi``) is first written as LaTeX on both sides.
-Then some notations only mean something next to the other side of the comparison:
+Plain-text and Unicode mathematics (``sqrt(3)/2``, ``2pi``, ``x²``) is first written as
+LaTeX on both sides, and a derivative's name (``\\frac{dy}{dx} =``) dropped. Then some
+notations only mean something next to the other side of the comparison:
 
 * a multiple-choice option given with its value, ``(C) 12``, answers both ``C`` and ``12``:
   it is compared by letter with a letter and by value with a value;
+* several options chosen compare as a set (``A and C`` is ``C, A``);
+* two ratios compare in lowest terms (``2:4:6`` is ``1:2:3``);
 * a number in a base (``1011_2``) equals its digits and its value (``1011``, ``11``);
 * a Roman numeral against a whole number is that number (``XIV`` is ``14``);
 * a ``\\pm`` against a list of two solutions stands for both signs;
