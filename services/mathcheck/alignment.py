@@ -1,7 +1,8 @@
 """Rewrite a pair of answers into comparable forms before normalisation.
 
 Plain-text and Unicode mathematics (``sqrt(3)/2``, ``2pi``, ``x²``) is first written as
-LaTeX on both sides, and a derivative's name (``\\frac{dy}{dx} =``) dropped. Then some
+LaTeX on both sides, mathematics said in words written as notation (``at least 5``), and
+a derivative's name (``\\frac{dy}{dx} =``) dropped. Then some
 notations only mean something next to the other side of the comparison:
 
 * a multiple-choice option given with its value, ``(C) 12``, answers both ``C`` and ``12``:
@@ -26,6 +27,7 @@ from fractions import Fraction
 
 from services.mathcheck.normalization import normalize_answer, parse_number, strip_outer_delimiters
 from services.mathcheck.number_words import roman_numeral
+from services.mathcheck.phrases import math_from_phrase
 from services.mathcheck.plain_text_math import latex_from_plain_text
 from services.mathcheck.structures import split_top_level
 from services.mathcheck.units import in_common_unit
@@ -278,8 +280,8 @@ def _align_signs(reference: str, answer: str) -> tuple[str, str]:
     return reference, answer
 
 
-# "1:2:3": a ratio of plain numbers, which "2:4:6" equals.
-_RATIO_SEPARATOR = re.compile(r"\s*(?::|\\colon)\s*")
+# "1:2:3", "2 to 3": a ratio of plain numbers, which "2:4:6" equals.
+_RATIO_SEPARATOR = re.compile(r"\s*(?::|\\colon)\s*|\s+to\s+")
 
 
 def _ratio(text: str) -> list[Fraction] | None:
@@ -386,7 +388,8 @@ _DERIVATIVE_LABEL = re.compile(
 def align(reference: str, answer: str) -> tuple[str, str]:
     """``reference`` and ``answer`` rewritten so that normalisation can compare them."""
     reference, answer = (
-        _DERIVATIVE_LABEL.sub("", latex_from_plain_text(text)) for text in (reference, answer)
+        _DERIVATIVE_LABEL.sub("", math_from_phrase(latex_from_plain_text(text)))
+        for text in (reference, answer)
     )
     converted = in_common_unit(reference, answer)
     if converted is not None:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from services.mathcheck.phrases import math_from_phrase
 from services.protocol import ExtractionPolicy
 
 
@@ -468,6 +469,12 @@ def _last_math_or_number_after(text: str) -> str | None:
     return number if number is not None else _last_math(text)
 
 
+def _phrase(text: str) -> str | None:
+    """A completion that is one phrase of mathematics in words (lenient): "x is at least 5"."""
+    stripped = text.strip()
+    return stripped if math_from_phrase(stripped) != stripped else None
+
+
 Finder = Callable[[str], str | None]
 
 _LENIENT_INSIDE_TAG: tuple[tuple[ExtractionMethod, Finder], ...] = (
@@ -475,6 +482,7 @@ _LENIENT_INSIDE_TAG: tuple[tuple[ExtractionMethod, Finder], ...] = (
     (ExtractionMethod.ANSWER_IS, _from_answer_is),
     (ExtractionMethod.BARE, _bare),
     (ExtractionMethod.LAST_MATH, _last_math),
+    (ExtractionMethod.BARE, _phrase),
     (ExtractionMethod.LAST_NUMBER, _last_number),
 )
 
@@ -494,6 +502,7 @@ _POLICIES: dict[ExtractionPolicy, tuple[tuple[ExtractionMethod, Finder], ...]] =
         (ExtractionMethod.ANSWER_IS, _from_answer_is),
         (ExtractionMethod.LAST_MATH, _last_math_or_number_after),
         (ExtractionMethod.BARE, _bare),
+        (ExtractionMethod.BARE, _phrase),
         (ExtractionMethod.LAST_NUMBER, _last_number),
         (ExtractionMethod.BARE, _worded),
     ),

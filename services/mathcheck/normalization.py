@@ -36,7 +36,8 @@ _UNIT_WORDS = (
 )
 # "12 square centimeters", "60 km per hour": a unit, maybe of area or volume, maybe a rate.
 _TRAILING_UNIT = re.compile(
-    rf"^(.*?[\d}}])\s+(?:(?:square|sq\.?|cubic)\s*)?(?:{_UNIT_WORDS})(?:\s*(?:per|/)\s*[a-z]+)?$",
+    rf"^(.*?(?:[\d}}]|\\[a-zA-Z]+))\s+(?:(?:square|sq\.?|cubic)\s*)?(?:{_UNIT_WORDS})"
+    r"(?:\s*(?:per|/)\s*[a-z]+)?$",
     re.IGNORECASE,
 )
 # "10cm", "10weeks": a unit of two or more letters written against its number ("10m" may be
@@ -49,8 +50,11 @@ _COUNTED_NOUN = re.compile(
     r"sin|cos|tan|cot|sec|csc|log|ln|exp|sqrt|mod|pi|choose|factorial)s?\b)[a-z]{3,}$"
 )
 # "3 thousand", "1.2 million": a number and the power of ten it is counted in.
-_SCALED = re.compile(r"^([+-]?\d+(?:\.\d+)?)\s+(dozen|thousand|million|billion|trillion)$")
-_SCALES = {"dozen": 12, "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_SCALED = re.compile(r"^([+-]?\d+(?:\.\d+)?)\s+(dozen|hundred|thousand|million|billion|trillion)$")
+_SCALES = {
+    "dozen": 12, "hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9,
+    "trillion": 10**12,
+}  # fmt: skip
 # "5, since 5^2 = 25": the reason after the answer.
 _REASON = re.compile(r"^(.*?\S)\s*,?\s*(?:\\text\{\s*)?\b(?:since|because)\b.*$", re.DOTALL)
 # "x = 5", "x_1 = 5" and "P(x) = x^2": the name of the unknown or the function.
@@ -64,7 +68,7 @@ _LEADING_VARIABLE = re.compile(
 _NAMED_POINT = re.compile(r"^[A-Z]\s*(?=\([^()]*,[^()]*\)$)")
 # "1 in 36", "3 out of 4": a chance or a share written as a count.
 _OUT_OF = re.compile(r"^(\d+)\s+(?:in|out\s+of)\s+(\d+)$")
-_SPACED_MIXED = re.compile(r"^([+-]?\d+)\s+(\d+)\s*/\s*(\d+)$")
+_SPACED_MIXED = re.compile(r"^([+-]?\d+)\s+(?:and\s+)?(\d+)\s*/\s*(\d+)$")
 # "(C)", "Option C", "Answer: C", "(C) is correct": a multiple-choice letter.
 _CHOICE = re.compile(
     r"^(?:(?:option|choice|answer)\s*:?\s*)?\(?([A-Ea-e])\)?"
@@ -99,6 +103,7 @@ _NAMED_SETS = {
     **dict.fromkeys(("infinity", "positive infinity", "+\\infty"), "\\infty"),
     **dict.fromkeys(("negative infinity", "minus infinity"), "-\\infty"),
     **dict.fromkeys(("does not exist", "dne", "the limit does not exist"), "DNE"),
+    **dict.fromkeys(("the origin", "origin"), "(0,0)"),
     "true": "yes",
     "false": "no",
     **dict.fromkeys(

@@ -101,6 +101,9 @@ def number_in_words(text: str) -> str | None:
         return None if magnitude is None or magnitude.startswith("-") else "-" + magnitude
     if words == ["half"]:
         return "\\frac{1}{2}"
+    if words[-3:-1] == ["and", "a"] and len(words) > 3:  # "one and a half" is 3/2
+        whole, part = _cardinal(words[:-3]), _fraction("a " + words[-1])
+        return None if whole is None or part is None else f"{whole}{part}"
     if words[-1:] == ["percent"] and len(words) > 1:  # "ten percent" is 10%
         percent = _cardinal(words[:-1])
         return None if percent is None else f"{percent}%"

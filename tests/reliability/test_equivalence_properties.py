@@ -138,6 +138,8 @@ KNOWN_MISSES = {
     ("\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}", "I_2"),  # a matrix by its name
     ("\\frac{1}{2}", "1 half"),  # a numeral before a fraction word
     ("\\ln 2", "log(2)"),  # log's base is a convention (10 in LaTeX, e in Python)
+    ("\\{5,7\\}", "the solutions are 5 and 7"),  # a sentence, not a bare answer
+    ("8\\pi\\text{ cm}^3", "25.13 cm³"),  # a rounding with a unit to a power
 }
 CORPORA: dict[str, list[Case]] = {
     "main": list(CASES),

@@ -771,6 +771,17 @@ _WRITTEN_FORMS: list[_Row] = [
     (r"\frac{dy}{dx} = \frac{-x}{y}", r"-\frac{x}{y}", True, "a derivative's name is a label"),
     (r"10\%", "ten percent", True, "a percentage in words"),
     (r"10\%", "eleven percent", False, "another percentage"),
+    ("x > 2", "x is greater than 2", True, "a relation in words"),
+    (r"x \le 3", "no more than 3", True, "a relation in words"),
+    ("[-1, 1]", "between -1 and 1 inclusive", True, "an interval in words"),
+    (r"x \neq 3", "all real numbers except 3", True, "an exclusion in words"),
+    (r"\sqrt{2}", "approximately 1.4142", True, "a hedged rounding"),
+    ("1.5", "one and a half", True, _WORD_NOTE),
+    ("2:3", "2 to 3", True, "a ratio in words"),
+    ("(0, 0)", "the origin", True, "the origin by name"),
+    ("x > 2", "x is less than 2", False, "the opposite relation"),
+    ("[-1, 1]", "between -1 and 1", False, "exclusive without 'inclusive'"),
+    (r"\sqrt{2}", "approximately 1.5", False, "too coarse a rounding"),
 ]
 
 # ---------------------------------------------------------------------------

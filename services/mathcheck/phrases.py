@@ -1,0 +1,80 @@
+"""Mathematics said in words, written as the notation it stands for.
+
+Answers rewritten in prose say ``x is at least 5`` for ``x \\ge 5``, ``between -1 and 1
+inclusive`` for ``[-1, 1]``, ``all real numbers except 3`` for ``x \\ne 3``, and hedge a
+rounding (``approximately 1.4142``) or name a chance (``1 in 4 chance``). Each phrase is
+rewritten only when the whole answer is that phrase, so a sentence that merely contains
+"at least" is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+_NUMBER = r"[+-]?\d+(?:\.\d+)?(?:/\d+)?"
+_SUBJECT = (
+    r"(?:(?P<var>[a-zA-Z])\s+(?:is|must\s+be)\s+|(?:all\s+)?(?:real\s+)?(?:numbers|values)"
+    r"(?:\s+of\s+[a-zA-Z])?\s+(?:that\s+are\s+)?)?"
+)
+# "x is at least 5", "greater than 2", "all real numbers less than 3".
+_COMPARISONS = {
+    "at least": "\\ge",
+    "no less than": "\\ge",
+    "greater than or equal to": "\\ge",
+    "at most": "\\le",
+    "no more than": "\\le",
+    "less than or equal to": "\\le",
+    "greater than": ">",
+    "more than": ">",
+    "less than": "<",
+    "fewer than": "<",
+}
+_COMPARISON = re.compile(
+    rf"^{_SUBJECT}(?P<words>{'|'.join(sorted(_COMPARISONS, key=len, reverse=True))})"
+    rf"\s+(?P<bound>{_NUMBER})$",
+    re.IGNORECASE,
+)
+# "between -1 and 1 (inclusive)", "from -1 to 1".
+_BETWEEN = re.compile(
+    rf"^{_SUBJECT}between\s+(?P<low>{_NUMBER})\s+and\s+(?P<high>{_NUMBER})"
+    r"(?P<inclusive>,?\s+inclusive)?$",
+    re.IGNORECASE,
+)
+_FROM_TO = re.compile(rf"^{_SUBJECT}from\s+(?P<low>{_NUMBER})\s+to\s+(?P<high>{_NUMBER})$")
+# "all real numbers except 3".
+_EXCEPT = re.compile(
+    rf"^(?:all\s+)?real\s+numbers\s+(?:except|other\s+than|but)\s+(?P<value>{_NUMBER})$",
+    re.IGNORECASE,
+)
+# "approximately 1.4142", "about 3.14", "\\approx 1.414": the rounding is the answer.
+_HEDGE = re.compile(r"^(?:approximately|approx\.?|about|roughly|around|\\approx)\s*", re.IGNORECASE)
+# "25% chance", "a 1/4 probability", "1 in 4 chance": the chance is the number.
+_CHANCE = re.compile(
+    r"^(?:an?\s+)?(?P<chance>.+?)\s+(?:chance|probability|likelihood)$", re.IGNORECASE
+)
+
+
+def math_from_phrase(text: str) -> str:
+    """``text`` as notation when the whole of it is one of the phrases above, else as is."""
+    stripped = text.strip()
+    comparison = _COMPARISON.match(stripped)
+    if comparison is not None:
+        relation = _COMPARISONS[comparison.group("words").lower()]
+        return f"{comparison.group('var') or 'x'} {relation} {comparison.group('bound')}"
+    between = _BETWEEN.match(stripped) or _FROM_TO.match(stripped)
+    if between is not None:
+        inclusive = between.re is _FROM_TO or between.group("inclusive") is not None
+        relation = "\\le" if inclusive else "<"
+        variable = between.group("var") or "x"
+        return f"{between.group('low')} {relation} {variable} {relation} {between.group('high')}"
+    excluded = _EXCEPT.match(stripped)
+    if excluded is not None:
+        return f"x \\ne {excluded.group('value')}"
+    hedged = _HEDGE.sub("", stripped, count=1)
+    if hedged != stripped:
+        return hedged
+    chance = _CHANCE.match(stripped)
+    return chance.group("chance") if chance is not None else text
+
+
+__all__ = ["math_from_phrase"]
