@@ -8,8 +8,8 @@ text as a calculator or Python writes it (``sqrt(3)/2``, ``2pi``), Unicode, numb
 ordinals in words, relations and intervals in words, units and conversions, money,
 ratios, times of day, fractions, decimals, percentages and scientific notation,
 expressions, equations, sets and lists, intervals and inequalities, vectors, complex
-numbers, angles, bases, Roman numerals, options and short text answers. So it measures what we thought of, not what we did not:
-a figure from it is a figure from our own data.
+numbers, angles, bases, Roman numerals, options and short text answers. So it measures
+what we thought of, not what we did not: a figure from it is a figure from our own data.
 
 Beside the written pairs, every equivalent answer is turned into a wrong one by changing
 its first value-bearing digit (``sqrt(3)/2`` -> ``sqrt(4)/2``): a mechanical check that
