@@ -3,7 +3,7 @@ r"""Bare answers written differently from their reference: the equivalent and th
 A second labelled set beside ``math_corpus.py``, shaped like an answer-equivalence suite:
 every answer is bare (no box, no marker, no sentence around it) and either denotes the
 reference's object in another notation, or is wrong but close. We wrote every pair
-ourselves, in six rounds, each written before the checker was changed for it: plain
+ourselves, in seven rounds, each written before the checker was changed for it: plain
 text as a calculator or Python writes it (``sqrt(3)/2``, ``2pi``), Unicode, numbers and
 ordinals in words, relations and intervals in words, units and conversions, money,
 ratios, times of day, fractions, decimals, percentages and scientific notation,
@@ -1022,6 +1022,98 @@ PAIRS: tuple[tuple[str, str, bool], ...] = (
     ("1 \\text{ mile}", "5280 feet", True),
     ("1 \\text{ km}", "1000 \\text{ meters}", True),
     ("1 km", "100 m", False),
+    ("(0, 1)", "]0, 1[", True),
+    ("[0, 1)", "[0, 1[", True),
+    ("(0,1]", "]0, 1]", True),
+    ("(0,1)", "[0, 1[", False),
+    ("1000", "1\\,000", True),
+    ("1000", "10^{3}", True),
+    ("1200", "1.2 \\cdot 10^{3}", True),
+    ("1200", "1,2 \\cdot 10^3", True),
+    ("1200", "12e2", True),
+    ("1200", "1.2e4", False),
+    ("0.5", "0,5", True),
+    ("0.5", "+0.5", True),
+    ("0.5", "5.", False),
+    ("2.5", "2,5", True),
+    ("2.5", "25", False),
+    ("1 + \\sqrt{3}i", "2(\\cos 60^\\circ + i \\sin 60^\\circ)", True),
+    ("1+\\sqrt3 i", "2e^{i\\pi/3}", True),
+    ("1+\\sqrt3i", "1 + i\\sqrt{3}", True),
+    ("1+\\sqrt3 i", "1 - \\sqrt{3}i", False),
+    ("1+\\sqrt3i", "2e^{i\\pi/6}", False),
+    ("\\sqrt{a^2+b^2}", "(a^2+b^2)^{1/2}", True),
+    ("\\sqrt{a^2+b^2}", "a+b", False),
+    ("\\infty", "infinite", True),
+    ("\\infty", "infinitely many", True),
+    ("\\text{undefined}", "undefined", True),
+    ("\\text{undefined}", "0", False),
+    ("\\emptyset", "no solution exists", True),
+    ("\\emptyset", "there are no solutions", True),
+    ("\\text{B, D}", "B and D", True),
+    ("\\text{B, D}", "(B), (D)", True),
+    ("\\text{B, D}", "BD", True),
+    ("\\text{B,D}", "B, C", False),
+    ("x = 2, y = 3", "$x=2$ and $y=3$", True),
+    ("x=2,y=3", "x = 2; y = 3", True),
+    ("x=2,y=3", "y = 3, x = 2", True),
+    ("x=2,y=3", "x = 3, y = 2", False),
+    ("e^x", "\\mathrm{e}^{x}", True),
+    ("e^x", "\\exp(x)", True),
+    ("e^x", "\\exp x", True),
+    ("e^x", "e^{-x}", False),
+    ("12", "\\operatorname{lcm}(4, 6)", True),
+    ("2", "\\gcd(4, 6)", True),
+    ("12", "\\text{lcm}(4,6)", True),
+    ("2", "\\gcd(4,8)", False),
+    ("5 \\text{ m}^2", "5 \\text{m}^2", True),
+    ("5\\text{ m}^2", "5 \\, \\mathrm{m}^2", True),
+    ("5\\text{ m}^2", "5 m²", True),
+    ("5\\text{ m}^2", "50000 \\text{ cm}^2", True),
+    ("5\\text{ m}^2", "500 cm^2", False),
+    ("\\frac{1}{2} \\text{ hour}", "30 \\text{ minutes}", True),
+    ("\\frac12 \\text{ hour}", "0.5 hours", True),
+    ("\\frac12\\text{ hour}", "20 minutes", False),
+    ("\\{1, 2, 3\\}", "\\{x \\in \\mathbb{Z} : 1 \\le x \\le 3\\}", True),
+    ("\\{1,2,3\\}", "\\{1, 2, 3, 4\\}", False),
+    ("3", "\\displaystyle 3", True),
+    ("3", "\\textstyle{3}", True),
+    ("3", "{\\bf 3}", True),
+    ("3", "\\boldsymbol{3}", True),
+    ("3", "\\color{red}{3}", True),
+    ("3", "\\underline{3}", True),
+    ("3", "\\fbox{3}", True),
+    ("3", "\\framebox{3}", True),
+    ("\\frac{\\pi}{3}", "60°", True),
+    ("\\frac{\\pi}{3}", "1.047 rad", True),
+    ("\\frac\\pi3", "\\pi/3 \\text{ radians}", True),
+    ("\\frac\\pi3", "\\frac{\\pi}{3} \\text{ rad}", True),
+    ("\\frac\\pi3", "1.05", False),
+    ("-\\frac{5}{4}", "\\frac{-5}{4}", True),
+    ("-\\frac{5}{4}", "-1\\tfrac{1}{4}", True),
+    ("-\\frac54", "-1.25", True),
+    ("-\\frac54", "- \\frac{5}{4}", True),
+    ("-\\frac{5}{4}", "\\frac{5}{-4}", True),
+    ("-\\frac54", "\\frac{-4}{5}", False),
+    ("(x+1)^2", "x^2 + 2x + 1", True),
+    ("(x+1)^2", "(1+x)^2", True),
+    ("(x+1)^2", "\\left(x+1\\right)^{2}", True),
+    ("(x+1)^2", "x^2+1", False),
+    ("y = 2", "y=2", True),
+    ("y=2", "the line y = 2", True),
+    ("x = -1", "the line x = -1", True),
+    ("y=2", "x = 2", False),
+    ("\\frac{3}{5}", "3/5 = 0.6", True),
+    ("\\frac{3}{5}", "0.6 = 60\\%", True),
+    ("\\frac35", "\\frac{6}{10} = \\frac{3}{5}", True),
+    ("\\frac35", "3/5 = 0.65", False),
+    ("24\\sqrt{3}", "24 \\sqrt{3} \\approx 41.57", True),
+    ("24\\sqrt3", "41.57", True),
+    ("24\\sqrt3", "41.6", False),
+    ("(1, -2, 3)", "\\langle 1, -2, 3 \\rangle", True),
+    ("(1,-2,3)", "(1; -2; 3)", True),
+    ("(1,-2,3)", "[1, -2, 3]", True),
+    ("(1,-2,3)", "(1, 2, 3)", False),
 )
 
 
@@ -1030,12 +1122,14 @@ _VALUE_DIGIT = re.compile(r"(?<!_)(?<!_\{)(?<!m\^)(?<!m\^\{)\d")
 
 
 _OPTION = re.compile(r"\([A-E]\)")
+_CHAIN = re.compile(r"\d[^=]*=[^=]*\d")
 
 
 def digit_changed(answer: str) -> str | None:
     """``answer`` with its first value-bearing digit raised by one (9 becomes 0)."""
     match = _VALUE_DIGIT.search(answer)
-    if match is None or _OPTION.search(answer):  # "(B) 12" is judged by its letter
+    # "(B) 12" is judged by its letter, "3/5 = 0.6" by its last value.
+    if match is None or _OPTION.search(answer) or _CHAIN.search(answer):
         return None
     digit = str((int(match.group()) + 1) % 10)
     return answer[: match.start()] + digit + answer[match.end() :]

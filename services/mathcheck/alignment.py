@@ -25,7 +25,12 @@ import math
 import re
 from fractions import Fraction
 
-from services.mathcheck.normalization import normalize_answer, parse_number, strip_outer_delimiters
+from services.mathcheck.normalization import (
+    normalize_answer,
+    parse_number,
+    strip_outer_delimiters,
+    without_unit,
+)
 from services.mathcheck.number_words import roman_numeral
 from services.mathcheck.phrases import math_from_phrase
 from services.mathcheck.plain_text_math import latex_from_plain_text
@@ -403,7 +408,9 @@ def align(reference: str, answer: str) -> tuple[str, str]:
     reference, answer = _align_groups(reference, answer)
     reference, answer = _align_signs(reference, answer)
     reference, answer = _align_verdicts(reference, answer)
-    return _align_angles(reference, answer)
+    reference, answer = _align_angles(reference, answer)
+    # Alone, a unit is decoration: the symbolic engine gets the values.
+    return without_unit(reference), without_unit(answer)
 
 
 __all__ = ["align"]

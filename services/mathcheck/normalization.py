@@ -20,8 +20,10 @@ MAX_DECIMAL_EXPONENT = 400
 
 _WRAPPERS = re.compile(
     r"\\(?:text|textbf|textit|textrm|mathrm|mathbf|mathit|mathsf|mathcal|boldsymbol|bm|mbox|"
-    r"operatorname)\s*\{([^{}]*)\}"
+    r"operatorname|underline|framebox|textstyle)\s*\{([^{}]*)\}"
 )
+# "\\color{red}", "\\textstyle": presentation only.
+_PRESENTATION = re.compile(r"\\color\s*\{[^{}]*\}|\\(?:textstyle|scriptstyle)\b")
 # Spacing macros, but not the second backslash of a "\\\\ " row break.
 _SPACING = re.compile(r"(?<!\\)\\[,;:! ]|\\q?quad\b|~")
 _DELIMS = ("\\(", "\\)", "\\[", "\\]", "$")
@@ -31,7 +33,8 @@ _UNIT_WORDS = (
     "kilometers?|centimeters?|millimeters?|inch(?:es)?|in|feet|foot|ft|yards?|yd|miles?|mi|"
     "kg|g|mg|grams?|kilograms?|pounds?|lbs?|oz|ounces?|liters?|litres?|l|ml|gallons?|"
     "seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|"
-    "mph|km/h|m/s|degrees?|dollars?|cents?|usd|euros?|people|persons?|students?|apples?|"
+    "mph|km/h|m/s|degrees?|rad|radians?|dollars?|cents?|usd|euros?|people|persons?|students?|"
+    "apples?|"
     "times|ways|pages|books|cookies|marbles|points"
 )
 # "12 square centimeters", "60 km per hour": a unit, maybe of area or volume, maybe a rate.
@@ -100,7 +103,9 @@ _NAMED_SETS = {
         ),
         "\\mathbb{R}",
     ),
-    **dict.fromkeys(("infinity", "positive infinity", "+\\infty"), "\\infty"),
+    **dict.fromkeys(
+        ("infinity", "positive infinity", "+\\infty", "infinite", "infinitely many"), "\\infty"
+    ),
     **dict.fromkeys(("negative infinity", "minus infinity"), "-\\infty"),
     **dict.fromkeys(("does not exist", "dne", "the limit does not exist"), "DNE"),
     **dict.fromkeys(("the origin", "origin"), "(0,0)"),
@@ -117,6 +122,10 @@ _NAMED_SETS = {
             "none",
             "no real roots",
             "no roots",
+            "no solution exists",
+            "no solutions exist",
+            "there is no solution",
+            "there are no solutions",
         ),
         "\\emptyset",
     ),
@@ -164,6 +173,19 @@ _TRAILING_BACKSLASH = re.compile(r"(?<!\\)\\$")
 _ELLIPSIS = re.compile(r"\.\.\.|…|\\[lc]?dots\b")
 
 
+_UNIT_WRAPPER = re.compile(r"\\(?:text|mathrm|mbox|textrm)\s*\{\s*([^{}]*?)\s*\}")
+_UNIT_SPACING = re.compile(r"\\[,;: ]|~")
+
+
+def without_unit(text: str) -> str:
+    """ "1.047 \\text{ rad}" -> "1.047", "8\\pi \\text{ cm}^3" -> "8\\pi": the value of a
+    quantity, for the symbolic engine; ``text`` itself when it ends in no unit."""
+    bare = strip_outer_delimiters(text)
+    spaced = _UNIT_SPACING.sub(" ", _UNIT_WRAPPER.sub(r" \1", bare)).strip()
+    unit = _TRAILING_UNIT.match(spaced) or _GLUED_UNIT.match(spaced)
+    return unit.group(1).strip() if unit is not None else text
+
+
 def strip_outer_delimiters(text: str) -> str:
     changed = True
     while changed:
@@ -205,6 +227,7 @@ def normalize_answer(answer: str) -> str:
     text = _REASON.sub(r"\1", text)
     text = text.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
     text = text.replace("\\left", "").replace("\\right", "").replace("\\displaystyle", "")
+    text = _PRESENTATION.sub("", text)
     text = text.replace("\\langle", "(").replace("\\rangle", ")")
     text = _SET_BUILDER.sub(r"\2", text)
     text = _THIN_THOUSANDS.sub(",", text)
@@ -329,9 +352,10 @@ _DECIMAL_COMMA = re.compile(rf"^({_SIGN})(\d+),(\d+)$")
 _REPEATING = re.compile(
     rf"^({_SIGN})(\d*)\.(\d*)(?:\\(?:overline|dot|bar)\s*\{{?(\d{{1,20}})\}}?|\((\d{{1,20}})\))$"
 )
+_THOUSANDS_MANTISSA = re.compile(r"^([1-9]\d{0,2}),(\d{3})$")
 _E_NOTATION = re.compile(rf"^({_SIGN})(\d+(?:\.\d+)?)[eE]([+-]?\d+)$")
 _TIMES_TEN = re.compile(
-    rf"^({_SIGN})(?:(\d+(?:\.\d+)?)\s*(?:\\times|\\cdot|\*|x)\s*)?10\s*\^\s*\{{?\s*([+-]?\d+)\s*\}}?$"
+    rf"^({_SIGN})(?:(\d+(?:[.,]\d+)?)\s*(?:\\times|\\cdot|\*|x)\s*)?10\s*\^\s*\{{?\s*([+-]?\d+)\s*\}}?$"
 )
 _FRACTION = re.compile(
     rf"^({_SIGN})\s*(?:(\d+)\s*(?:\s|(?=\\frac)))?"
@@ -391,6 +415,8 @@ def _parse_unsigned_forms(text: str) -> ParsedNumber | None:
     match = _E_NOTATION.match(text) or _TIMES_TEN.match(text)
     if match is not None:
         sign, mantissa, exponent = match.group(1), match.group(2) or "1", int(match.group(3))
+        # "1,2 \\cdot 10^3": a decimal comma; "1,200 \\times 10^3": a thousands separator.
+        mantissa = _THOUSANDS_MANTISSA.sub(r"\1\2", mantissa).replace(",", ".")
         if abs(exponent) > MAX_DECIMAL_EXPONENT:
             return None
         value = Fraction(mantissa) * Fraction(10) ** exponent

@@ -2,7 +2,8 @@
 
 Answers rewritten in prose say ``x is at least 5`` for ``x \\ge 5``, ``between -1 and 1
 inclusive`` for ``[-1, 1]``, ``all real numbers except 3`` for ``x \\ne 3``, and hedge a
-rounding (``approximately 1.4142``) or name a chance (``1 in 4 chance``). Each phrase is
+rounding (``approximately 1.4142``), name a chance (``1 in 4 chance``) or the kind of an
+object (``the line y = 2``). Each phrase is
 rewritten only when the whole answer is that phrase, so a sentence that merely contains
 "at least" is left alone.
 """
@@ -54,9 +55,19 @@ _CHANCE = re.compile(
 )
 
 
+# "the line y = 2", "the point (1, 2)": the object's kind before the object.
+_KIND = re.compile(
+    r"^the\s+(?:line|curve|plane|point|circle|parabola|graph|function|equation)\s+(?=\S)",
+    re.IGNORECASE,
+)
+
+
 def math_from_phrase(text: str) -> str:
     """``text`` as notation when the whole of it is one of the phrases above, else as is."""
     stripped = text.strip()
+    named = _KIND.sub("", stripped, count=1)
+    if named != stripped:
+        return named
     comparison = _COMPARISON.match(stripped)
     if comparison is not None:
         relation = _COMPARISONS[comparison.group("words").lower()]

@@ -86,8 +86,11 @@ def _rewrite_paren_powers(text: str) -> str:
     return "".join(output)
 
 
-# "\\sqrt[3]2": LaTeX takes the one next character as the radicand; the parser does not.
+# "\\sqrt[3]2", "\\frac\\pi3": LaTeX takes the next character or command as the argument;
+# the parser does not.
 _BRACELESS_ROOT = re.compile(r"\\sqrt\s*\[([^\]]+)\]\s*([0-9a-zA-Z])")
+_TOKEN = r"(\\[a-zA-Z]+(?![a-zA-Z])|[0-9a-zA-Z])"
+_BRACELESS_FRACTION = re.compile(rf"\\([dt]?frac)\s*{_TOKEN}\s*{_TOKEN}")
 
 
 # LaTeX synonyms the parser does not know.
@@ -95,10 +98,30 @@ _SYNONYMS = (("\\lbrace", "\\{"), ("\\rbrace", "\\}"))
 _REAL_LINE = re.compile(r"\\R(?![a-zA-Z])")
 
 
+# "]0, 1[", "[0, 1[": intervals written with reversed brackets for open ends.
+_REVERSED_INTERVAL = re.compile(r"^\s*([\[\]])([^\[\](),]+,[^\[\](),]+)([\[\]])\s*$")
+_NAMED_FUNCTION = re.compile(
+    r"\\(?:text|mathrm|operatorname)\s*\{\s*(lcm|gcd)\s*\}|(?<![a-zA-Z\\{])(lcm|gcd)(?=\s*\()"
+)
+
+
+def _interval_brackets(text: str) -> str:
+    match = _REVERSED_INTERVAL.match(text)
+    if match is None or (match.group(1) == "[" and match.group(3) == "]"):
+        return text
+    opening = "(" if match.group(1) == "]" else "["
+    closing = ")" if match.group(3) == "[" else "]"
+    return f"{opening}{match.group(2)}{closing}"
+
+
 def latex_from_plain_text(text: str) -> str:
     """``text`` with its plain-text notations written as LaTeX; LaTeX passes unchanged
     (but for ``\\sqrt[3]2``, which is given its braces)."""
-    text = _BRACELESS_ROOT.sub(r"\\sqrt[\1]{\2}", latex_from_unicode(text))
+    text = _BRACELESS_ROOT.sub(r"\\sqrt[\1]{\2}", latex_from_unicode(_interval_brackets(text)))
+    text = _BRACELESS_FRACTION.sub(r"\\\1{\2}{\3}", text)
+    text = _NAMED_FUNCTION.sub(
+        lambda match: f"\\operatorname{{{match.group(1) or match.group(2)}}}", text
+    )
     if "\\" in text:
         for synonym, meaning in _SYNONYMS:
             text = text.replace(synonym, meaning)

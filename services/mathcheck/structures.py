@@ -316,7 +316,8 @@ def structures_equal(reference: str, answer: str) -> bool | None:
             return None
         if len(left.entries) != len(right.entries):
             return False
-        if _interval_brackets(left) != _interval_brackets(right):
+        # Brackets tell an interval's ends; a triple in square brackets is a point or vector.
+        if len(left.entries) == 2 and _interval_brackets(left) != _interval_brackets(right):
             return False
         return all(map(_entries_match, left.entries, right.entries))
     if isinstance(left, Matrix) and isinstance(right, Matrix):

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from services.mathcheck.normalization import normalize_answer, parse_number
+
 _LENGTH: dict[tuple[str, ...], Fraction] = {
     ("mm", "millimeter", "millimetre"): Fraction(1, 1000),
     ("cm", "centimeter", "centimetre"): Fraction(1, 100),
@@ -67,14 +69,19 @@ _UNITS = {
     "lbs": ("mass", _MASS[("lb", "pound")]),
 }
 _WRAPPER = re.compile(r"\\(?:text|mathrm|mbox|textrm)\s*\{\s*([^{}]*?)\s*\}")
-_NUMBER = r"[+-]?\d+(?:\.\d+)?|[+-]?\d+/\d+"
-# "12 cm^2", "12 square centimeters", "3 cubic meters", "2.5 km", "180 minutes".
+# "12 cm^2", "12 square centimeters", "3 cubic meters", "\\frac{1}{2} hour", "180 minutes".
 _QUANTITY = re.compile(
-    rf"^({_NUMBER})\s*~?\s*(?:(square|sq\.?|cubic)\s*)?([a-zA-Z]+)\.?\s*(?:\^\s*\{{?\s*([23])\s*\}}?)?$"
+    r"^(?P<value>.*?[\d}])\s*~?\s*(?:(?P<prefix>square|sq\.?|cubic)\s*)?(?P<name>[a-zA-Z]+)\.?"
+    r"\s*(?:\^\s*\{?\s*(?P<power>[23])\s*\}?)?$"
 )
 # "\\$12.50": an amount in dollars.
-_DOLLARS = re.compile(rf"^\\?\$\s*({_NUMBER})$")
+_DOLLARS = re.compile(r"^\\?\$\s*(?P<value>\d.*)$")
 _POWERS = {"square": 2, "sq": 2, "sq.": 2, "cubic": 3}
+
+
+def _value(text: str) -> Fraction | None:
+    number = parse_number(normalize_answer(text))
+    return None if number is None or number.percent else number.value
 
 
 def _quantity(text: str) -> tuple[Fraction, Unit] | None:
@@ -83,19 +90,21 @@ def _quantity(text: str) -> tuple[Fraction, Unit] | None:
     text = text.strip().strip("$").strip()
     dollars = _DOLLARS.match(text)
     if dollars is not None:
-        return Fraction(dollars.group(1)), _UNITS["dollar"]
+        amount = _value(dollars.group("value"))
+        return None if amount is None else (amount, _UNITS["dollar"])
     match = _QUANTITY.match(text)
     if match is None:
         return None
-    value, prefix, name, exponent = match.groups()
-    unit = _UNITS.get(name.lower())
-    if unit is None:
+    unit = _UNITS.get(match.group("name").lower())
+    value = _value(match.group("value")) if unit is not None else None
+    if unit is None or value is None:
         return None
-    power = _POWERS[prefix.lower()] if prefix else int(exponent or 1)
+    prefix = match.group("prefix")
+    power = _POWERS[prefix.lower()] if prefix else int(match.group("power") or 1)
     if power != 1 and unit[0] != "length":
         return None
     kind, factor = unit
-    return Fraction(value), (kind if power == 1 else f"{kind}^{power}", factor**power)
+    return value, (kind if power == 1 else f"{kind}^{power}", factor**power)
 
 
 def _written(value: Fraction) -> str:

@@ -782,6 +782,18 @@ _WRITTEN_FORMS: list[_Row] = [
     ("x > 2", "x is less than 2", False, "the opposite relation"),
     ("[-1, 1]", "between -1 and 1", False, "exclusive without 'inclusive'"),
     (r"\sqrt{2}", "approximately 1.5", False, "too coarse a rounding"),
+    ("(0, 1)", "]0, 1[", True, "reversed brackets for open ends"),
+    ("[0, 1)", "[0, 1[", True, "reversed brackets for open ends"),
+    ("1200", r"1,2 \cdot 10^3", True, "a decimal comma in a mantissa"),
+    (r"\frac{\pi}{3}", r"\frac\pi3", True, "LaTeX's braceless fraction"),
+    (r"\frac{\pi}{3}", "1.047 rad", True, "a rounding in radians"),
+    (r"\frac{1}{2} \text{ hour}", r"30 \text{ minutes}", True, "a fraction of an hour"),
+    ("12", r"\text{lcm}(4,6)", True, "a named function"),
+    ("y = 2", "the line y = 2", True, "the object's kind before it"),
+    ("(1, -2, 3)", "[1, -2, 3]", True, "a triple in square brackets is not an interval"),
+    ("(0, 1)", "]0, 1]", False, "a closed end"),
+    (r"\frac{1}{2} \text{ hour}", r"20 \text{ minutes}", False, "a third of an hour"),
+    ("[1, 2]", "(1, 2)", False, "two entries: the brackets are the interval's ends"),
 ]
 
 # ---------------------------------------------------------------------------
