@@ -61,11 +61,10 @@ _SCALES = {
 # "5, since 5^2 = 25": the reason after the answer.
 _REASON = re.compile(r"^(.*?\S)\s*,?\s*(?:\\text\{\s*)?\b(?:since|because)\b.*$", re.DOTALL)
 # "x = 5", "x_1 = 5" and "P(x) = x^2": the name of the unknown or the function.
-# A word naming the quantity is a label too: "slope = -1/2", "\\text{area} = 12", and so is
-# a derivative: "y' = 2x", "\\frac{dy}{dx} = 2x".
+# A word naming the quantity is a label too: "slope = -1/2", "\\text{area} = 12" (a
+# derivative's name is dropped when the pair is aligned).
 _LEADING_VARIABLE = re.compile(
-    r"^\s*(?:[a-zA-Z](?:_\{?\w+\}?)?'*(?:\s*\(\s*[a-zA-Z]\s*\))?|[a-zA-Z]{3,}"
-    r"|\\frac\s*\{\s*d\s*[a-zA-Z]?\s*\}\s*\{\s*d\s*[a-zA-Z]\s*\})\s*=\s*(?=[^=])"
+    r"^\s*(?:[a-zA-Z](?:_\{?\w+\}?)?(?:\s*\(\s*[a-zA-Z]\s*\))?|[a-zA-Z]{3,})\s*=\s*(?=[^=])"
 )
 # "P(2, -3)": a point's name before its coordinates.
 _NAMED_POINT = re.compile(r"^[A-Z]\s*(?=\([^()]*,[^()]*\)$)")
@@ -177,11 +176,16 @@ _UNIT_WRAPPER = re.compile(r"\\(?:text|mathrm|mbox|textrm)\s*\{\s*([^{}]*?)\s*\}
 _UNIT_SPACING = re.compile(r"\\[,;: ]|~")
 
 
+def unwrapped_quantity(text: str) -> str:
+    """ "1.5 \\,\\text{ hours}" -> "1.5 hours": a quantity with its unit as plain words."""
+    bare = strip_outer_delimiters(text)
+    return _UNIT_SPACING.sub(" ", _UNIT_WRAPPER.sub(r" \1", bare)).strip()
+
+
 def without_unit(text: str) -> str:
     """ "1.047 \\text{ rad}" -> "1.047", "8\\pi \\text{ cm}^3" -> "8\\pi": the value of a
     quantity, for the symbolic engine; ``text`` itself when it ends in no unit."""
-    bare = strip_outer_delimiters(text)
-    spaced = _UNIT_SPACING.sub(" ", _UNIT_WRAPPER.sub(r" \1", bare)).strip()
+    spaced = unwrapped_quantity(text)
     unit = _TRAILING_UNIT.match(spaced) or _GLUED_UNIT.match(spaced)
     return unit.group(1).strip() if unit is not None else text
 

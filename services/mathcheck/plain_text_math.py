@@ -11,6 +11,7 @@ mean anything else are rewritten: a name followed by an argument, ``pi`` standin
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from services.mathcheck.unicode_math import latex_from_unicode
 
@@ -42,48 +43,41 @@ def _argument(text: str, start: int) -> tuple[str, int] | None:
     return (match.group(), match.end()) if match else None
 
 
-def _rewrite_calls(text: str) -> str:
+def _rewrite_arguments(
+    text: str, pattern: re.Pattern[str], write: Callable[[re.Match[str], str], str], back: int = 0
+) -> str:
+    """Each match of ``pattern`` and the argument after it (``back`` characters before the
+    match's end) replaced by ``write(match, argument)``."""
     output: list[str] = []
     position = 0
-    for match in _CALL.finditer(text):
+    for match in pattern.finditer(text):
         if match.start() < position:
             continue
-        argument = _argument(text, match.end())
+        argument = _argument(text, match.end() - back)
         if argument is None:
             continue
-        inner, end = argument
-        inner = latex_from_plain_text(inner)
-        name = match.group(1)
-        output.append(text[position : match.start()])
-        if name == "sqrt":
-            output.append(f"\\sqrt{{{inner}}}")
-        elif name == "cbrt":
-            output.append(f"\\sqrt[3]{{{inner}}}")
-        elif name == "exp":
-            output.append(f"e^{{{inner}}}")
-        elif name == "abs":
-            output.append(f"\\left|{inner}\\right|")
-        else:
-            output.append(f"\\{name}({inner})")
-        position = end
-    output.append(text[position:])
-    return "".join(output)
-
-
-def _rewrite_paren_powers(text: str) -> str:
-    """ "2^(1/3)" -> "2^{1/3}": a parenthesised exponent is the whole exponent."""
-    output: list[str] = []
-    position = 0
-    for match in _PAREN_POWER.finditer(text):
-        if match.start() < position:
-            continue
-        argument = _argument(text, match.end() - 1)
-        if argument is None:
-            continue
-        output.append(text[position : match.start()] + "^{" + argument[0] + "}")
+        output.append(text[position : match.start()] + write(match, argument[0]))
         position = argument[1]
     output.append(text[position:])
     return "".join(output)
+
+
+_CALLED = {
+    "sqrt": "\\sqrt{{{}}}",
+    "cbrt": "\\sqrt[3]{{{}}}",
+    "exp": "e^{{{}}}",
+    "abs": "\\left|{}\\right|",
+}
+
+
+def _call(match: re.Match[str], argument: str) -> str:
+    name, inner = match.group(1), latex_from_plain_text(argument)
+    return _CALLED.get(name, f"\\{name}({{}})").format(inner)
+
+
+def _paren_power(_: re.Match[str], argument: str) -> str:
+    """ "2^(1/3)" -> "2^{1/3}": a parenthesised exponent is the whole exponent."""
+    return "^{" + argument + "}"
 
 
 # "\\sqrt[3]2", "\\frac\\pi3": LaTeX takes the next character or command as the argument;
@@ -131,8 +125,8 @@ def latex_from_plain_text(text: str) -> str:
     ):
         return text
     text = text.replace("**", "^")
-    text = _rewrite_calls(text)
-    text = _rewrite_paren_powers(text)
+    text = _rewrite_arguments(text, _CALL, _call)
+    text = _rewrite_arguments(text, _PAREN_POWER, _paren_power, back=1)
     text = _FACTORIAL_WORD.sub(r"\1!", text)
     text = _PI.sub(r"\\pi ", text)
     return _INFINITY.sub(r"\\infty ", text).strip()

@@ -117,15 +117,8 @@ def parse_structure(normalized: str) -> Structure | None:
     """The set, sequence or matrix a normalised answer denotes, if all entries are numbers."""
     matrix = _MATRIX.match(normalized)
     if matrix is not None:
-        rows: list[tuple[ParsedNumber, ...]] = []
-        for row in matrix.group(2).strip().removesuffix("\\\\").split("\\\\"):
-            cells = [_number(cell) for cell in row.split("&")]
-            if any(cell is None for cell in cells):
-                return None
-            rows.append(tuple(cell for cell in cells if cell is not None))
-        if len({len(row) for row in rows}) != 1:
-            return None
-        return Matrix(tuple(rows))
+        body = matrix.group(2).strip().removesuffix("\\\\")
+        return _matrix([row.split("&") for row in body.split("\\\\")])
     nested = _nested_list(normalized)
     if nested is not None:
         return nested
@@ -275,17 +268,23 @@ def _nested_list(normalized: str) -> Matrix | None:
     rows_text = split_top_level(normalized[1:-1], ",")
     if rows_text is None:
         return None
-    rows: list[tuple[ParsedNumber, ...]] = []
-    for row_text in (row.strip() for row in rows_text):
-        if not (row_text.startswith("[") and row_text.endswith("]")):
-            return None
-        cells = [_number(cell) for cell in row_text[1:-1].split(",")]
+    rows = [row.strip() for row in rows_text]
+    if not all(row.startswith("[") and row.endswith("]") for row in rows):
+        return None
+    return _matrix([row[1:-1].split(",") for row in rows])
+
+
+def _matrix(rows: list[list[str]]) -> Matrix | None:
+    """The matrix of these cells, when every cell is a number and the rows are one length."""
+    parsed: list[tuple[ParsedNumber, ...]] = []
+    for row in rows:
+        cells = [_number(cell) for cell in row]
         if any(cell is None for cell in cells):
             return None
-        rows.append(tuple(cell for cell in cells if cell is not None))
-    if len({len(row) for row in rows}) != 1:
+        parsed.append(tuple(cell for cell in cells if cell is not None))
+    if len({len(row) for row in parsed}) != 1:
         return None
-    return Matrix(tuple(rows))
+    return Matrix(tuple(parsed))
 
 
 def structures_equal(reference: str, answer: str) -> bool | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from services.mathcheck.normalization import normalize_answer, parse_number
+from services.mathcheck.normalization import normalize_answer, parse_number, unwrapped_quantity
 
 _LENGTH: dict[tuple[str, ...], Fraction] = {
     ("mm", "millimeter", "millimetre"): Fraction(1, 1000),
@@ -68,7 +68,6 @@ _UNITS = {
     "secs": ("time", Fraction(1)),
     "lbs": ("mass", _MASS[("lb", "pound")]),
 }
-_WRAPPER = re.compile(r"\\(?:text|mathrm|mbox|textrm)\s*\{\s*([^{}]*?)\s*\}")
 # "12 cm^2", "12 square centimeters", "3 cubic meters", "\\frac{1}{2} hour", "180 minutes".
 _QUANTITY = re.compile(
     r"^(?P<value>.*?[\d}])\s*~?\s*(?:(?P<prefix>square|sq\.?|cubic)\s*)?(?P<name>[a-zA-Z]+)\.?"
@@ -86,8 +85,7 @@ def _value(text: str) -> Fraction | None:
 
 def _quantity(text: str) -> tuple[Fraction, Unit] | None:
     """ "1.5 \\text{ hours}" -> (3/2, ("time", 3600)); None for anything else."""
-    text = _WRAPPER.sub(r" \1", text).replace("\\,", " ").replace("\\ ", " ")
-    text = text.strip().strip("$").strip()
+    text = unwrapped_quantity(text)
     dollars = _DOLLARS.match(text)
     if dollars is not None:
         amount = _value(dollars.group("value"))
