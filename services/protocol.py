@@ -5,7 +5,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+
+from services.codecheck.test_formats import looks_like_test_data, to_test_specs
 
 
 class Task(StrEnum):
@@ -79,6 +81,13 @@ class RewardOptions(_Strict):
         description="Math answer extraction policy (boxed | marked | lenient); the server "
         "default (VERIFIER_EXTRACTION) when omitted.",
     )
+    answer_after_reasoning: bool | None = Field(
+        None,
+        description="Math: search only the text after a closed reasoning block "
+        "(<think>…</think>, <reasoning>…</reasoning>); a block left open is no answer. Off for "
+        "models that write no such blocks; the server default "
+        "(VERIFIER_ANSWER_AFTER_REASONING, on) when omitted.",
+    )
     correct: float = Field(1.0, description="Reward for a correct answer.")
     wrong: float = Field(-1.0, description="Reward for a wrong answer.")
     no_answer: float = Field(-0.5, description="Reward when no final answer can be extracted.")
@@ -113,6 +122,15 @@ class MathItem(_ItemBase):
     task: Literal[Task.MATH] = Task.MATH
     reference: str = Field(description="Ground-truth final answer.", max_length=100_000)
 
+    @field_validator("reference")
+    @classmethod
+    def _not_code_tests(cls, reference: str) -> str:
+        # A verl code row's ground_truth is JSON test data: judging it as a math answer
+        # would hand out a plausible-looking reward for the wrong task.
+        if looks_like_test_data(reference):
+            raise ValueError("the reference is code test data; send the item as task 'code'")
+        return reference
+
 
 class TestSpec(_Strict):
     code: str | None = Field(None, description="Test code appended after the solution.")
@@ -123,7 +141,14 @@ class TestSpec(_Strict):
 class CodeItem(_ItemBase):
     task: Literal[Task.CODE]
     language: Literal["q", "python"]
-    tests: list[TestSpec] = Field(min_length=1)
+    tests: Annotated[list[TestSpec], BeforeValidator(to_test_specs)] = Field(
+        min_length=1,
+        description="A list of {code?, stdin?, expected?}, or a dataset's own test format, "
+        "converted on arrival: verl/PRIME or APPS/TACO inputs/outputs (fn_name for call-based "
+        "tests; also as a JSON string or under input_output), LiveCodeBench test cases "
+        "(testtype stdin/functional, func_name), HumanEval {test, entry_point}, MBPP assert "
+        "lists or {test_list}, KodCode pytest source.",
+    )
     max_tests: int | None = Field(None, ge=1, description="Run the first N tests (default 5).")
     timeout_s: float | None = Field(None, gt=0, le=60, description="Per-test timeout (default 1).")
 
