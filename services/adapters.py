@@ -1,11 +1,17 @@
 """The compatibility endpoints' adapters: ``/grade`` and OpenRLHF's ``/get_reward``.
 
-Both send their answers through the scorer as ``/score`` math items and translate the
-results into their own response shapes.
+Both send their answers through the scorer as ``/score`` items (``/get_reward``: math, or
+code where the label is code test data) and translate the results into their own response
+shapes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from services.codecheck.test_formats import looks_like_test_data
+from services.end_tokens import strip_end_tokens
 from services.mathcheck.extraction import reference_answer
 from services.protocol import (
     ExtractionPolicy,
@@ -15,34 +21,81 @@ from services.protocol import (
     RewardModelRequest,
     RewardModelResponse,
     RewardOptions,
+    ScoreResult,
     Status,
     Task,
 )
 from services.scoring import Scorer
 
 
-async def reward_model(scorer: Scorer, request: RewardModelRequest) -> RewardModelResponse:
-    """OpenRLHF's remote RM: cut each response out of its query and score it as math."""
-    items = [
-        {
-            "completion": query[len(prompt) :] if query.startswith(prompt) else query,
-            "reference": label,
-        }
-        for query, prompt, label in zip(request.query, request.prompts, request.labels, strict=True)
-    ]
-    response = await scorer.score_batch(items, request.options, only=Task.MATH)
-    results = response.results
-    return RewardModelResponse(
-        # OpenRLHF needs a number for every query; the status log says which were not
-        # judged, so a 0.0 there is visible rather than silent.
-        rewards=[r.reward if r.reward is not None else 0.0 for r in results],
-        scores=[r.components.get("correct", 0.0) for r in results],
-        extra_logs={
-            "status": [r.status.value for r in results],
-            "correct": [r.components.get("correct") for r in results],
-            "no_answer": [r.components.get("no_answer") for r in results],
-        },
+async def reward_model(
+    scorer: Scorer, request: RewardModelRequest, end_tokens: Sequence[str] = ()
+) -> RewardModelResponse:
+    """OpenRLHF's remote RM: cut each response out of its query, drop its end tokens and
+    score it against its label (math, or code when the label is code test data)."""
+    labels = request.labels if request.labels is not None else [None] * len(request.query)
+    items: list[dict[str, Any] | None] = []
+    for query, prompt, label in zip(request.query, request.prompts, labels, strict=True):
+        response = query[len(prompt) :] if query.startswith(prompt) else query
+        items.append(_label_item(strip_end_tokens(response, end_tokens), label))
+    scored = iter(
+        (await scorer.score_batch([i for i in items if i is not None], request.options)).results
     )
+    results = [next(scored) if item is not None else None for item in items]
+    # OpenRLHF needs a number for every sample (it has no "not judged"): an unjudged one
+    # gets the no-answer reward and counts in extra_logs["error"] (or "unavailable").
+    unjudged = request.options.no_answer
+    return RewardModelResponse(
+        rewards=[r.reward if r is not None and r.reward is not None else unjudged for r in results],
+        scores=[_score(r) for r in results],
+        extra_logs={key: [log(r) for r in results] for key, log in _EXTRA_LOGS.items()},
+    )
+
+
+def _label_item(completion: str, label: Any) -> dict[str, Any] | None:
+    """The /score item a label stands for; None where there is no label to judge by."""
+    if isinstance(label, bool):
+        label = str(label).lower()
+    elif isinstance(label, int | float):
+        label = str(label)  # datasets keep numeric answers as numbers
+    if label is None or label == "" or (isinstance(label, str) and not label.strip()):
+        return None
+    if isinstance(label, str) and not looks_like_test_data(label):
+        return {"task": Task.MATH.value, "completion": completion, "reference": label}
+    # Code test data (a dataset's own format) or anything else: the code item's
+    # validation converts it or says why it cannot.
+    return {"task": Task.CODE.value, "language": "python", "completion": completion, "tests": label}
+
+
+def _score(result: ScoreResult | None) -> float:
+    """Correctness in [0, 1]: OpenRLHF's dynamic filtering reads it."""
+    if result is None or result.reward is None:
+        return 0.0
+    components = result.components
+    if result.task is Task.CODE:
+        return components.get("pass_fraction", 0.0)
+    return components.get("score", components.get("correct", 0.0))
+
+
+def _flag(test: Callable[[ScoreResult], bool]) -> Callable[[ScoreResult | None], float]:
+    return lambda result: 1.0 if result is not None and test(result) else 0.0
+
+
+# One fixed set of keys, numbers only: OpenRLHF turns every value into a tensor and merges
+# the samples' logs key by key, so text or a key missing from one sample breaks its step.
+_EXTRA_LOGS: dict[str, Callable[[ScoreResult | None], float]] = {
+    "correct": _flag(lambda r: r.components.get("correct", r.components.get("pass_fraction")) == 1),
+    "no_answer": _flag(
+        lambda r: (
+            r.components.get("no_answer") == 1.0
+            or (r.task is Task.CODE and r.status is Status.OK and r.extracted is None)
+        )
+    ),
+    "verifier": _flag(lambda r: r.judge is Judge.VERIFIER),
+    "error": lambda r: 1.0 if r is None or r.status is Status.ERROR else 0.0,
+    "unavailable": _flag(lambda r: r.status is Status.UNAVAILABLE),
+    "timeout": _flag(lambda r: r.status is Status.TIMEOUT),
+}
 
 
 async def grade(scorer: Scorer, request: GradeRequest) -> GradeResponse:

@@ -188,19 +188,29 @@ class CodeScoreRequest(_Strict):
 
 
 class RewardModelRequest(BaseModel):
-    """OpenRLHF's remote reward-model protocol (``--remote_rm_url``): math items."""
+    """OpenRLHF's remote reward-model protocol (``--reward.remote_url``)."""
 
     model_config = ConfigDict(extra="ignore")  # OpenRLHF versions add fields freely
     query: list[str] = Field(description="Full texts: prompt followed by the response.")
     prompts: list[str] = Field(description="The prompts, so the response can be cut out.")
-    labels: list[str] = Field(description="Reference answers.")
+    labels: list[Any] | None = Field(
+        None,
+        description="The dataset's labels: a math reference (numbers are read as text), or "
+        "code test data in any format a code item takes (scored as Python). An empty or "
+        "missing label is an error for that sample.",
+    )
     options: RewardOptions = Field(default_factory=RewardOptions)
 
 
 class RewardModelResponse(BaseModel):
-    rewards: list[float] = Field(description="Reward per query (0.0 where none could be given).")
+    rewards: list[float] = Field(
+        description="Reward per query; the no_answer reward where none could be given."
+    )
     scores: list[float] = Field(description="Correctness in [0, 1] per query.")
-    extra_logs: dict[str, list[float | str | None]]
+    extra_logs: dict[str, list[float]] = Field(
+        description="One number per query under a fixed set of keys: correct, no_answer, "
+        "verifier (judged by the LLM verifier), error, unavailable, timeout (0 or 1)."
+    )
 
 
 class RubricScoreRequest(_Strict):

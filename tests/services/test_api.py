@@ -298,7 +298,7 @@ def test_openrlhf_get_reward(client: httpx.Client) -> None:
     data = reply.json()
     assert data["rewards"] == [1.0, -1.0, -0.5]
     assert data["scores"] == [1.0, 0.0, 0.0]
-    assert data["extra_logs"]["status"] == ["ok", "ok", "ok"]
+    assert data["extra_logs"]["error"] == [0.0, 0.0, 0.0]
     assert data["extra_logs"]["no_answer"] == [0.0, 0.0, 1.0]
     mismatched = client.post("/get_reward", json={**body, "labels": ["2"]})
     assert mismatched.status_code == 422 and "same length" in mismatched.text
