@@ -19,8 +19,9 @@ class Isolation(StrEnum):
 
 @dataclass(frozen=True)
 class TestCase:
-    """One test. Python: ``code`` is appended to the program (assert style) and/or
-    ``stdin`` is fed to it; q: ``code`` is q source appended to the solution."""
+    """One test. Python: ``code`` is test code run after the program (assert style; split
+    into checks judged on the host where its shape allows) and/or ``stdin`` is fed to it;
+    q: ``code`` is q source appended to the solution."""
 
     __test__ = False  # not a pytest test class
 
@@ -43,6 +44,11 @@ class Limits:
 class Failure(StrEnum):
     NONE = "none"
     WRONG_OUTPUT = "wrong_output"
+    # A split assert whose program-side value, compared on the host, did not hold.
+    WRONG_VALUE = "wrong_value"
+    # No valid report from the test harness: the program exited (with any status) or
+    # broke the report channel before the test's values or completion proof were sent.
+    NO_RESULT = "no_result"
     RUNTIME_ERROR = "runtime_error"
     TIMEOUT = "timeout"
     MEMORY = "memory"

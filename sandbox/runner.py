@@ -8,7 +8,9 @@ import shutil
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+from . import value_codec
 from .bwrap import QLIC, QLIC_SRC, SCRATCH, BwrapPlan, bwrap_argv
 from .classify import classify
 from .config import SandboxConfig
@@ -16,11 +18,14 @@ from .errors import SandboxUnavailable
 from .interpreter import PythonInfo, probe_python
 from .models import Isolation, Language, Limits, TestCase, TestOutcome
 from .pool import WorkerPool, WorkerSpec
+from .python_tests import judge_test, plan_test
 from .q_license import LicenseDir, prepare_license
 from .q_script import SCRIPT_NAME, build_script, q_argv
 from .reaper import become_subreaper
 from .status import IsolationStatus, PoolStatus, PythonStatus, QStatus, SandboxStatus
-from .worker_main import Job, JobLimits, WorkerConfig
+from .worker_main import Job, JobLimits, Reply, WorkerConfig
+
+CODEC_SOURCE = Path(value_codec.__file__).read_text(encoding="utf-8")
 
 NO_Q = "Q_BIN not set: no licensed q on this machine"
 # Imported once in each warm worker so solutions do not pay for them per test. Nothing
@@ -77,11 +82,20 @@ class Sandbox:
         pool = self._pools.get(language)
         if pool is None:  # first use: probing the interpreter blocks, keep it off the loop
             pool = await loop.run_in_executor(self._executor, self._pool, language)
+
+
+        async def run(jobs: Sequence[Job]) -> list[Reply]:
+            return await asyncio.gather(
+                *(loop.run_in_executor(self._executor, pool.run, j, limits.wall_s) for j in jobs)
+            )
+
+        if language is Language.PYTHON:
+            plans = [plan_test(program, t, _job_limits(limits)) for t in tests]
+            raws = iter(await run([job for plan in plans for job in plan.jobs]))
+            return [judge_test(p, [next(raws) for _ in p.jobs], limits) for p in plans]
         jobs = [self._job(language, program, t, limits) for t in tests]
-        raws = await asyncio.gather(
-            *(loop.run_in_executor(self._executor, pool.run, job, limits.wall_s) for job in jobs)
-        )
-        return [classify(language, t, r, limits) for t, r in zip(tests, raws, strict=True)]
+        replies = await run(jobs)
+        return [classify(language, t, r, limits) for t, r in zip(tests, replies, strict=True)]
 
     async def warmup(self) -> None:
         """Start the Python workers now instead of on the first request."""
@@ -153,24 +167,8 @@ class Sandbox:
         return self.config.isolation is Isolation.BWRAP
 
     def _job(self, language: Language, program: str, test: TestCase, limits: Limits) -> Job:
-        lim: JobLimits = {
-            "wall_s": limits.wall_s,
-            "cpu_s": limits.cpu_s,
-            "memory_mb": limits.memory_mb,
-            "max_processes": limits.max_processes,
-            "max_output_bytes": limits.max_output_bytes,
-            "max_file_bytes": limits.max_file_bytes,
-            "max_open_files": limits.max_open_files,
-        }
-        if language is Language.PYTHON:
-            source = program if test.code is None else f"{program}\n{test.code}\n"
-            return {
-                "kind": "python",
-                "main": "main.py",
-                "files": {"main.py": source},
-                "stdin": test.stdin or "",
-                "limits": lim,
-            }
+        """A q job (Python tests are planned by ``python_tests.plan_test``)."""
+        lim = _job_limits(limits)
         assert self.config.q_bin is not None
         # q reserves its workspace on top of the interpreter itself.
         lim["memory_mb"] = limits.memory_mb + self.config.q_workspace_mb
@@ -214,7 +212,11 @@ class Sandbox:
             self._python = probe_python(cfg.python_bin)
         info = self._python
         ro_paths = list(info.mount_paths())
-        worker_cfg: WorkerConfig = {"scratch": SCRATCH, "preimport": list(PREIMPORT)}
+        worker_cfg: WorkerConfig = {
+            "scratch": SCRATCH,
+            "preimport": list(PREIMPORT),
+            "codec": CODEC_SOURCE,
+        }
         license_dir: str | None = None
         if language is Language.Q:
             if not cfg.q_bin:
@@ -282,3 +284,15 @@ class Sandbox:
             version=self._q_version,
             warning=(self._license.warning or None) if self._license else None,
         )
+
+
+def _job_limits(limits: Limits) -> JobLimits:
+    return {
+        "wall_s": limits.wall_s,
+        "cpu_s": limits.cpu_s,
+        "memory_mb": limits.memory_mb,
+        "max_processes": limits.max_processes,
+        "max_output_bytes": limits.max_output_bytes,
+        "max_file_bytes": limits.max_file_bytes,
+        "max_open_files": limits.max_open_files,
+    }

@@ -18,6 +18,7 @@ deadline and the output cap, then kills every process the job left behind.
 
 # No ``from __future__ import annotations``: the TypedDicts' NotRequired markers must be
 # evaluated for ``__required_keys__`` to be right.
+import builtins
 import contextlib
 import ctypes
 import gc
@@ -54,6 +55,14 @@ PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_PDEATHSIG = 1
 JOB_DIR = "job"
+# The job's report channel: the harness writes the test's values (or its completion proof)
+# here, never to stdout, so nothing the program prints can pass for them.
+REPORT_FD = 3
+REPORT_CAP = 8 * 1024 * 1024
+# Names of the harness's comparisons in an opaque test (sandbox/test_split.py rewrites its
+# asserts to call them).
+HOLDS = "__sandbox_holds__"
+TRUTHY = "__sandbox_truthy__"
 
 
 # --------------------------------------------------------------------------- frames
@@ -69,6 +78,7 @@ class WorkerConfig(TypedDict):
     qlic_src: NotRequired[str]  # q licence files to copy ...
     qlic: NotRequired[str]  # ... into this directory, owned by the job uid
     uid: NotRequired[int]  # drop to this uid and the same gid (the host runs as root)
+    codec: NotRequired[str]  # source of sandbox/value_codec.py, run before any job
 
 
 @final
@@ -94,13 +104,24 @@ class JobLimits(TypedDict):
 
 @final
 class PythonJob(TypedDict):
-    """Run ``files[main]`` in the forked interpreter."""
+    """Run ``files[main]`` in the forked interpreter.
+
+    With ``nonce``, after the program's top level has returned: either evaluate each of
+    ``probes`` (after ``setup``) and report their values, or run ``after`` (test code held
+    in memory, never in a file) and report that it finished. The report goes to
+    ``REPORT_FD`` with the nonce; ``builtins`` are names bound to Python's own builtins
+    while test code runs."""
 
     kind: Literal["python"]
     main: str
     files: dict[str, str]
     stdin: str
     limits: JobLimits
+    nonce: NotRequired[str]
+    probes: NotRequired[list[str]]
+    setup: NotRequired[str]
+    after: NotRequired[str]
+    builtins: NotRequired[list[str]]
 
 
 @final
@@ -133,6 +154,7 @@ class JobResult(TypedDict):
     duration_s: float
     cpu_s: float
     maxrss_kb: int
+    report: NotRequired[str]  # what arrived on REPORT_FD (jobs with a nonce)
 
 
 @final
@@ -449,6 +471,9 @@ class Worker:
         for name in self.cfg["preimport"]:
             with contextlib.suppress(ImportError):
                 __import__(name)
+        self.codec: dict[str, Any] = {}
+        if self.cfg.get("codec"):
+            exec(compile(self.cfg["codec"], "value_codec", "exec"), self.codec)
         _wipe(self.scratch)
         # Objects that exist now are never collected: a job's GC pass then does not touch
         # (and copy-on-write) the worker's pages.
@@ -513,32 +538,36 @@ class Worker:
         os.lseek(stdin_fd, 0, os.SEEK_SET)
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
+        rep_r, rep_w = os.pipe() if "nonce" in job else (-1, -1)
         t0 = time.monotonic()
         pid = os.fork()
         if pid == 0:  # child: never returns
-            self._child(job, stdin_fd, out_w, err_w)
-        os.close(stdin_fd)
-        os.close(out_w)
-        os.close(err_w)
+            self._child(job, stdin_fd, out_w, err_w, rep_w)
+        for fd in (stdin_fd, out_w, err_w, rep_w):
+            if fd >= 0:
+                os.close(fd)
         try:
-            return self._supervise(pid, t0, job["limits"], out_r, err_r)
+            return self._supervise(pid, t0, job["limits"], out_r, err_r, rep_r)
         finally:
-            os.close(out_r)
-            os.close(err_r)
+            for fd in (out_r, err_r, rep_r):
+                if fd >= 0:
+                    os.close(fd)
             for path in (self.scratch, *self.cfg.get("wipe", [])):
                 _wipe(path)
 
     def _supervise(
-        self, pid: int, t0: float, limits: JobLimits, out_r: int, err_r: int
+        self, pid: int, t0: float, limits: JobLimits, out_r: int, err_r: int, rep_r: int
     ) -> JobResult:
         cap = limits["max_output_bytes"]
         bufs: dict[int, bytearray] = {out_r: bytearray(), err_r: bytearray()}
+        report = bytearray()
         total = 0
         timed_out = output_limit = False
         pidfd = os.pidfd_open(pid)
         poller = select.poll()
-        for fd in (out_r, err_r, pidfd):
-            poller.register(fd, select.POLLIN)
+        for fd in (out_r, err_r, pidfd, rep_r):
+            if fd >= 0:
+                poller.register(fd, select.POLLIN)
         deadline = t0 + limits["wall_s"]
         exited = False
         while not exited:
@@ -553,6 +582,9 @@ class Worker:
                 data = os.read(fd, 65536)
                 if not data:
                     poller.unregister(fd)
+                    continue
+                if fd == rep_r:
+                    report += data[: REPORT_CAP + 1 - len(report)]
                     continue
                 bufs[fd] += data
                 total += len(data)
@@ -576,8 +608,13 @@ class Worker:
                 total += len(data)
         if total > cap:
             output_limit = True
+        while rep_r >= 0 and len(report) <= REPORT_CAP:
+            data = os.read(rep_r, 65536)
+            if not data:
+                break
+            report += data
         code = os.waitstatus_to_exitcode(status)
-        return {
+        result: JobResult = {
             "exit_code": code if code >= 0 else None,
             "signal": -code if code < 0 else None,
             "stdout": bytes(bufs[out_r][:cap]).decode("utf-8", "replace"),
@@ -588,6 +625,10 @@ class Worker:
             "cpu_s": ru.ru_utime + ru.ru_stime,
             "maxrss_kb": ru.ru_maxrss,
         }
+        if rep_r >= 0:
+            # Over the cap the report is cut, so it no longer parses: the test fails.
+            result["report"] = bytes(report[: REPORT_CAP + 1]).decode("utf-8", "replace")
+        return result
 
     def _kill_all(self, reap: bool = True) -> None:
         """Kill every process of the job, daemons and setsid'd orphans included.
@@ -628,14 +669,16 @@ class Worker:
 
     # ---- the job child -----------------------------------------------------------
 
-    def _child(self, job: Job, stdin_fd: int, out_w: int, err_w: int) -> None:
+    def _child(self, job: Job, stdin_fd: int, out_w: int, err_w: int, rep_w: int) -> None:
         code = 125
         try:
             os.setsid()  # own session/process group, detached from the worker's
             os.dup2(stdin_fd, 0)
             os.dup2(out_w, 1)
             os.dup2(err_w, 2)
-            os.closerange(3, 1 << 16)
+            if rep_w >= 0:
+                os.dup2(rep_w, REPORT_FD, inheritable=False)
+            os.closerange(REPORT_FD + 1 if rep_w >= 0 else REPORT_FD, 1 << 16)
             os.chdir(self.job_dir)
             if not self.pid1:
                 _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -654,7 +697,8 @@ class Worker:
                 full_env = {**os.environ, **env}
                 os.execve(argv[0], argv, full_env)
             os.environ.update(env)
-            code = _run_python(os.path.join(self.job_dir, job["main"]))
+            test = _TestHarness(job, self.codec, self.cfg["preimport"]) if "nonce" in job else None
+            code = _run_python(os.path.join(self.job_dir, job["main"]), test)
         except BaseException as exc:  # pragma: no cover - reported through stderr
             with contextlib.suppress(OSError):
                 os.write(2, f"sandbox: job setup failed: {exc!r}\n".encode())
@@ -672,8 +716,9 @@ def _set_limits(limits: JobLimits) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def _run_python(path: str) -> int:
-    """Run a script in this (forked) interpreter with ``python script.py`` semantics."""
+def _run_python(path: str, test: "_TestHarness | None" = None) -> int:
+    """Run a script in this (forked) interpreter with ``python script.py`` semantics; then,
+    if its top level returned normally, the test harness (which writes the report)."""
     import atexit
     import io
 
@@ -712,8 +757,11 @@ def _run_python(path: str) -> int:
     except BaseException as exc:
         # Hide this frame so the traceback looks like the one `python main.py` prints.
         tb = exc.__traceback__.tb_next if exc.__traceback__ else None
-        sys.excepthook(type(exc), exc.with_traceback(tb), tb)
+        _print_exception(type(exc), exc.with_traceback(tb), tb)
         code = 1
+    else:
+        if test is not None:
+            code = test.run(main.__dict__)
     try:
         # Like interpreter exit: join non-daemon threads (only if the program used any).
         threading = sys.modules.get("threading")
@@ -730,6 +778,111 @@ def _run_python(path: str) -> int:
         except BaseException:
             code = code or 120
     return code
+
+
+# Bound at worker start-up, before any program runs: a program that replaces
+# sys.excepthook (say, with one that exits 0) or json.dumps does not reach these.
+_print_exception = sys.__excepthook__
+_dumps = json.dumps
+_write = os.write
+_eval = eval
+_exec = exec
+_compile = compile
+_pristine_builtins = dict(builtins.__dict__)
+
+
+class _TestHarness:
+    """The trusted part of a test, run in the job's interpreter after the program's top
+    level returned. It can only report; the host judges what it reports."""
+
+    def __init__(self, job: PythonJob, codec: dict[str, Any], modules: list[str]) -> None:
+        self.job = job
+        self.encode: Callable[[object], object] = codec["encode"]
+        self.decode: Callable[[object], object] = codec["decode"]
+        self.relation: Callable[[str, object, object], bool] = codec["holds"]
+        self.unsendable: type[Exception] = codec["Unsendable"]
+        # Module contents as the worker imported them, restored before each probe: a
+        # program that patched math.isclose or itertools does not change the test.
+        self.modules = [
+            (module.__dict__, dict(module.__dict__))
+            for module in map(sys.modules.get, modules)
+            if module is not None
+        ]
+
+    def _namespace(self, main: dict[str, Any]) -> dict[str, Any]:
+        for saved_dict, saved in self.modules:
+            saved_dict.update(saved)
+        names = dict(main)
+        names["__builtins__"] = dict(_pristine_builtins)
+        names[HOLDS], names[TRUTHY] = self._holds, self._truthy
+        for name in self.job.get("builtins", []):
+            if name in _pristine_builtins:
+                names[name] = _pristine_builtins[name]
+        return names
+
+    def _plain(self, value: object) -> object:
+        return self.decode(self.encode(value))  # raises for what is not plain data
+
+    def _holds(self, op: str, a: object, b: object) -> bool:
+        try:
+            return self.relation(op, self._plain(a), self._plain(b))
+        except self.unsendable:
+            return False
+
+    def _truthy(self, value: object) -> bool:
+        try:
+            return bool(self._plain(value))
+        except self.unsendable:
+            return False
+
+    def run(self, main: dict[str, Any]) -> int:
+        if "after" in self.job:
+            return self._run_after(main)
+        return self._run_probes(main)
+
+    def _run_after(self, main: dict[str, Any]) -> int:
+        try:
+            _exec(_compile(self.job["after"], "<test>", "exec"), self._namespace(main))
+        except SystemExit as exc:
+            return _exit_code(exc)  # no completion proof: the test did not finish
+        except BaseException as exc:
+            tb = exc.__traceback__.tb_next if exc.__traceback__ else None
+            _print_exception(type(exc), exc.with_traceback(tb), tb)
+            return 1
+        self._send({"nonce": self.job["nonce"], "done": True})
+        return 0
+
+    def _run_probes(self, main: dict[str, Any]) -> int:
+        names = self._namespace(main)
+        try:
+            _exec(_compile(self.job.get("setup", ""), "<test setup>", "exec"), names)
+        except BaseException as exc:
+            self._send({"nonce": self.job["nonce"], "setup_error": _describe(exc)})
+            return 0
+        values: list[list[object]] = []
+        for probe in self.job.get("probes", []):
+            scope = self._namespace(names)
+            try:
+                value = _eval(_compile(probe, "<test>", "eval"), scope)
+                values.append(["ok", self.encode(value)])
+            except BaseException as exc:
+                kind = "unsendable" if isinstance(exc, self.unsendable) else "raised"
+                values.append([kind, _describe(exc)])
+        self._send({"nonce": self.job["nonce"], "values": values})
+        return 0
+
+    def _send(self, report: dict[str, object]) -> None:
+        data = memoryview(_dumps(report, separators=(",", ":")).encode())
+        while data:
+            data = data[_write(REPORT_FD, data) :]
+
+
+def _describe(exc: BaseException) -> str:
+    """``Type: message`` of an exception the program raised (its ``__str__`` may misbehave)."""
+    try:
+        return f"{type(exc).__name__}: {exc}"[:300]
+    except BaseException:
+        return type(exc).__name__[:100]
 
 
 def _exit_code(exc: SystemExit) -> int:

@@ -1,0 +1,83 @@
+"""How one Python test becomes sandbox jobs, and how their replies become its outcome.
+
+- stdin/stdout test (no ``code``): the program runs as a script; its stripped stdout must
+  equal the expected output, which stays on the host.
+- split test (assert code of a shape ``sandbox/test_split.py`` reads, no expected
+  output): a job runs the program and then evaluates the program-side expressions; a
+  second job, without the program, evaluates non-literal expected sides; the host
+  compares (``sandbox/verdict.py``).
+- opaque test (any other code): the program runs from ``main.py``; the test code is held
+  in memory (never in a file, the working directory, the environment or argv) and run
+  after the program's top level returned; the harness's completion proof must arrive.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from .classify import classify
+from .models import Language, Limits, TestCase, TestOutcome
+from .test_split import SplitTest, opaque_builtins, rewrite_opaque, split_test
+from .verdict import judge_opaque, judge_split
+from .worker_main import JobLimits, PythonJob, Reply
+
+MAIN = "main.py"
+
+
+@dataclass(frozen=True)
+class PythonPlan:
+    test: TestCase
+    job: PythonJob
+    split: SplitTest | None = None
+    reference: PythonJob | None = None  # evaluates non-literal expected sides
+
+    @property
+    def jobs(self) -> list[PythonJob]:
+        return [self.job] if self.reference is None else [self.job, self.reference]
+
+
+def plan_test(program: str, test: TestCase, limits: JobLimits) -> PythonPlan:
+    def job(source: str, **extra: object) -> PythonJob:
+        base: PythonJob = {
+            "kind": "python",
+            "main": MAIN,
+            "files": {MAIN: source},
+            "stdin": test.stdin or "",
+            "limits": limits,
+        }
+        return {**base, **extra}  # type: ignore[typeddict-item]
+
+    if test.code is None:
+        return PythonPlan(test, job(program))
+    split = split_test(test.code, program) if test.expected is None else None
+    if split is None:
+        after = {"after": rewrite_opaque(test.code), "builtins": opaque_builtins(test.code)}
+        return PythonPlan(test, job(program, nonce=_nonce(), **after))
+    probes = {"probes": split.probes, "setup": split.program_setup, "builtins": split.builtins}
+    reference = None
+    if split.references:
+        # No program here: the expected side is computed where no program code runs.
+        reference = job(
+            "", nonce=_nonce(), probes=split.references, setup=split.reference_setup
+        )
+        reference["stdin"] = ""
+    return PythonPlan(test, job(program, nonce=_nonce(), **probes), split, reference)
+
+
+def judge_test(plan: PythonPlan, replies: list[Reply], limits: Limits) -> TestOutcome:
+    base = classify(Language.PYTHON, plan.test, replies[0], limits)
+    if plan.test.code is None:
+        return base
+    nonce = plan.job["nonce"]
+    if plan.split is None:
+        return judge_opaque(base, replies[0], nonce)
+    reference = None
+    if plan.reference is not None:
+        ref_base = classify(Language.PYTHON, TestCase(), replies[1], limits)
+        reference = (ref_base, replies[1], plan.reference["nonce"])
+    return judge_split(plan.split, base, replies[0], nonce, reference)
+
+
+def _nonce() -> str:
+    return secrets.token_hex(16)

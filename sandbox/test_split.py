@@ -1,0 +1,414 @@
+"""Split assert tests into the program's side and the expected side.
+
+A test like ``assert f(3) == [1, 2]`` is not run as a script after the program. It is
+read here (on the host, with ``ast``; never executed) into checks: the program's side
+(``f(3)``) is evaluated in the program's sandbox and sent back as plain data, the expected
+side (``[1, 2]``) is read with ``ast.literal_eval`` on the host, or evaluated in a
+separate sandboxed process that runs no program code. The comparison happens on the host
+(``sandbox/verdict.py``), so the expected values never enter the program's sandbox and
+the program's operators never decide the verdict.
+
+Shapes split: ``assert A OP B`` (``==``, ``!=``, ``is``/``is not`` None/True/False, ``in``,
+``not in``, ``<``, ``<=``, ``>``, ``>=``, chained), ``assert math.isclose(A, B, ...)``,
+``assert abs(A - B) < tol`` (also ``<=`` and ``math.fabs``), ``assert A`` and ``assert not
+A`` for a call, name, attribute or subscript, ``assert A and B``; at the top level, or in
+``def check(candidate): ...`` followed by ``check(entry_point)`` (HumanEval); imports and
+assignments that use no program name may come before them. Anything else is opaque: it
+runs after the program with a completion proof (``sandbox/runner.py``).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .worker_main import HOLDS, TRUTHY
+
+BUILTIN_NAMES = frozenset(dir(builtins))
+_OPS: dict[type[ast.cmpop], str] = {
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Is: "is",
+    ast.IsNot: "is not",
+    ast.In: "in",
+    ast.NotIn: "not in",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+}
+_SINGLETONS = (None, True, False)
+# A bare value in ``assert A`` is taken only where its truth is the program's own value,
+# not the result of an operator the program could overload.
+_TRUTHY_NODES = (ast.Call, ast.Name, ast.Attribute, ast.Subscript)
+
+
+@dataclass(frozen=True)
+class Operand:
+    """Where one value of a check comes from."""
+
+    where: Literal["literal", "program", "reference"]
+    index: int = -1  # into SplitTest.probes or SplitTest.references
+    value: object = None  # the literal
+
+
+@dataclass(frozen=True)
+class Check:
+    """One relation between operands: ``relation`` is a comparison operator, ``truthy``,
+    ``falsy``, ``isclose`` (operands a, b) or ``within <`` / ``within <=`` (a, b, tol)."""
+
+    relation: str
+    operands: tuple[Operand, ...]
+    source: str  # the assert, for the verdict's detail
+    rel_tol: float = 1e-9
+    abs_tol: float = 0.0
+
+
+@dataclass
+class SplitTest:
+    """What the two sandboxed runs evaluate and how the host judges their values."""
+
+    checks: list[Check] = field(default_factory=list)
+    probes: list[str] = field(default_factory=list)  # program-side expressions
+    program_setup: str = ""  # test set-up those expressions need
+    references: list[str] = field(default_factory=list)  # non-literal expected sides
+    reference_setup: str = ""
+    # Builtin names the probes read: bound to Python's own builtins for the evaluation, so
+    # a program that defines or patches ``len`` or ``abs`` does not change the test.
+    builtins: list[str] = field(default_factory=list)
+
+
+class _Opaque(Exception):
+    """The test has a shape this module does not split."""
+
+
+def program_names(program: str) -> frozenset[str]:
+    """Names the program binds at its top level (empty when it does not parse)."""
+    try:
+        module = ast.parse(program)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    names: set[str] = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            names.update(node.names)
+    return frozenset(names)
+
+
+def free_names(node: ast.AST) -> set[str]:
+    """Names an expression reads that it does not bind itself (lambdas, comprehensions)."""
+    bound: set[str] = set()
+    read: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name):
+            (read if isinstance(sub.ctx, ast.Load) else bound).add(sub.id)
+        elif isinstance(sub, ast.arg):
+            bound.add(sub.arg)
+    return read - bound
+
+
+class _Substitute(ast.NodeTransformer):
+    """``candidate`` (check's parameter) becomes the argument ``check`` was called with."""
+
+    def __init__(self, name: str, value: ast.expr) -> None:
+        self.name, self.value = name, value
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id == self.name and isinstance(node.ctx, ast.Load):
+            return ast.copy_location(ast.parse(ast.unparse(self.value), mode="eval").body, node)
+        return node
+
+
+def split_test(code: str, program: str) -> SplitTest | None:
+    """The test's checks, or None when its shape is opaque."""
+    try:
+        return _Splitter(program_names(program)).split(code)
+    except (_Opaque, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+class _Splitter:
+    def __init__(self, program: frozenset[str]) -> None:
+        self.program = program
+        self.setup: list[ast.stmt] = []
+        self.setup_names: set[str] = set()
+        self.subjects: set[str] = set()  # names check(...) was called with
+        self.test = SplitTest()
+
+    def split(self, code: str) -> SplitTest:
+        module = ast.parse(code)
+        functions: dict[str, ast.FunctionDef] = {}
+        asserts: list[ast.Assert] = []
+        for stmt in module.body:
+            if isinstance(stmt, ast.FunctionDef):
+                functions[stmt.name] = stmt
+            elif _is_docstring(stmt):
+                continue
+            elif isinstance(stmt, ast.Expr) and _is_check_call(stmt.value, functions):
+                asserts += self._expand(stmt.value, functions)
+            else:
+                asserts += self._statement(stmt)
+        if not asserts:
+            raise _Opaque("no assert")
+        for node in asserts:
+            self._assert(node)
+        needed_program = set().union(*(free_names(_expr(p)) for p in self.test.probes))
+        needed_reference = set().union(*(free_names(_expr(r)) for r in self.test.references))
+        self.test.program_setup = self._setup_for(needed_program)
+        self.test.reference_setup = self._setup_for(needed_reference)
+        self.test.builtins = sorted((needed_program & BUILTIN_NAMES) - self.subjects)
+        return self.test
+
+    # ---- statements
+
+    def _statement(self, stmt: ast.stmt) -> list[ast.Assert]:
+        if isinstance(stmt, ast.Assert):
+            return [stmt]
+        if isinstance(stmt, ast.Import | ast.ImportFrom):
+            self._add_setup(stmt, {(a.asname or a.name).split(".")[0] for a in stmt.names})
+            return []
+        if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
+            if free_names(stmt.value) & (self.program - self.setup_names):
+                raise _Opaque("set-up uses the program")
+            self._add_setup(stmt, {t.id for t in stmt.targets if isinstance(t, ast.Name)})
+            return []
+        raise _Opaque(type(stmt).__name__)
+
+    def _add_setup(self, stmt: ast.stmt, names: set[str]) -> None:
+        self.setup.append(stmt)
+        self.setup_names |= names
+
+    def _expand(self, call: ast.Call, functions: dict[str, ast.FunctionDef]) -> list[ast.Assert]:
+        assert isinstance(call.func, ast.Name)
+        function = functions[call.func.id]
+        param = function.args.args[0].arg
+        self.subjects |= free_names(call.args[0])
+        substitute = _Substitute(param, call.args[0])
+        out: list[ast.Assert] = []
+        for stmt in function.body:
+            if _is_docstring(stmt):
+                continue
+            rewritten = ast.fix_missing_locations(substitute.visit(stmt))
+            if isinstance(rewritten, ast.Assign) and free_names(stmt.value) & {param}:
+                raise _Opaque("set-up uses the candidate")
+            out += self._statement(rewritten)
+        return out
+
+    def _setup_for(self, names: set[str]) -> str:
+        """The set-up statements that bind ``names``, and those they need in turn."""
+        wanted = set(names)
+        kept: list[ast.stmt] = []
+        for stmt in reversed(self.setup):
+            bound = _bound_by(stmt)
+            if bound & wanted:
+                kept.append(stmt)
+                if isinstance(stmt, ast.Assign):
+                    wanted |= free_names(stmt.value)
+        return "\n".join(ast.unparse(s) for s in reversed(kept))
+
+    # ---- asserts
+
+    def _assert(self, node: ast.Assert) -> None:
+        source = ast.unparse(ast.Assert(test=node.test, msg=None))
+        for check in self._checks(node.test, source):
+            self.test.checks.append(check)
+
+    def _checks(self, test: ast.expr, source: str) -> list[Check]:
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+            return [c for value in test.values for c in self._checks(value, source)]
+        if isinstance(test, ast.Compare):
+            return self._compare(test, source)
+        if isinstance(test, ast.Call) and _is_isclose(test.func):
+            return [self._isclose(test, source)]
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            if isinstance(test.operand, _TRUTHY_NODES):
+                return [Check("falsy", (self._program_side(test.operand),), source)]
+            raise _Opaque("not of an operator")
+        if isinstance(test, _TRUTHY_NODES):
+            return [Check("truthy", (self._program_side(test),), source)]
+        raise _Opaque(type(test).__name__)
+
+    def _compare(self, test: ast.Compare, source: str) -> list[Check]:
+        within = _within(test)
+        if within is not None:
+            a, b, op, tol = within
+            operands = (self._operand(a), self._operand(b), self._expected(tol))
+            return [Check(f"within {op}", operands, source)]
+        nodes = [test.left, *test.comparators]
+        ops = [_OPS[type(op)] for op in test.ops]
+        for op, right in zip(ops, nodes[1:], strict=True):
+            if op in ("is", "is not") and not _is_singleton(right):
+                raise _Opaque("'is' against a value that is not None, True or False")
+        operands = [self._operand(n) for n in nodes]
+        return [
+            Check(op, (operands[i], operands[i + 1]), source) for i, op in enumerate(ops)
+        ]
+
+    def _isclose(self, call: ast.Call, source: str) -> Check:
+        if len(call.args) != 2:
+            raise _Opaque("isclose takes two positional values")
+        tolerances = {"rel_tol": 1e-9, "abs_tol": 0.0}
+        for keyword in call.keywords:
+            if keyword.arg not in tolerances:
+                raise _Opaque(f"isclose keyword {keyword.arg}")
+            value = ast.literal_eval(keyword.value)
+            if type(value) not in (int, float):
+                raise _Opaque("isclose tolerance is not a number")
+            tolerances[keyword.arg] = float(value)
+        operands = (self._operand(call.args[0]), self._operand(call.args[1]))
+        return Check("isclose", operands, source, tolerances["rel_tol"], tolerances["abs_tol"])
+
+    # ---- operands
+
+    def _is_expected(self, node: ast.expr) -> bool:
+        names = free_names(node)
+        return not (names & self.program) and names <= (BUILTIN_NAMES | self.setup_names)
+
+    def _operand(self, node: ast.expr) -> Operand:
+        if self._is_expected(node):
+            return self._expected(node)
+        return self._program_side(node)
+
+    def _expected(self, node: ast.expr) -> Operand:
+        if not self._is_expected(node):
+            raise _Opaque("a tolerance that uses the program")
+        try:
+            return Operand("literal", value=ast.literal_eval(node))
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            self.test.references.append(ast.unparse(node))
+            return Operand("reference", len(self.test.references) - 1)
+
+    def _program_side(self, node: ast.expr) -> Operand:
+        self.test.probes.append(ast.unparse(node))
+        return Operand("program", len(self.test.probes) - 1)
+
+
+def _expr(source: str) -> ast.expr:
+    return ast.parse(source, mode="eval").body
+
+
+def _is_docstring(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+
+
+def _is_check_call(node: ast.expr, functions: dict[str, ast.FunctionDef]) -> bool:
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        return False
+    function = functions.get(node.func.id)
+    if function is None or len(node.args) != 1 or node.keywords:
+        return False
+    params = function.args
+    return (
+        len(params.args) == 1
+        and not (params.posonlyargs or params.kwonlyargs or params.vararg or params.kwarg)
+        and not function.decorator_list
+    )
+
+
+def _bound_by(stmt: ast.stmt) -> set[str]:
+    if isinstance(stmt, ast.Import | ast.ImportFrom):
+        return {(a.asname or a.name).split(".")[0] for a in stmt.names}
+    if isinstance(stmt, ast.Assign):
+        return {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+    return set()
+
+
+def _is_isclose(func: ast.expr) -> bool:
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "isclose"
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "math"
+    )
+
+
+def _is_abs(func: ast.expr) -> bool:
+    if isinstance(func, ast.Name):
+        return func.id == "abs"
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "fabs"
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "math"
+    )
+
+
+def _within(test: ast.Compare) -> tuple[ast.expr, ast.expr, str, ast.expr] | None:
+    """``abs(a - b) < tol`` (or ``<=``, or ``math.fabs``) as (a, b, op, tol)."""
+    if len(test.ops) != 1 or not isinstance(test.ops[0], ast.Lt | ast.LtE):
+        return None
+    left = test.left
+    if not (
+        isinstance(left, ast.Call)
+        and _is_abs(left.func)
+        and len(left.args) == 1
+        and not left.keywords
+        and isinstance(left.args[0], ast.BinOp)
+        and isinstance(left.args[0].op, ast.Sub)
+    ):
+        return None
+    diff = left.args[0]
+    assert isinstance(diff, ast.BinOp)
+    return diff.left, diff.right, _OPS[type(test.ops[0])], test.comparators[0]
+
+
+def _is_singleton(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and any(node.value is s for s in _SINGLETONS)
+
+
+
+def opaque_builtins(code: str) -> list[str]:
+    """Builtin names an opaque test reads and does not bind itself (see SplitTest.builtins)."""
+    try:
+        module = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    read: set[str] = set()
+    bound: set[str] = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+    return sorted((read - bound) & BUILTIN_NAMES)
+
+
+class _PlainAsserts(ast.NodeTransformer):
+    def visit_Assert(self, node: ast.Assert) -> ast.AST:
+        test = node.test
+        call: ast.expr | None = None
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            op = ast.Constant(_OPS[type(test.ops[0])])
+            call = ast.Call(ast.Name(HOLDS, ast.Load()), [op, test.left, test.comparators[0]], [])
+        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            inner = ast.Call(ast.Name(TRUTHY, ast.Load()), [test.operand], [])
+            call = ast.UnaryOp(ast.Not(), inner)
+        elif isinstance(test, _TRUTHY_NODES):
+            call = ast.Call(ast.Name(TRUTHY, ast.Load()), [test], [])
+        if call is None:
+            return node
+        return ast.copy_location(ast.Assert(test=call, msg=node.msg), node)
+
+
+def rewrite_opaque(code: str) -> str:
+    """An opaque test with each simple assert compared as plain values: ``assert A == B``
+    becomes ``assert __sandbox_holds__("==", A, B)``, which fails unless both sides are
+    plain data and the relation holds by the rules of ``value_codec`` (a rigged ``__eq__``
+    or an ``int`` subclass does not pass). Code that does not parse is left as it is."""
+    try:
+        module = ast.parse(code)
+        return ast.unparse(ast.fix_missing_locations(_PlainAsserts().visit(module)))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return code

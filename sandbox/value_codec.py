@@ -1,0 +1,217 @@
+"""Plain values as type-tagged data, and the comparisons a test verdict is made of.
+
+Self-contained (stdlib only, no package imports): the warm worker executes this file's
+source before any job runs, so the encoder a job uses was bound before the program could
+patch anything; the host imports it to decode and compare.
+
+Only values of these exact types can be sent: None, bool, int, float, complex, str,
+bytes, list, tuple, dict, set, frozenset, nested. Exactness is the point: an ``int``
+subclass or an object with its own ``__eq__`` is not plain data, so a program cannot make
+a value that "equals anything". Comparisons then run on values the host rebuilt itself,
+where every ``__eq__`` is Python's own.
+"""
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+MAX_DEPTH = 64
+MAX_NODES = 200_000
+
+# Bound now, before any program runs in this interpreter (the worker runs this source at
+# start-up): later patches of the names below do not reach these references.
+_type = type
+_len = len
+_repr_int = int.__repr__
+_repr_float = float.__repr__
+_bytes_hex = bytes.hex
+_dict_items = dict.items
+_list_append = list.append
+_real = complex.real.__get__
+_imag = complex.imag.__get__
+
+Tagged = list[Any]  # [tag, payload]
+
+
+class Unsendable(ValueError):
+    """The value is not plain data (or is too deep or too large to send)."""
+
+
+def encode(value: object) -> Tagged:
+    """``value`` as ``[tag, payload]`` JSON-able data; raises Unsendable."""
+    budget = [MAX_NODES]
+    return _encode(value, 0, budget)
+
+
+def _encode(value: object, depth: int, budget: list[int]) -> Tagged:
+    if depth > MAX_DEPTH:
+        raise Unsendable("nested too deeply")
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise Unsendable("too many elements")
+    kind = _type(value)
+    if value is None:
+        return ["none", None]
+    if kind is bool:
+        return ["bool", value is True]
+    if kind is int:
+        return ["int", _repr_int(value)]  # text: JSON numbers lose big ints
+    if kind is float:
+        return ["float", _repr_float(value)]  # text: JSON has no nan/inf
+    if kind is complex:
+        return ["complex", [_repr_float(_real(value)), _repr_float(_imag(value))]]
+    if kind is str:
+        return ["str", value]
+    if kind is bytes:
+        return ["bytes", _bytes_hex(value)]
+    if kind is list or kind is tuple or kind is set or kind is frozenset:
+        items: list[Tagged] = []
+        for item in value:  # type: ignore[attr-defined]
+            _list_append(items, _encode(item, depth + 1, budget))
+        return [kind.__name__, items]
+    if kind is dict:
+        pairs: list[list[Tagged]] = []
+        for key, item in _dict_items(value):  # type: ignore[arg-type]
+            _list_append(
+                pairs, [_encode(key, depth + 1, budget), _encode(item, depth + 1, budget)]
+            )
+        return ["dict", pairs]
+    raise Unsendable(f"a {kind.__name__} object is not plain data")
+
+
+_SCALARS: dict[str, Callable[[Any], object]] = {
+    "none": lambda p: None,
+    "bool": lambda p: _exact(p, bool),
+    "int": lambda p: int(_exact(p, str)),
+    "float": lambda p: float(_exact(p, str)),
+    "str": lambda p: _exact(p, str),
+    "bytes": lambda p: bytes.fromhex(_exact(p, str)),
+}
+_SEQUENCES: dict[str, Callable[[list[object]], object]] = {
+    "list": list,
+    "tuple": tuple,
+    "set": set,
+    "frozenset": frozenset,
+}
+
+
+def _exact(payload: object, kind: type) -> Any:
+    if type(payload) is not kind:
+        raise Unsendable(f"payload {payload!r:.40} is not a {kind.__name__}")
+    return payload
+
+
+def decode(data: object, depth: int = 0) -> object:
+    """The value ``encode`` described; raises Unsendable for anything malformed."""
+    if depth > MAX_DEPTH:
+        raise Unsendable("nested too deeply")
+    if type(data) is not list or len(data) != 2 or type(data[0]) is not str:
+        raise Unsendable("not a [tag, payload] pair")
+    tag, payload = data
+    try:
+        if tag in _SCALARS:
+            return _SCALARS[tag](payload)
+        if tag == "complex":
+            real, imag = _exact(payload, list)
+            return complex(float(_exact(real, str)), float(_exact(imag, str)))
+        if tag in _SEQUENCES:
+            return _SEQUENCES[tag]([decode(item, depth + 1) for item in _exact(payload, list)])
+        if tag == "dict":
+            out: dict[object, object] = {}
+            for pair in _exact(payload, list):
+                key, item = _exact(pair, list)
+                out[decode(key, depth + 1)] = decode(item, depth + 1)
+            return out
+    except (TypeError, ValueError) as exc:  # unhashable set element, bad number text
+        raise Unsendable(f"malformed {tag}: {exc}") from None
+    raise Unsendable(f"unknown tag {tag!r:.40}")
+
+
+# ---------------------------------------------------------------- comparisons on plain values
+
+_NUMBERS = (int, float, complex)
+
+
+def _is_number(value: object) -> bool:
+    return type(value) in _NUMBERS  # bool is not a number here
+
+
+def same(a: object, b: object) -> bool:
+    """``a == b`` as Python compares plain values, except that a bool equals only a bool
+    (``True`` is not ``1``) and a list is not a tuple. Numbers compare as Python does."""
+    if type(a) is bool or type(b) is bool:
+        return type(a) is type(b) and a is b
+    if _is_number(a) and _is_number(b):
+        return bool(a == b)
+    if a is None or b is None:
+        return a is b
+    if type(a) in (set, frozenset) and type(b) in (set, frozenset):
+        return len(a) == len(b) and all(any(same(x, y) for y in b) for x in a)  # type: ignore[arg-type]
+    if type(a) is not type(b):
+        return False
+    if type(a) in (list, tuple):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))  # type: ignore[arg-type]
+    if type(a) is dict:
+        assert type(b) is dict
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    return bool(a == b)  # str, bytes
+
+
+def contains(container: object, item: object) -> bool:
+    """``item in container`` on plain values (substring for text)."""
+    if type(container) in (str, bytes):
+        return type(item) is type(container) and item in container  # type: ignore[operator]
+    if type(container) is dict:
+        return any(same(item, key) for key in container)  # type: ignore[attr-defined]
+    if type(container) in (list, tuple, set, frozenset):
+        return any(same(item, element) for element in container)  # type: ignore[attr-defined]
+    return False
+
+
+def ordered(op: str, a: object, b: object) -> bool:
+    """``a < b`` (and <=, >, >=) for two real numbers or two texts; False otherwise."""
+    both_real = type(a) in (int, float) and type(b) in (int, float)
+    both_text = type(a) in (str, bytes) and type(a) is type(b)
+    if not (both_real or both_text):
+        return False
+    x: Any = a
+    y: Any = b
+    return {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
+
+
+def truthy(value: object) -> bool:
+    """Python's truth value of a plain value (no ``__bool__`` of the program's runs)."""
+    return bool(value)
+
+
+def close(a: object, b: object, rel_tol: float, abs_tol: float) -> bool:
+    """``math.isclose`` for two real numbers; False for anything else."""
+    if type(a) not in (int, float) or type(b) not in (int, float):
+        return False
+    return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)  # type: ignore[arg-type]
+
+
+def within(a: object, b: object, op: str, tol: object) -> bool:
+    """``abs(a - b) < tol`` (or ``<=``) for real numbers; False for anything else."""
+    if type(a) not in (int, float) or type(b) not in (int, float):
+        return False
+    if type(tol) not in (int, float):
+        return False
+    return ordered(op, abs(a - b), tol)  # type: ignore[operator]
+
+
+def holds(op: str, a: object, b: object) -> bool:
+    """The relation ``a OP b`` of one split assert, on plain values."""
+    if op == "==":
+        return same(a, b)
+    if op == "!=":
+        return not same(a, b)
+    if op == "is":
+        return type(a) is type(b) and same(a, b)  # only None/True/False reach here
+    if op == "is not":
+        return not (type(a) is type(b) and same(a, b))
+    if op == "in":
+        return contains(b, a)
+    if op == "not in":
+        return not contains(b, a)
+    return ordered(op, a, b)
