@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from services.mathcheck.reasoning import Committed
 from services.protocol import Judge, Status, Task
 from services.rewards.format_reward import FormatScore
 
@@ -57,6 +58,10 @@ class ItemJudgement:
     tests: PassCount | None = None  # code
     grade: float | None = None  # grade and rubric items: the grade read, in [0, 1]
     verifier: VerifierView | None = None  # math: set when the LLM verifier gave a verdict
+    committed: Committed | None = None  # math: where the answer was searched (reasoning rule)
+    # math: why the LLM verifier was not asked although the mode asks it (no answer-bearing
+    # span in the completion): the rule verdict stands.
+    verifier_refusal: str | None = None
 
 
 def unjudged(

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from services.echo import MAX_ANSWER_ECHO, MAX_CODE_ECHO, preview
 from services.judgement import ItemJudgement
+from services.mathcheck.reasoning import ReasoningRule
 from services.protocol import ScoreResult, Task
 from services.rewards.policy import Reward
 
@@ -57,8 +58,14 @@ def _math(judgement: ItemJudgement, reward: Reward) -> Components:
         "correct": 1.0 if correct else 0.0,
         "no_answer": 0.0 if answered else 1.0,
     }
+    if judgement.committed is not None:
+        components.update(_reasoning_rule(judgement.committed.rule))
+    if judgement.verifier_refusal is not None:
+        # The mode asks the verifier, but the completion holds nothing it may judge.
+        components["answer_bearing"] = 0.0
     if view is not None:
         components.update(
+            answer_bearing=1.0,
             rule_correct=1.0 if judgement.accepted else 0.0,
             verifier=view.probability,
             verifier_label_mass=view.label_mass if view.label_mass is not None else 1.0,
@@ -66,6 +73,16 @@ def _math(judgement: ItemJudgement, reward: Reward) -> Components:
             score=view.score,
         )
     return components
+
+
+def _reasoning_rule(rule: ReasoningRule) -> Components:
+    """Which reasoning-block rule applied: on or off, answer after a closed block, or an
+    unclosed block that left no answer."""
+    return {
+        "reasoning_rule": 0.0 if rule is ReasoningRule.OFF else 1.0,
+        "after_reasoning": 1.0 if rule is ReasoningRule.AFTER_BLOCK else 0.0,
+        "reasoning_unclosed": 1.0 if rule is ReasoningRule.UNCLOSED else 0.0,
+    }
 
 
 def _code(judgement: ItemJudgement, reward: Reward) -> Components:

@@ -99,7 +99,7 @@ class Scorer:
         self._metrics = metrics
         self._llm = llm or LLMStage(None, settings.mode, metrics)
         self._judges: dict[Task, TaskJudge] = {
-            Task.MATH: MathJudge(checker, settings.extraction),
+            Task.MATH: MathJudge(checker, settings.extraction, settings.answer_after_reasoning),
             Task.CODE: code if code is not None else Unavailable(CODE_DISABLED),
             Task.GRADE: GradeJudge(),
             Task.RUBRIC: RubricJudge(self._llm.client, metrics),

@@ -359,6 +359,13 @@ class Settings(BaseSettings):
         description="Default math answer extraction policy of /score and /get_reward "
         "(boxed | marked | lenient); /grade defaults to lenient.",
     )
+    answer_after_reasoning: bool = Field(
+        True,
+        description="Math: search only the text after a closed reasoning block "
+        "(<think>…</think>, <reasoning>…</reasoning>); a block left open is no answer. Turn "
+        "off for models that write no such blocks; the request option "
+        "answer_after_reasoning overrides it.",
+    )
     max_body_bytes: int = Field(
         64 * 1024 * 1024, gt=0, description="Larger request bodies get 413."
     )
@@ -380,11 +387,18 @@ class Settings(BaseSettings):
     )
     cache_size: int = Field(200_000, ge=1, description="Entries in the math verdict LRU cache.")
     required_backends: str = Field(
-        "math,sandbox",
+        "math,sandbox,canaries",
         description="Backends that must work for /ready to answer 200, comma-separated, from "
-        "math, sandbox, q, llm_verifier. A replica that cannot run what it is asked to score "
-        "then leaves the gateway's and the probes' rotation; add q and llm_verifier where the "
-        "replica is configured for them.",
+        "math, sandbox, q, llm_verifier, canaries. A replica that cannot run what it is asked "
+        "to score, or whose exploit canaries find a reward path gameable, then leaves the "
+        "gateway's and the probes' rotation; add q and llm_verifier where the replica is "
+        "configured for them.",
+    )
+    exploit_canary_interval_s: float = Field(
+        600.0,
+        ge=0,
+        description="Seconds between runs of the exploit canaries (a few known exploits scored "
+        "through the live pipeline; also run at start); 0 turns them off.",
     )
     llm: LLMSettings = Field(default_factory=LLMSettings, description="The LLM verifier.")
     sandbox: SandboxSettings = Field(

@@ -2,7 +2,8 @@
 
 Seed 001's rule: the answer is correct when the checker finds it equal to the reference's
 final answer. No answer found, a wrong one, or one the checker gave up on (status
-'timeout'/'error') is not accepted.
+'timeout'/'error') is not accepted. The answer is searched only in the text the completion
+commits to (:mod:`services.mathcheck.reasoning`): after its reasoning block, if it has one.
 """
 
 from __future__ import annotations
@@ -14,15 +15,27 @@ from dataclasses import replace
 from services.judgement import ItemJudgement
 from services.judges.base import BatchContext, Entry, judge_each
 from services.mathcheck.checker import MathChecker, MathVerdict, Outcome
-from services.mathcheck.extraction import extract_answer, reference_answer
+from services.mathcheck.extraction import (
+    Extraction,
+    ExtractionMethod,
+    extract_answer,
+    reference_answer,
+)
+from services.mathcheck.reasoning import Committed, ReasoningRule, committed
 from services.protocol import ExtractionPolicy, Judge, MathItem, RewardOptions, Status, Task
 from services.rewards.format_reward import score_format
 
 
 class MathJudge:
-    def __init__(self, checker: MathChecker, default_extraction: ExtractionPolicy) -> None:
+    def __init__(
+        self,
+        checker: MathChecker,
+        default_extraction: ExtractionPolicy,
+        answer_after_reasoning: bool = True,
+    ) -> None:
         self._checker = checker
         self._default_extraction = default_extraction
+        self._answer_after_reasoning = answer_after_reasoning
 
     async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[ItemJudgement]:
         # Each request may keep twice as many symbolic comparisons in flight as there are
@@ -42,7 +55,17 @@ class MathJudge:
         gate: asyncio.Semaphore | None = None,
     ) -> ItemJudgement:
         policy = options.extraction or self._default_extraction
-        extraction = extract_answer(item.completion, policy)
+        after_reasoning = options.answer_after_reasoning
+        scope = committed(
+            item.completion,
+            self._answer_after_reasoning if after_reasoning is None else after_reasoning,
+        )
+        searched = scope.text(item.completion)
+        extraction = (
+            extract_answer(searched, policy)
+            if searched is not None
+            else Extraction(None, ExtractionMethod.NONE)
+        )
         reference = reference_answer(item.reference)
         judgement = ItemJudgement(
             index=index,
@@ -50,22 +73,34 @@ class MathJudge:
             task=Task.MATH,
             status=Status.OK,
             judge=Judge.RULE,
-            detail=f"no final answer found ({policy.value} extraction)",
+            detail=_no_answer(scope, policy),
             answer=extraction.answer,
             marked=extraction.marked,
             reference=reference,
             format=score_format(item.completion, options.min_thinking_words),
+            committed=scope,
         )
         if extraction.answer is None:
             return judgement
         verdict = await self._checker.check(reference, extraction.answer, gate)
         status, detail = _outcome(verdict)
+        where = "after the reasoning block: " if scope.rule is ReasoningRule.AFTER_BLOCK else ""
         return replace(
             judgement,
             status=status,
             accepted=verdict.equal,
-            detail=f"{detail} (answer from {extraction.method.value})",
+            detail=f"{detail} ({where}answer from {extraction.method.value})",
         )
+
+
+def _no_answer(scope: Committed, policy: ExtractionPolicy) -> str:
+    if scope.rule is ReasoningRule.UNCLOSED:
+        return (
+            "no final answer: the reasoning block never closes (a truncated completion; "
+            f"{policy.value} extraction)"
+        )
+    where = " after the reasoning block" if scope.rule is ReasoningRule.AFTER_BLOCK else ""
+    return f"no final answer found{where} ({policy.value} extraction)"
 
 
 def _outcome(verdict: MathVerdict) -> tuple[Status, str]:

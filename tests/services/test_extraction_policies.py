@@ -78,7 +78,13 @@ def test_grade_is_lenient_unless_asked(service_url: str) -> None:
 
 @pytest.fixture(scope="module")
 def boxed_service_url() -> Iterator[str]:
-    with running_service({"VERIFIER_EXTRACTION": "boxed", "VERIFIER_MATH_WORKERS": "1"}) as url:
+    """A server whose defaults are the boxed policy and no reasoning-block rule."""
+    env = {
+        "VERIFIER_EXTRACTION": "boxed",
+        "VERIFIER_ANSWER_AFTER_REASONING": "false",
+        "VERIFIER_MATH_WORKERS": "1",
+    }
+    with running_service(env) as url:
         yield url
 
 
@@ -98,3 +104,45 @@ def test_the_server_default_applies_to_score_and_get_reward(boxed_service_url: s
         f"{boxed_service_url}/grade", json={"answer": "41", "reference": "41"}, timeout=60
     )
     assert grade.json()["correct"] is True
+
+
+HIDDEN = "<think>2 + 2 = 4, so \\boxed{4}</think>"
+TRUNCATED = "<think>2 + 2 = 4, so \\boxed{4}"
+AFTER = "<think>maybe \\boxed{5}</think>\n\\boxed{4}"
+
+
+@pytest.mark.parametrize("policy", ["boxed", "marked", "lenient"])
+def test_only_the_answer_after_the_reasoning_block_counts(service_url: str, policy: str) -> None:
+    hidden, truncated, after, plain = _score(
+        service_url, [HIDDEN, TRUNCATED, AFTER, "\\boxed{4}"], "4", extraction=policy
+    )
+    assert (hidden["reward"], hidden["extracted"]) == (-0.5, None)
+    assert hidden["components"]["after_reasoning"] == 1.0
+    assert "after the reasoning block" in hidden["detail"]
+    assert (truncated["reward"], truncated["extracted"]) == (-0.5, None)
+    assert truncated["components"]["reasoning_unclosed"] == 1.0
+    assert "never closes" in truncated["detail"]
+    assert (after["reward"], after["extracted"]) == (1.0, "4")
+    assert after["components"]["after_reasoning"] == 1.0
+    assert plain["reward"] == 1.0
+    for result in (hidden, truncated, after, plain):
+        assert result["components"]["reasoning_rule"] == 1.0
+    assert (plain["components"]["after_reasoning"], plain["components"]["reasoning_unclosed"]) == (
+        0.0,
+        0.0,
+    )
+
+
+def test_the_reasoning_rule_can_be_turned_off_per_request(service_url: str) -> None:
+    hidden, truncated = _score(service_url, [HIDDEN, TRUNCATED], "4", answer_after_reasoning=False)
+    for result in (hidden, truncated):
+        assert (result["reward"], result["extracted"]) == (1.0, "4")
+        assert result["components"]["reasoning_rule"] == 0.0
+
+
+def test_the_reasoning_rule_has_a_server_default(boxed_service_url: str) -> None:
+    off = _score(boxed_service_url, [HIDDEN, TRUNCATED], "4")
+    assert [r["reward"] for r in off] == [1.0, 1.0]
+    assert [r["components"]["reasoning_rule"] for r in off] == [0.0, 0.0]
+    on = _score(boxed_service_url, [HIDDEN, TRUNCATED], "4", answer_after_reasoning=True)
+    assert [r["reward"] for r in on] == [-0.5, -0.5]
