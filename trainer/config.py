@@ -222,6 +222,17 @@ class RewardSection(RewardOptions):
     debug_samples: int | None = Field(
         4, ge=1, description="Completions written per logged step; None = all of them."
     )
+    allow_unavailable: bool = Field(
+        False,
+        description="Train even when the preflight (GET /ready and one probe item per task "
+        "before the first step) finds rewards the service cannot compute.",
+    )
+    max_unavailable_steps: int = Field(
+        3,
+        ge=0,
+        description="Stop the run after this many steps in a row where most rewards were "
+        "unavailable; 0 = never stop.",
+    )
 
     def options(self) -> dict[str, Any]:
         """The request's ``options`` object: this section's ``RewardOptions`` fields.

@@ -76,6 +76,9 @@ def summarise(samples: list[Sample], k: int) -> dict[str, float | None]:
 
     A problem counts towards pass@ only when all of its samples were judged (a sample the
     service could not judge, e.g. q code without a q binary, is neither right nor wrong).
+    The mean reward is reported only when every sample was scored: a mean over the few
+    that were is ``eval/reward_of_scored``, next to the counts of scored and unavailable
+    samples, never the round's result.
     """
     by_problem: dict[int, list[float | None]] = defaultdict(list)
     rewards: list[float] = []
@@ -103,11 +106,17 @@ def summarise(samples: list[Sample], k: int) -> dict[str, float | None]:
         right = sum(1 for v in values if v == 1.0)
         pass_1.append(pass_at_k(len(values), right, 1))
         pass_k.append(pass_at_k(len(values), right, k))
+    mean_reward = sum(rewards) / len(rewards) if rewards else None
+    all_scored = statuses["ok"] + statuses["timeout"] == len(samples)
     summary: dict[str, float | None] = {
         "eval/pass@1": sum(pass_1) / len(pass_1) if pass_1 else None,
         f"eval/pass@{k}": sum(pass_k) / len(pass_k) if pass_k else None,
-        "eval/reward": sum(rewards) / len(rewards) if rewards else None,
+        "eval/reward": mean_reward if all_scored else None,
+        "eval/reward_of_scored": mean_reward,
         "eval/problems_judged": float(len(judged)),
+        "eval/samples": float(len(samples)),
+        "eval/samples_scored": float(statuses["ok"] + statuses["timeout"]),
+        "eval/samples_unavailable": float(statuses["unavailable"]),
     }
     for name in sorted(sums):
         summary[f"eval/{name}"] = sums[name] / counts[name]
@@ -115,6 +124,24 @@ def summarise(samples: list[Sample], k: int) -> dict[str, float | None]:
     for status in ("ok", "timeout", "error", "unavailable", "skipped"):
         summary[f"eval/status_{status}"] = statuses[status] / total if total else None
     return summary
+
+
+def headline(summary: dict[str, float | None], k: int, problems: int) -> str:
+    """The round in one line, with how many samples were scored and how many could not be."""
+    shown = dict.fromkeys(["eval/pass@1", f"eval/pass@{k}", "eval/reward"])
+    values = ", ".join(
+        f"{key.removeprefix('eval/')}={'n/a' if summary[key] is None else f'{summary[key]:.4g}'}"
+        for key in shown
+    )
+    samples = int(summary["eval/samples"] or 0)
+    scored = int(summary["eval/samples_scored"] or 0)
+    unavailable = int(summary["eval/samples_unavailable"] or 0)
+    judged = int(summary["eval/problems_judged"] or 0)
+    counts = f"{scored} of {samples} samples scored, {unavailable} unavailable"
+    counts += f"; {judged} of {problems} problems judged"
+    if scored < samples:
+        counts += "; the reward is not reported over a part of the round"
+    return f"{values} ({counts})"
 
 
 class Evaluator:
@@ -209,14 +236,7 @@ class Evaluator:
         summary = summarise(samples, self.k)
         summary["eval/seconds"] = time.perf_counter() - started
         self._record(step, summary, samples)
-        shown = ["eval/pass@1", f"eval/pass@{self.k}", "eval/reward"]
-        log.info(
-            "eval at step %d: %s",
-            step,
-            ", ".join(
-                f"{key.removeprefix('eval/')}={summary[key]}" for key in dict.fromkeys(shown)
-            ),
-        )
+        log.info("eval at step %d: %s", step, headline(summary, self.k, len(self.problems)))
         return summary
 
     def _record(self, step: int, summary: dict[str, float | None], samples: list[Sample]) -> None:

@@ -9,6 +9,7 @@ its ``__call__`` is a coroutine, which TRL detects and awaits on its own event-l
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
@@ -18,6 +19,8 @@ from typing import Any, Protocol
 from trainer.config import RewardSection
 from trainer.prompts import message_text
 from trainer.service_client import Item, Result
+
+log = logging.getLogger(__name__)
 
 MetricLogger = Callable[[str, float], None]
 ExtraLogger = Callable[[str, list[Any]], None]
@@ -95,6 +98,10 @@ class RemoteReward:
     Returns one reward per completion: the service's reward, or None where the row has
     nothing to judge or the service could not judge the item (TRL turns None into NaN
     and leaves it out of the group statistics). Service failure raises.
+
+    A call where most items come back ``unavailable`` is logged with the service's reason
+    and counted in ``unavailable_streak`` (reset by a call where most were judged), which
+    :class:`trainer.preflight.UnavailableGuard` turns into a stop.
     """
 
     # TRL names the reward in its metrics after ``__name__`` (rewards/<name>/mean).
@@ -108,6 +115,8 @@ class RemoteReward:
         self.options = reward.options()
         self.debug_log = debug_log
         self._calls = 0
+        self.unavailable_streak = 0
+        self.last_unavailable_detail: str | None = None
 
     async def __call__(
         self,
@@ -139,6 +148,8 @@ class RemoteReward:
         rewards: list[float | None] = [
             by_index[i]["reward"] if i in by_index else None for i in range(size)
         ]
+        step = getattr(kwargs.get("trainer_state"), "global_step", self._calls)
+        self._track_unavailable(step, list(by_index.values()), kwargs.get("log_metric"))
         self._log_metrics(list(by_index.values()), elapsed, kwargs.get("log_metric"))
         log_extra: ExtraLogger | None = kwargs.get("log_extra")
         if log_extra is not None:
@@ -146,10 +157,27 @@ class RemoteReward:
                 "verifier_status",
                 [by_index[i]["status"] if i in by_index else "skipped" for i in range(size)],
             )
-        step = getattr(kwargs.get("trainer_state"), "global_step", self._calls)
         self._write_debug(step, questions, texts, columns, by_index, rewards)
         self._calls += 1
         return rewards
+
+    def _track_unavailable(
+        self, step: int, results: list[Result], log_metric: MetricLogger | None
+    ) -> None:
+        unavailable = [r for r in results if r["status"] == "unavailable"]
+        if unavailable:
+            self.last_unavailable_detail = str(unavailable[0].get("detail"))
+            log.warning(
+                "step %d: %d of %d rewards unavailable: %s",
+                step + 1,
+                len(unavailable),
+                len(results),
+                self.last_unavailable_detail,
+            )
+        mostly = bool(results) and 2 * len(unavailable) > len(results)
+        self.unavailable_streak = self.unavailable_streak + 1 if mostly else 0
+        if log_metric is not None:
+            log_metric("verifier/unavailable_step", float(mostly))
 
     def _log_metrics(
         self, results: list[Result], elapsed: float, log_metric: MetricLogger | None

@@ -18,11 +18,10 @@ from typing import Any
 import yaml
 from transformers import TrainerCallback, TrainerControl, TrainerState, TrainingArguments
 
+from trainer.checkpoints import RUN_CONFIG_FILE as RUN_CONFIG_FILE
 from trainer.config import TrainerConfig
 
 log = logging.getLogger(__name__)
-
-RUN_CONFIG_FILE = "config.yaml"
 _LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
@@ -97,15 +96,18 @@ class MetricsFileCallback(TrainerCallback):
             )
             if k in logs
         }
+        if logs.get("verifier/status_unavailable"):
+            shown["verifier/status_unavailable"] = logs["verifier/status_unavailable"]
         if not shown:  # the end-of-training summary: runtime figures only
             shown = {k: v for k, v in logs.items() if k.startswith("train_")}
-        log.info(
-            "step %d: %s",
-            state.global_step,
-            ", ".join(
-                f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown.items()
-            ),
+        line = ", ".join(
+            f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown.items()
         )
+        # A step whose rewards were mostly unavailable learned nothing: the line says so.
+        if logs.get("verifier/unavailable_step"):
+            log.warning("step %d: REWARDS UNAVAILABLE: %s", state.global_step, line)
+        else:
+            log.info("step %d: %s", state.global_step, line)
 
     def on_train_begin(
         self,

@@ -53,11 +53,35 @@ def _tinyv_mode(setup: Any) -> str:
     return "verifier_only" if setup == "tinyv_only" else str(setup)
 
 
+def _no_wandb(disable: Any) -> list[str]:
+    return [] if disable else ["wandb"]
+
+
+# Seed 002's --model-size choices, as the hub ids of the models of those sizes its guide
+# trains (the 4B default is Qwen3's; Qwen2.5 has no 4B).
+MODEL_SIZES: dict[str, str] = {
+    "0.5B": "Qwen/Qwen2.5-0.5B-Instruct",
+    "1.5B": "Qwen/Qwen2.5-1.5B-Instruct",
+    "3B": "Qwen/Qwen2.5-3B-Instruct",
+    "4B": "Qwen/Qwen3-4B",
+}
+
+
+def _model_size(size: Any) -> str:
+    if str(size) not in MODEL_SIZES:
+        raise ConfigKeyError(
+            f"model size {size!r} is not one of seed 002's ({', '.join(MODEL_SIZES)}); "
+            "give the model itself with --model_path"
+        )
+    return MODEL_SIZES[str(size)]
+
+
 SEED_KEYS: dict[str, SeedKey] = {
     "model_path": SeedKey("model.path", "001"),
     "lora_r": SeedKey("lora.r", "001"),
     "lora_alpha": SeedKey("lora.alpha", "001"),
     "lora_dropout": SeedKey("lora.dropout", "001"),
+    "model_size": SeedKey("model.path", "002", _model_size, "a size → its Qwen hub id"),
     "use_lora": SeedKey("lora.enabled", "002"),
     "num_return_sequences": SeedKey("grpo.num_generations", "001"),
     "num_generations": SeedKey("grpo.num_generations", "002"),
@@ -76,6 +100,7 @@ SEED_KEYS: dict[str, SeedKey] = {
     "fp16": SeedKey("training.precision", "001", _precision, "true → 'fp16', false → 'auto'"),
     "output_dir": SeedKey("training.output_dir", "001, 003"),
     "use_wandb": SeedKey("training.report_to", "003", _wandb, "true → [wandb]"),
+    "disable_wandb": SeedKey("training.report_to", "002", _no_wandb, "true → []"),
     "wandb_name": SeedKey("training.run_name", "003"),
     "experiment_name": SeedKey("training.run_name", "004"),
     "wandb_project": SeedKey("training.wandb_project", "003"),
@@ -112,20 +137,37 @@ LAUNCHER_KEYS: dict[str, str] = {
     "num_processes": "accelerate launch --num_processes N (or the accelerate config file)",
 }
 
+# Seed keys refused in a config file, with what to use instead.
+REFUSED_KEYS: dict[str, str] = {
+    "hf_token": "a token does not belong in a config file (config.yaml records the run); "
+    "set HF_TOKEN in the environment or pass --hf-token",
+}
+
 
 def _normalise(key: str) -> str:
     # The seeds' script flags use dashes (--max-steps); their YAML keys use underscores.
     return key.lstrip("-").replace("-", "_")
 
 
+def flat_keys(raw: dict[str, Any], sections: frozenset[str]) -> list[str]:
+    """The seed-format keys of ``raw`` (normalised: ``model-size`` → ``model_size``)."""
+    return [
+        "model_path" if key == "model" else _normalise(str(key))
+        for key, value in raw.items()
+        if not (key in sections and (key != "model" or isinstance(value, dict) or value is None))
+    ]
+
+
 def map_seed_keys(
-    raw: dict[str, Any], sections: frozenset[str], where: str = "config"
+    raw: dict[str, Any], sections: frozenset[str], where: str = "config", announce: bool = True
 ) -> dict[str, Any]:
     """``raw`` with every flat seed key moved into its section; warns once per key.
 
     A string ``model:`` (seed 003's ``--model``) is the model path; launcher settings
     (``num_processes``) are skipped with a warning saying where they go. Unknown top-level
-    keys and a setting given both ways raise :class:`ConfigKeyError`.
+    keys, refused keys (``hf_token``) and a setting given both ways raise
+    :class:`ConfigKeyError`. ``announce=False`` maps without the renaming warnings (a
+    seed's command-line flags are accepted as they are).
     """
     result: dict[str, Any] = {}
     flat: list[tuple[str, Any]] = []
@@ -144,6 +186,8 @@ def map_seed_keys(
                 stacklevel=3,
             )
             continue
+        if name in REFUSED_KEYS:
+            raise ConfigKeyError(f"{where}: key {key!r} is refused: {REFUSED_KEYS[name]}")
         seed_key = SEED_KEYS.get(name)
         if seed_key is None:
             raise ConfigKeyError(
@@ -159,6 +203,8 @@ def map_seed_keys(
                 f"{where}: {seed_key.target!r} is given twice (seed-format key {key!r} too)"
             )
         values[field] = seed_key.convert(value)
+        if not announce:
+            continue
         warnings.warn(
             f"{where}: seed-format key {key!r} read as {seed_key.target!r}",
             SeedFormatWarning,
@@ -174,4 +220,6 @@ def mapping_table() -> str:
         lines.append(f"| `{key}` | `{seed_key.target}` | {seed_key.seeds} | {seed_key.note} |")
     for key, where in LAUNCHER_KEYS.items():
         lines.append(f"| `{key}` | — (skipped, with a warning) | 003 | {where} |")
+    for key, why in REFUSED_KEYS.items():
+        lines.append(f"| `{key}` | — (refused) | 002 | {why} |")
     return "\n".join(lines) + "\n"

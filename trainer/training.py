@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -20,6 +21,7 @@ from transformers import PrinterCallback
 from trainer.config import SMOLLM2_MODEL, TrainerConfig
 from trainer.data import as_dataset, load_examples
 from trainer.evaluation import EvalCallback, Evaluator, select_problems
+from trainer.preflight import RewardsUnavailable, UnavailableGuard, preflight
 from trainer.remote_reward import RemoteReward
 from trainer.run_logs import (
     MetricsFileCallback,
@@ -268,6 +270,7 @@ def build_trainer(config: TrainerConfig, hardware: Hardware | None = None) -> GR
 
         examples, problems = select_problems(config.eval, examples, load)
     settings = ClientSettings.from_section(config.service, os.environ.get("VERIFIER_API_KEY"))
+    preflight(settings, examples + problems, config.reward)
     reward = RemoteReward(AsyncServiceClient(settings), config.reward, output_dir / DEBUG_FILE)
     os.environ.update(tracker_environment(config))
     trainer = GRPOTrainer(
@@ -278,7 +281,10 @@ def build_trainer(config: TrainerConfig, hardware: Hardware | None = None) -> GR
         train_dataset=as_dataset(examples),
         processing_class=tokenizer,
         peft_config=lora_config(config),
-        callbacks=[MetricsFileCallback(output_dir / METRICS_FILE)],
+        callbacks=[
+            MetricsFileCallback(output_dir / METRICS_FILE),
+            UnavailableGuard(reward, config.reward.max_unavailable_steps),
+        ],
     )
     # Without tqdm, transformers prints every log dict to stdout; the step line in
     # training.log (and metrics.jsonl) replaces it.
@@ -299,17 +305,37 @@ def close_rewards(trainer: GRPOTrainer) -> None:
             callback.close()
 
 
-def train(config: TrainerConfig, hardware: Hardware | None = None) -> Path:
-    """Run GRPO to the end; returns the output directory (final model saved there)."""
+def unavailable_stop(trainer: GRPOTrainer) -> str | None:
+    """Why the run stopped early for unavailable rewards; None when it did not."""
+    for callback in trainer.callback_handler.callbacks:
+        if isinstance(callback, UnavailableGuard) and callback.reason is not None:
+            return callback.reason
+    return None
+
+
+def train(
+    config: TrainerConfig, hardware: Hardware | None = None, startup_notes: Sequence[str] = ()
+) -> Path:
+    """Run GRPO to the end; returns the output directory (final model saved there).
+
+    ``startup_notes`` (where the run differs from its seed, what was adjusted for this
+    machine) are logged as warnings first. Raises :class:`RewardsUnavailable` when the
+    preflight finds rewards that cannot be computed, or the run stops for them.
+    """
     output_dir = Path(config.training.output_dir)
     handler = attach_training_log(output_dir)
     try:
+        for note in startup_notes:
+            log.warning("%s", note)
         log.info("config:\n%s", config.model_dump_json(indent=2, exclude={"service": {"api_key"}}))
         write_run_config(config, output_dir)
         trainer = build_trainer(config, hardware)
         try:
             resume = resolve_resume(config.training.resume, output_dir)
             trainer.train(resume_from_checkpoint=resume)
+            stopped = unavailable_stop(trainer)
+            if stopped is not None:
+                raise RewardsUnavailable(stopped)
             trainer.save_model(str(output_dir))
         finally:
             close_rewards(trainer)

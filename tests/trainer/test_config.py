@@ -119,6 +119,8 @@ def test_reward_section_is_the_wire_options_plus_the_trainers_own() -> None:
         "test_timeout_s",
         "debug_log_every",
         "debug_samples",
+        "allow_unavailable",
+        "max_unavailable_steps",
     }
 
 
