@@ -6,6 +6,7 @@ import signal
 
 from .models import Failure, Language, Limits, TestCase, TestOutcome
 from .q_errors import has_q_error, is_memory_error, license_problem, q_errors
+from .q_script import take_proof
 from .worker_main import Reply
 
 EXCERPT_CHARS = 4096
@@ -30,7 +31,21 @@ def _signal_name(num: int) -> str:
         return f"signal {num}"
 
 
-def classify(language: Language, test: TestCase, raw: Reply, limits: Limits) -> TestOutcome:
+NO_Q_PROOF = (
+    "q did not reach the end of the test: its completion line is missing (the solution "
+    "exited before the test finished)"
+)
+
+
+def classify(
+    language: Language,
+    test: TestCase,
+    raw: Reply,
+    limits: Limits,
+    proof: str | None = None,
+) -> TestOutcome:
+    """The outcome of one run. ``proof``: the line a q script prints after its test code
+    (``q_script.build_script``); without it on stdout's last line the test fails."""
     if "error" in raw:
         return TestOutcome(False, Failure.SANDBOX_ERROR, None, "", "", 0.0, raw["error"])
     stdout = raw["stdout"]
@@ -68,6 +83,11 @@ def classify(language: Language, test: TestCase, raw: Reply, limits: Limits) -> 
         return out(Failure.RUNTIME_ERROR, f"exit code {exit_code}: {last[:300]}".rstrip(": "))
     if language is Language.Q and has_q_error(stderr):
         return out(Failure.RUNTIME_ERROR, "q error: '" + "; '".join(q_errors(stderr))[:300])
+    if proof is not None:
+        shown = take_proof(stdout, proof)
+        if shown is None:
+            return out(Failure.NO_RESULT, NO_Q_PROOF)
+        stdout = shown
     if test.expected is not None and stdout.strip() != test.expected.strip():
         return out(Failure.WRONG_OUTPUT, "stdout differs from the expected output")
     return out(Failure.NONE, "passed", passed=True)

@@ -58,9 +58,7 @@ def plan_test(program: str, test: TestCase, limits: JobLimits) -> PythonPlan:
     reference = None
     if split.references:
         # No program here: the expected side is computed where no program code runs.
-        reference = job(
-            "", nonce=_nonce(), probes=split.references, setup=split.reference_setup
-        )
+        reference = job("", nonce=_nonce(), probes=split.references, setup=split.reference_setup)
         reference["stdin"] = ""
     return PythonPlan(test, job(program, nonce=_nonce(), **probes), split, reference)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import shutil
 import threading
 from collections.abc import Sequence
@@ -83,7 +84,6 @@ class Sandbox:
         if pool is None:  # first use: probing the interpreter blocks, keep it off the loop
             pool = await loop.run_in_executor(self._executor, self._pool, language)
 
-
         async def run(jobs: Sequence[Job]) -> list[Reply]:
             return await asyncio.gather(
                 *(loop.run_in_executor(self._executor, pool.run, j, limits.wall_s) for j in jobs)
@@ -93,9 +93,15 @@ class Sandbox:
             plans = [plan_test(program, t, _job_limits(limits)) for t in tests]
             raws = iter(await run([job for plan in plans for job in plan.jobs]))
             return [judge_test(p, [next(raws) for _ in p.jobs], limits) for p in plans]
-        jobs = [self._job(language, program, t, limits) for t in tests]
+        proofs = [secrets.token_hex(16) for _ in tests]
+        jobs = [
+            self._job(language, program, t, limits, p) for t, p in zip(tests, proofs, strict=True)
+        ]
         replies = await run(jobs)
-        return [classify(language, t, r, limits) for t, r in zip(tests, replies, strict=True)]
+        return [
+            classify(language, t, r, limits, proof)
+            for t, r, proof in zip(tests, replies, proofs, strict=True)
+        ]
 
     async def warmup(self) -> None:
         """Start the Python workers now instead of on the first request."""
@@ -166,7 +172,14 @@ class Sandbox:
     def _bwrap(self) -> bool:
         return self.config.isolation is Isolation.BWRAP
 
-    def _job(self, language: Language, program: str, test: TestCase, limits: Limits) -> Job:
+    def _job(
+        self,
+        language: Language,
+        program: str,
+        test: TestCase,
+        limits: Limits,
+        proof: str | None = None,
+    ) -> Job:
         """A q job (Python tests are planned by ``python_tests.plan_test``)."""
         lim = _job_limits(limits)
         assert self.config.q_bin is not None
@@ -176,7 +189,7 @@ class Sandbox:
         return {
             "kind": "exec",
             "argv": q_argv(self.config.q_bin, self.config.q_workspace_mb),
-            "files": {SCRIPT_NAME: build_script(program, test.code)},
+            "files": {SCRIPT_NAME: build_script(program, test.code, proof)},
             "stdin": test.stdin or "",
             "env": env,
             "limits": lim,

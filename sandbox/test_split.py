@@ -153,6 +153,7 @@ class _Splitter:
             elif _is_docstring(stmt):
                 continue
             elif isinstance(stmt, ast.Expr) and _is_check_call(stmt.value, functions):
+                assert isinstance(stmt.value, ast.Call)
                 asserts += self._expand(stmt.value, functions)
             else:
                 asserts += self._statement(stmt)
@@ -196,10 +197,9 @@ class _Splitter:
         for stmt in function.body:
             if _is_docstring(stmt):
                 continue
-            rewritten = ast.fix_missing_locations(substitute.visit(stmt))
-            if isinstance(rewritten, ast.Assign) and free_names(stmt.value) & {param}:
-                raise _Opaque("set-up uses the candidate")
-            out += self._statement(rewritten)
+            # After the substitution a set-up line that calls the candidate names the
+            # program, which _statement refuses.
+            out += self._statement(ast.fix_missing_locations(substitute.visit(stmt)))
         return out
 
     def _setup_for(self, names: set[str]) -> str:
@@ -240,17 +240,20 @@ class _Splitter:
         within = _within(test)
         if within is not None:
             a, b, op, tol = within
-            operands = (self._operand(a), self._operand(b), self._expected(tol))
-            return [Check(f"within {op}", operands, source)]
+            return [
+                Check(
+                    f"within {op}",
+                    (self._operand(a), self._operand(b), self._expected(tol)),
+                    source,
+                )
+            ]
         nodes = [test.left, *test.comparators]
         ops = [_OPS[type(op)] for op in test.ops]
         for op, right in zip(ops, nodes[1:], strict=True):
             if op in ("is", "is not") and not _is_singleton(right):
                 raise _Opaque("'is' against a value that is not None, True or False")
         operands = [self._operand(n) for n in nodes]
-        return [
-            Check(op, (operands[i], operands[i + 1]), source) for i, op in enumerate(ops)
-        ]
+        return [Check(op, (operands[i], operands[i + 1]), source) for i, op in enumerate(ops)]
 
     def _isclose(self, call: ast.Call, source: str) -> Check:
         if len(call.args) != 2:
@@ -362,7 +365,6 @@ def _within(test: ast.Compare) -> tuple[ast.expr, ast.expr, str, ast.expr] | Non
 
 def _is_singleton(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and any(node.value is s for s in _SINGLETONS)
-
 
 
 def opaque_builtins(code: str) -> list[str]:

@@ -43,7 +43,7 @@ def encode(value: object) -> Tagged:
     return _encode(value, 0, budget)
 
 
-def _encode(value: object, depth: int, budget: list[int]) -> Tagged:
+def _encode(value: Any, depth: int, budget: list[int]) -> Tagged:
     if depth > MAX_DEPTH:
         raise Unsendable("nested too deeply")
     budget[0] -= 1
@@ -66,15 +66,13 @@ def _encode(value: object, depth: int, budget: list[int]) -> Tagged:
         return ["bytes", _bytes_hex(value)]
     if kind is list or kind is tuple or kind is set or kind is frozenset:
         items: list[Tagged] = []
-        for item in value:  # type: ignore[attr-defined]
+        for item in value:
             _list_append(items, _encode(item, depth + 1, budget))
         return [kind.__name__, items]
     if kind is dict:
         pairs: list[list[Tagged]] = []
-        for key, item in _dict_items(value):  # type: ignore[arg-type]
-            _list_append(
-                pairs, [_encode(key, depth + 1, budget), _encode(item, depth + 1, budget)]
-            )
+        for key, item in _dict_items(value):
+            _list_append(pairs, [_encode(key, depth + 1, budget), _encode(item, depth + 1, budget)])
         return ["dict", pairs]
     raise Unsendable(f"a {kind.__name__} object is not plain data")
 
@@ -136,7 +134,7 @@ def _is_number(value: object) -> bool:
     return type(value) in _NUMBERS  # bool is not a number here
 
 
-def same(a: object, b: object) -> bool:
+def same(a: Any, b: Any) -> bool:
     """``a == b`` as Python compares plain values, except that a bool equals only a bool
     (``True`` is not ``1``) and a list is not a tuple. Numbers compare as Python does."""
     if type(a) is bool or type(b) is bool:
@@ -146,25 +144,25 @@ def same(a: object, b: object) -> bool:
     if a is None or b is None:
         return a is b
     if type(a) in (set, frozenset) and type(b) in (set, frozenset):
-        return len(a) == len(b) and all(any(same(x, y) for y in b) for x in a)  # type: ignore[arg-type]
+        return len(a) == len(b) and all(any(same(x, y) for y in b) for x in a)
     if type(a) is not type(b):
         return False
     if type(a) in (list, tuple):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))  # type: ignore[arg-type]
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     if type(a) is dict:
         assert type(b) is dict
         return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
     return bool(a == b)  # str, bytes
 
 
-def contains(container: object, item: object) -> bool:
+def contains(container: Any, item: Any) -> bool:
     """``item in container`` on plain values (substring for text)."""
     if type(container) in (str, bytes):
-        return type(item) is type(container) and item in container  # type: ignore[operator]
+        return type(item) is type(container) and item in container
     if type(container) is dict:
-        return any(same(item, key) for key in container)  # type: ignore[attr-defined]
+        return any(same(item, key) for key in container)
     if type(container) in (list, tuple, set, frozenset):
-        return any(same(item, element) for element in container)  # type: ignore[attr-defined]
+        return any(same(item, element) for element in container)
     return False
 
 
@@ -176,7 +174,7 @@ def ordered(op: str, a: object, b: object) -> bool:
         return False
     x: Any = a
     y: Any = b
-    return {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
+    return bool({"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op])
 
 
 def truthy(value: object) -> bool:
@@ -184,20 +182,20 @@ def truthy(value: object) -> bool:
     return bool(value)
 
 
-def close(a: object, b: object, rel_tol: float, abs_tol: float) -> bool:
+def close(a: Any, b: Any, rel_tol: float, abs_tol: float) -> bool:
     """``math.isclose`` for two real numbers; False for anything else."""
     if type(a) not in (int, float) or type(b) not in (int, float):
         return False
-    return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)  # type: ignore[arg-type]
+    return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
 
 
-def within(a: object, b: object, op: str, tol: object) -> bool:
+def within(a: Any, b: Any, op: str, tol: Any) -> bool:
     """``abs(a - b) < tol`` (or ``<=``) for real numbers; False for anything else."""
     if type(a) not in (int, float) or type(b) not in (int, float):
         return False
     if type(tol) not in (int, float):
         return False
-    return ordered(op, abs(a - b), tol)  # type: ignore[operator]
+    return ordered(op, abs(a - b), tol)
 
 
 def holds(op: str, a: object, b: object) -> bool:

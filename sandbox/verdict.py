@@ -117,7 +117,7 @@ def _values(report: dict[str, Any] | None, count: int, side: str) -> list[object
             continue
         what = "raised" if kind == "raised" else "returned a value that is not plain data"
         failure = Failure.RUNTIME_ERROR if side == "expected" else Failure.WRONG_VALUE
-        raise _Failed(failure, f"the {side} side {what}: {str(payload)[:_SHOWN * 2]}")
+        raise _Failed(failure, f"the {side} side {what}: {str(payload)[: _SHOWN * 2]}")
     return out
 
 
