@@ -24,7 +24,7 @@ import builtins
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .worker_main import HOLDS, TRUTHY
+from .worker_main import HOLDS, TEST_FUNCTION, TRUTHY
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 _OPS: dict[type[ast.cmpop], str] = {
@@ -387,30 +387,61 @@ def opaque_builtins(code: str) -> list[str]:
     return sorted((read - bound) & BUILTIN_NAMES)
 
 
+class _PlainCompares(ast.NodeTransformer):
+    """Every one-operator comparison becomes a call of the harness's plain comparison."""
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        if len(node.ops) != 1:
+            return node
+        op = ast.Constant(_OPS[type(node.ops[0])])
+        call = ast.Call(ast.Name(HOLDS, ast.Load()), [op, node.left, node.comparators[0]], [])
+        return ast.copy_location(call, node)
+
+
 class _PlainAsserts(ast.NodeTransformer):
     def visit_Assert(self, node: ast.Assert) -> ast.AST:
         test = node.test
-        call: ast.expr | None = None
-        if isinstance(test, ast.Compare) and len(test.ops) == 1:
-            op = ast.Constant(_OPS[type(test.ops[0])])
-            call = ast.Call(ast.Name(HOLDS, ast.Load()), [op, test.left, test.comparators[0]], [])
-        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            inner = ast.Call(ast.Name(TRUTHY, ast.Load()), [test.operand], [])
-            call = ast.UnaryOp(ast.Not(), inner)
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            if isinstance(test.operand, _TRUTHY_NODES):
+                inner = ast.Call(ast.Name(TRUTHY, ast.Load()), [test.operand], [])
+                test = ast.UnaryOp(ast.Not(), inner)
         elif isinstance(test, _TRUTHY_NODES):
-            call = ast.Call(ast.Name(TRUTHY, ast.Load()), [test], [])
-        if call is None:
-            return node
-        return ast.copy_location(ast.Assert(test=call, msg=node.msg), node)
+            test = ast.Call(ast.Name(TRUTHY, ast.Load()), [test], [])
+        test = _PlainCompares().visit(test)
+        return ast.copy_location(ast.Assert(test=test, msg=node.msg), node)
 
 
 def rewrite_opaque(code: str) -> str:
-    """An opaque test with each simple assert compared as plain values: ``assert A == B``
-    becomes ``assert __sandbox_holds__("==", A, B)``, which fails unless both sides are
-    plain data and the relation holds by the rules of ``value_codec`` (a rigged ``__eq__``
-    or an ``int`` subclass does not pass). Code that does not parse is left as it is."""
+    """An opaque test, ready for the harness: its asserts judged on plain values, its code
+    the body of ``__sandbox_test__(__sandbox_holds__, __sandbox_truthy__)``.
+
+    Each one-operator comparison in an assert, ``A == B``, becomes
+    ``__sandbox_holds__("==", A, B)``, false unless both sides are plain data and the
+    relation holds by the rules of ``value_codec`` (a rigged ``__eq__`` or an ``int``
+    subclass does not pass); a bare ``assert A`` asks for a plain truthy value. The
+    comparisons arrive as the function's arguments because a program can rebind module
+    globals from another frame (``sys._getframe(1).f_globals``) but not a function's locals.
+    Code that does not compile is left as it is (it fails when run)."""
     try:
-        module = ast.parse(code)
-        return ast.unparse(ast.fix_missing_locations(_PlainAsserts().visit(module)))
+        compile(code, "<test>", "exec")
+        module = _PlainAsserts().visit(ast.parse(code))
+        params = ast.arguments(
+            posonlyargs=[],
+            args=[ast.arg(HOLDS), ast.arg(TRUTHY)],
+            kwonlyargs=[],
+            kw_defaults=[],
+            defaults=[],
+        )
+        function = ast.FunctionDef(
+            name=TEST_FUNCTION,
+            args=params,
+            body=module.body or [ast.Pass()],
+            decorator_list=[],
+            returns=None,
+        )
+        wrapped = ast.unparse(ast.fix_missing_locations(ast.Module([function], [])))
+        compile(wrapped, "<test>", "exec")  # e.g. ``from m import *`` is refused in a function
+        return wrapped
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return code
+        return f"{code}\n\ndef {TEST_FUNCTION}(*_):\n    pass\n"

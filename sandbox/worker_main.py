@@ -63,6 +63,9 @@ REPORT_CAP = 8 * 1024 * 1024
 # asserts to call them).
 HOLDS = "__sandbox_holds__"
 TRUTHY = "__sandbox_truthy__"
+# The function an opaque test's code is wrapped in; the harness calls it with HOLDS and
+# TRUTHY as its arguments.
+TEST_FUNCTION = "__sandbox_test__"
 
 
 # --------------------------------------------------------------------------- frames
@@ -748,6 +751,8 @@ def _run_python(path: str, test: "_TestHarness | None" = None) -> int:
     main.__builtins__ = __builtins__  # type: ignore[attr-defined]
     sys.modules["__main__"] = main
     code = 0
+    if test is not None:
+        test.guard()
     try:
         with open(path, encoding="utf-8") as f:
             source = f.read()
@@ -835,14 +840,24 @@ class _TestHarness:
         except self.unsendable:
             return False
 
+    @staticmethod
+    def guard() -> None:
+        """Before the program runs: no tracing or profiling hooks. A trace function can
+        jump over an assert's line (``frame.f_lineno``) or rewrite the harness's locals."""
+        sys.settrace(None)
+        sys.setprofile(None)
+        sys.settrace = sys.setprofile = _no_tracing
+
     def run(self, main: dict[str, Any]) -> int:
         if "after" in self.job:
             return self._run_after(main)
         return self._run_probes(main)
 
     def _run_after(self, main: dict[str, Any]) -> int:
+        names = self._namespace(main)
         try:
-            _exec(_compile(self.job["after"], "<test>", "exec"), self._namespace(main))
+            _exec(_compile(self.job["after"], "<test>", "exec"), names)
+            names[TEST_FUNCTION](self._holds, self._truthy)
         except SystemExit as exc:
             return _exit_code(exc)  # no completion proof: the test did not finish
         except BaseException as exc:
@@ -875,6 +890,10 @@ class _TestHarness:
         data = memoryview(_dumps(report, separators=(",", ":")).encode())
         while data:
             data = data[_write(REPORT_FD, data) :]
+
+
+def _no_tracing(*_args: object) -> None:
+    raise RuntimeError("tracing and profiling hooks are not available while tests run")
 
 
 def _describe(exc: BaseException) -> str:

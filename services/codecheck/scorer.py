@@ -56,6 +56,14 @@ class CodeScorer:
         )
         if code is None:
             return judgement
+        unchecked = [i + 1 for i, t in enumerate(tests) if t.code is None and t.expected is None]
+        if unchecked:
+            # Such a test could pass on exit status 0 alone, which never means "passed".
+            detail = (
+                f"test {', '.join(map(str, unchecked))} has neither code nor expected output: "
+                "nothing would be checked"
+            )
+            return replace(judgement, status=Status.ERROR, judged=False, detail=detail)
 
         limits = Limits(wall_s=item.timeout_s or DEFAULT_TIMEOUT_S)
         cases = [TestCase(code=t.code, stdin=t.stdin, expected=t.expected) for t in tests]
