@@ -3,17 +3,20 @@
 Runs after the task judges, with one batched call for every math item that needs it. Math
 items go to the verifier as TinyV sends them: ``addon`` asks about every answer the rule
 does not accept (wrong, none found, the rule timed out or failed), ``mixed`` and
-``verifier_only`` about every answer. The verifier sees :func:`best_effort_answer` of the
-completion and the reference's final answer the math judge extracted. Its probability is
-combined with the rule verdict by the request's reward policy; when it cannot answer, the
-rule verdict stands and ``status``/``detail`` say so (``verifier_only`` then gives no
-reward); nothing is silently rewarded.
+``verifier_only`` about every answer. The verifier sees :func:`verifier_span` of the item:
+the answer the rule judged (the one ``extracted`` reports), else a best-effort one from the
+text the completion commits to, and the reference's final answer the math judge extracted.
+A span with no answer in it (:mod:`services.verifier.answer_bearing`) is never shown: the
+rule verdict stands, which is the no-answer reward where the rule found no answer. The
+verifier's probability is combined with the rule verdict by the request's reward policy;
+when it cannot answer, the rule verdict stands and ``status``/``detail`` say so
+(``verifier_only`` then gives no reward); nothing is silently rewarded.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from services.echo import preview
 from services.judgement import ItemJudgement, VerifierView
@@ -31,17 +34,44 @@ from services.protocol import (
 )
 from services.rewards.policy import RewardPolicy, needs_verifier
 from services.verifier import VerifierClient, VerifierJudgement, VerifyRequest
+from services.verifier.answer_bearing import refusal
 
 NOT_CONFIGURED = "no LLM verifier is configured (set VERIFIER_LLM_URL)"
 BEST_EFFORT_CHARS = 600
+UNCLOSED = "the reasoning block never closes (a truncated completion)"
 
 
-def best_effort_answer(completion: str) -> str:
-    """What the verifier judges: the extracted answer, else the completion's bounded tail."""
-    answer = extract_answer(completion, ExtractionPolicy.LENIENT).answer
+def best_effort_answer(text: str) -> str:
+    """The lenient extraction of ``text``, else its bounded tail (TinyV's best effort)."""
+    answer = extract_answer(text, ExtractionPolicy.LENIENT).answer
     if answer is not None:
         return answer[:BEST_EFFORT_CHARS]
-    return completion.strip()[-BEST_EFFORT_CHARS:]
+    return text.strip()[-BEST_EFFORT_CHARS:]
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """Why the verifier is not asked about an item: its completion bears no answer."""
+
+    reason: str
+
+
+def verifier_span(judgement: ItemJudgement, completion: str) -> str | Refused:
+    """The answer to show the verifier: the rule's own answer where it found one (so the
+    verifier judges what the rule judged and ``extracted`` reports), else a best-effort one
+    from the text the reasoning rule left; refused when it bears no answer."""
+    if judgement.answer is not None:
+        shown = judgement.answer[:BEST_EFFORT_CHARS]
+    else:
+        committed = judgement.committed
+        text = committed.text(completion) if committed is not None else completion
+        if text is None:
+            return Refused(UNCLOSED)
+        shown = best_effort_answer(text)
+    reason = refusal(shown)
+    if reason is not None:
+        return Refused(f"{reason}: {preview(shown, 80)!r}")
+    return shown
 
 
 class LLMStage:
@@ -79,14 +109,23 @@ class LLMStage:
         ]
         if not jobs:
             return judgements
-        shown = [best_effort_answer(item.completion) for _, item in jobs]
+        refined = list(judgements)
+        asked: list[tuple[int, MathItem, str]] = []
+        for index, item in jobs:
+            span = verifier_span(judgements[index], item.completion)
+            if isinstance(span, Refused):
+                refined[index] = without_verifier(judgements[index], span.reason)
+                self._metrics.verifier_items.labels(mode=mode.value, outcome="refused").inc()
+            else:
+                asked.append((index, item, span))
+        if not asked:
+            return refined
         requests = [
             VerifyRequest(item.prompt, _reference(judgements[index]), answer)
-            for (index, item), answer in zip(jobs, shown, strict=True)
+            for index, item, answer in asked
         ]
         verdicts = await self._judge(requests, source)
-        refined = list(judgements)
-        for (index, _), answer, verdict in zip(jobs, shown, verdicts, strict=True):
+        for (index, _, answer), verdict in zip(asked, verdicts, strict=True):
             refined[index] = with_verdict(judgements[index], verdict, answer, mode, source, policy)
             outcome = "judged" if verdict.ok else "fallback"
             self._metrics.verifier_items.labels(mode=mode.value, outcome=outcome).inc()
@@ -117,6 +156,17 @@ def _reference(judgement: ItemJudgement) -> str:
     if judgement.reference is None:
         raise ValueError(f"math item {judgement.index} was judged without a reference")
     return judgement.reference
+
+
+def without_verifier(judgement: ItemJudgement, reason: str) -> ItemJudgement:
+    """A math judgement the verifier is not asked about: the rule verdict stands (the
+    no-answer reward where the rule found no answer), in every mode."""
+    return replace(
+        judgement,
+        verifier_refusal=reason,
+        detail=f"{judgement.detail}; not sent to the LLM verifier, no answer-bearing span "
+        f"({reason}): rule verdict used",
+    )
 
 
 def with_verdict(

@@ -38,6 +38,28 @@ class ChatWrapper:
 PLAIN = ChatWrapper()
 
 
+# What one item may put into a prompt. The answer is the policy's text, so it is fenced
+# and capped: it cannot close the template's tags, speak in the chat template's tokens, or
+# push the instructions out of the model's context.
+MAX_ANSWER_CHARS = 1_000
+MAX_QUESTION_CHARS = 8_000
+MAX_REFERENCE_CHARS = 2_000
+MAX_RESPONSE_CHARS = 48_000  # a rubric item's response: graded whole, within reason
+CUT = " …[cut]"
+# A tag (``</model_answer>``, ``<question>``) or a chat-template token (``<|im_end|>``).
+_TAG = re.compile(r"<(\s*/?\s*[A-Za-z_][\w:.-]{0,40}\s*/?\s*)>|<\|([^|<>\n]{0,40})\|>")
+
+
+def fenced(text: str, limit: int) -> str:
+    """``text`` as an item field: tags and chat tokens defused (their angle brackets become
+    ‹ ›, which no template or tokenizer reads as markup), cut to ``limit`` characters."""
+    if len(text) > limit:
+        text = text[:limit] + CUT
+    return _TAG.sub(
+        lambda m: f"‹{m.group(1)}›" if m.group(1) is not None else f"‹|{m.group(2)}|›", text
+    )
+
+
 def _fill(template: str, **fields: str) -> str:
     # One regex pass, not str.format (LaTeX braces) nor chained str.replace (an answer that
     # contains "{answer}" would be substituted again): only the template's own fields.
@@ -50,9 +72,9 @@ def verify_prompt(config: VerifierConfig, item: VerifyRequest, source: str = "ti
     the rubric verdict template when a rubric reward model judges."""
     return _fill(
         config.rubric_verdict_template if source == "rubric" else config.template,
-        question=item.question,
-        reference=item.reference,
-        answer=item.answer,
+        question=fenced(item.question, MAX_QUESTION_CHARS),
+        reference=fenced(item.reference, MAX_REFERENCE_CHARS),
+        answer=fenced(item.answer, MAX_ANSWER_CHARS),
         true_label=config.true_label,
         false_label=config.false_label,
     )
@@ -61,9 +83,10 @@ def verify_prompt(config: VerifierConfig, item: VerifyRequest, source: str = "ti
 def rubric_prompt(config: VerifierConfig, item: RubricRequest) -> str:
     return _fill(
         config.rubric_template,
-        question=item.question,
-        response=item.response,
-        rubric=item.rubric or "Correctness first, then completeness and clarity.",
+        question=fenced(item.question, MAX_QUESTION_CHARS),
+        response=fenced(item.response, MAX_RESPONSE_CHARS),
+        rubric=fenced(item.rubric, MAX_QUESTION_CHARS)
+        or "Correctness first, then completeness and clarity.",
     )
 
 
