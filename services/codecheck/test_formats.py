@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -36,6 +37,8 @@ _FORMAT_KEYS = frozenset(
     {"inputs", "outputs", "input_output", "fn_name", "test_list", "entry_point", "testtype"}
     | {"public_test_cases", "private_test_cases"}
 )
+# The same keys in JSON too broken to parse (a truncated ground_truth, say).
+_FORMAT_KEY = re.compile('"(?:' + "|".join(sorted(_FORMAT_KEYS)) + r')"\s*:')
 _CALL_TYPES = frozenset({"functional", "call"})
 _STDIO_TYPES = frozenset({"stdin", "stdio"})
 _SOLUTION_MODULE = "solution"
@@ -64,14 +67,15 @@ def to_test_specs(raw: Any) -> Any:
 
 def looks_like_test_data(text: str) -> bool:
     """True when ``text`` is a JSON object of one of the dataset test formats (e.g. a verl
-    ``ground_truth``): such a reference is code test data, never a math answer."""
+    ``ground_truth``), or one cut short: such a reference is code test data, never a math
+    answer."""
     stripped = text.strip()
     if not stripped.startswith("{"):
         return False
     try:
         value = json.loads(stripped)
     except (ValueError, RecursionError):
-        return False
+        return _FORMAT_KEY.search(stripped) is not None
     return isinstance(value, dict) and not _FORMAT_KEYS.isdisjoint(value)
 
 

@@ -1,0 +1,237 @@
+"""OpenRLHF 0.11's own reward path against the running service.
+
+Its real code runs here: ``SingleTurnAgentExecutor.execute`` tokenizes the prompt, decodes
+prompt + response with special tokens kept, posts ``{query, prompts, labels}`` with aiohttp
+and reads the reply; ``SamplesGenerator._process_response_into_experience`` turns the
+reply into tensors, and ``Experience.concat_experiences`` / ``split_experience_batch``
+merge and split the samples' logs as its trainer does. The tokenizer is SmolLM2's real one.
+
+Stubbed, because they need a GPU: the rollout engine (vLLM), replaced by an engine that
+returns a scripted response's token ids, and the ``vllm`` module the trainer imports only
+for ``SamplingParams`` and its engine actor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import sys
+import types
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import API_KEY
+from trainer.smollm2 import build_tokenizer, gguf_path
+
+pytest.importorskip("openrlhf", reason="openrlhf==0.11.* is installed by make install-dev")
+
+PRIME_TESTS = json.dumps({"inputs": ["1 2\n", "5 7\n"], "outputs": ["3\n", "12\n"]})
+ADDER = "```python\na, b = map(int, input().split())\nprint(a + b)\n```"
+
+
+@dataclass
+class _Completion:
+    token_ids: list[int]
+    text: str
+    finish_reason: str = "stop"
+    logprobs: None = None
+
+
+@dataclass
+class _RequestOutput:
+    outputs: list[_Completion] = field(default_factory=list)
+
+
+class ScriptedEngine:
+    """Stands in for OpenRLHF's vLLM engine (GPU): returns fixed token ids."""
+
+    def __init__(self, token_ids: list[int], text: str) -> None:
+        self._output = _RequestOutput([_Completion(token_ids, text)])
+
+    async def generate(self, prompt_token_ids: list[int], *_: Any, **__: Any) -> _RequestOutput:
+        return self._output
+
+
+@pytest.fixture(scope="module")
+def openrlhf() -> Iterator[types.SimpleNamespace]:
+    """OpenRLHF's reward-path classes, imported with the GPU-only ``vllm`` module stubbed."""
+    stubs = {name: types.ModuleType(name) for name in ("vllm", "vllm.inputs", "vllm.utils")}
+    stubs["vllm"].SamplingParams = types.SimpleNamespace  # type: ignore[attr-defined]
+    stubs["vllm.inputs"].TokensPrompt = dict  # type: ignore[attr-defined]
+    stubs["vllm.utils"].random_uuid = lambda: "0"  # type: ignore[attr-defined]
+    saved = {name: sys.modules.get(name) for name in stubs}
+    sys.modules.update(stubs)
+    try:
+        from openrlhf.trainer.ppo_utils.experience import Experience, split_experience_batch
+        from openrlhf.trainer.ppo_utils.samples_generator import SamplesGenerator
+        from openrlhf.utils.agent import SingleTurnAgentExecutor
+
+        yield types.SimpleNamespace(
+            Executor=SingleTurnAgentExecutor,
+            Experience=Experience,
+            split=split_experience_batch,
+            generator=SamplesGenerator(
+                strategy=types.SimpleNamespace(args=types.SimpleNamespace()),
+                prompts_dataloader=None,
+                eval_dataloader=None,
+                tokenizer=None,
+                vllm_engines=[],
+            ),
+        )
+    finally:
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+
+
+@pytest.fixture(scope="module")
+def tokenizer() -> Any:
+    return build_tokenizer(gguf_path())
+
+
+def _prompt(tokenizer: Any, question: str) -> str:
+    chat = [{"role": "user", "content": question}]
+    prompt: str = tokenizer.apply_chat_template(chat, tokenize=False, add_generation_prompt=True)
+    return prompt
+
+
+def _rollout(
+    openrlhf: types.SimpleNamespace,
+    tokenizer: Any,
+    url: str,
+    samples: list[tuple[str, str, Any, list[str]]],
+) -> list[dict[str, Any]]:
+    """OpenRLHF's executor on each (question, response, label, trailing tokens)."""
+    executor = openrlhf.Executor(url)
+
+    async def one(question: str, response: str, label: Any, trailing: list[str]) -> Any:
+        ids = tokenizer(response, add_special_tokens=False)["input_ids"]
+        ids += tokenizer.convert_tokens_to_ids(trailing)
+        params = types.SimpleNamespace(max_tokens=512, logprobs=None)
+        return await executor.execute(
+            _prompt(tokenizer, question),
+            label,
+            params,
+            max_length=2048,
+            hf_tokenizer=tokenizer,
+            llm_engine=ScriptedEngine(ids, response),
+        )
+
+    async def every() -> list[dict[str, Any]]:
+        return list(await asyncio.gather(*(one(*sample) for sample in samples)))
+
+    return asyncio.run(every())
+
+
+SAMPLES: list[tuple[str, str, Any, list[str]]] = [
+    # (question, response, label as the dataset holds it, end tokens the model emitted)
+    ("What is 2+2?", "#### 4", "4", ["<|im_end|>"]),
+    ("What is 2+2?", "The answer is 4", 4, ["<|im_end|>", "<|endoftext|>", "<|endoftext|>"]),
+    ("What is 2+2?", "The answer is 5", "4", ["<|im_end|>"]),
+    ("What is 0.5 + 0.25?", "\\boxed{0.75}", 0.75, ["<|im_end|>"]),
+    ("Add the two numbers.", ADDER, PRIME_TESTS, ["<|im_end|>"]),
+    ("What is 2+2?", "#### 4", "", ["<|im_end|>"]),  # --data.label_key not given
+]
+
+
+def test_openrlhf_reward_path_on_the_service(
+    openrlhf: types.SimpleNamespace, tokenizer: Any, client: httpx.Client, service_url: str
+) -> None:
+    outputs = _rollout(openrlhf, tokenizer, f"{service_url}/get_reward", SAMPLES)
+    assert all(o["reward"] is not None for o in outputs), "a reward request failed"
+    experiences = [openrlhf.generator._process_response_into_experience(o) for o in outputs]
+    rewards = [e.rewards.flatten().item() for e in experiences]
+    assert rewards == [1.0, 1.0, -1.0, 1.0, 2.0, -0.5]
+
+    # The same items through /score give the same rewards.
+    items: list[dict[str, Any]] = [
+        {"task": "math", "completion": response, "reference": str(label)}
+        for _, response, label, _ in SAMPLES[:4]
+    ]
+    items.append({"task": "code", "language": "python", "completion": ADDER, "tests": PRIME_TESTS})
+    scored = client.post("/score", json={"items": items}).json()["results"]
+    assert rewards[:5] == [r["reward"] for r in scored]
+
+    # Every sample logs the same numeric keys, so OpenRLHF's batch merge and split work.
+    batch = openrlhf.Experience.concat_experiences(experiences, tokenizer.pad_token_id)
+    logs = {key: value.flatten().tolist() for key, value in batch.info.items()}
+    assert logs["correct"] == [1.0, 1.0, 0.0, 1.0, 1.0, 0.0]
+    assert logs["error"] == [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]  # the empty label, counted
+    assert logs["score"] == [1.0, 1.0, 0.0, 1.0, 1.0, 0.0]
+    assert len(openrlhf.split(batch)) == len(SAMPLES)
+
+
+def test_text_in_extra_logs_breaks_openrlhf(openrlhf: types.SimpleNamespace) -> None:
+    """Why the reply holds numbers only: the shape this service used to send crashes."""
+    reply = {
+        "observation_tokens": [1, 2, 3],
+        "action_ranges": [(1, 3)],
+        "rollout_log_probs": None,
+        "prompt": "p",
+        "label": "4",
+        "reward": [1.0],
+        "scores": [1.0],
+        "extra_logs": {"status": ["ok"]},
+    }
+    with pytest.raises(ValueError, match="too many dimensions 'str'"):
+        openrlhf.generator._process_response_into_experience(reply)
+
+
+def test_url_credentials_and_end_tokens_reach_the_service(
+    openrlhf: types.SimpleNamespace, tokenizer: Any, strict_service_url: str
+) -> None:
+    host = strict_service_url.removeprefix("http://")
+    # OpenRLHF sends no headers; aiohttp turns the URL's credentials into Basic auth. A
+    # tokenizer-specific end text (here [END]) goes in the end_token query parameter.
+    url = f"http://openrlhf:{API_KEY}@{host}/get_reward?end_token=%5BEND%5D"
+    samples = [("What is 2+2?", "#### 4 [END]", "4", ["<|im_end|>"])]
+    (output,) = _rollout(openrlhf, tokenizer, url, samples)
+    assert output["reward"] == [1.0]
+
+    body = {"query": ["Q #### 4[END]"], "prompts": ["Q"], "labels": ["4"]}
+    plain = httpx.post(f"{strict_service_url}/get_reward", json=body)
+    assert plain.status_code == 401
+    wrong = base64.b64encode(b"openrlhf:not-the-key").decode()
+    refused = httpx.post(
+        f"{strict_service_url}/get_reward", json=body, headers={"Authorization": f"Basic {wrong}"}
+    )
+    assert refused.status_code == 401
+    bearer = {"Authorization": f"Bearer {API_KEY}"}
+    unstripped = httpx.post(f"{strict_service_url}/get_reward", json=body, headers=bearer)
+    assert unstripped.json()["rewards"] == [-1.0]  # the answer read as "4[END]"
+
+
+def test_labels_as_datasets_hold_them(client: httpx.Client) -> None:
+    query = ["Q: \\boxed{4}</s><pad><pad>"] * 6
+    labels: list[Any] = [4, 4.0, "4", None, "  ", {"inputs": ["1"], "outputs": ["1"]}]
+    reply = client.post(
+        "/get_reward", json={"query": query, "prompts": ["Q: "] * 6, "labels": labels}
+    )
+    assert reply.status_code == 200, reply.text
+    data = reply.json()
+    # The code label: the completion holds no python code, so the empty-code reward.
+    assert data["rewards"] == [1.0, 1.0, 1.0, -0.5, -0.5, -0.5]
+    assert data["extra_logs"]["error"] == [0.0, 0.0, 0.0, 1.0, 1.0, 0.0]
+    assert data["extra_logs"]["no_answer"] == [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+    assert set(data["extra_logs"]) == {
+        "correct",
+        "no_answer",
+        "verifier",
+        "error",
+        "unavailable",
+        "timeout",
+    }
+    missing = client.post("/get_reward", json={"query": query[:1], "prompts": ["Q: "]}).json()
+    assert missing["rewards"] == [-0.5] and missing["extra_logs"]["error"] == [1.0]
+    broken = client.post(
+        "/get_reward",
+        json={"query": query[:1], "prompts": ["Q: "], "labels": ['{"inputs": ["1"]']},
+    ).json()
+    assert broken["extra_logs"]["error"] == [1.0]  # code-like label that does not parse
