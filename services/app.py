@@ -24,7 +24,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with build_backends(settings, metrics) as backends:
+        async with build_backends(settings, metrics, canaries=True) as backends:
             app.state.backends = backends
             yield
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from sandbox import Sandbox, SandboxUnavailable
 from services.codecheck.scorer import CodeScorer
+from services.exploits.canaries import CanaryMonitor
 from services.llm_stage import LLMStage
 from services.mathcheck.checker import MathChecker
 from services.mathcheck.pool import SymbolicPool
@@ -35,15 +36,18 @@ class Backends:
     sandbox: Sandbox | None
     # None when no LLM verifier URL is set.
     verifier: VerifierClient | None
+    # None where the exploit canaries do not run (the CLI; VERIFIER_EXPLOIT_CANARY_INTERVAL_S=0).
+    canaries: CanaryMonitor | None = None
 
 
 @asynccontextmanager
 async def build_backends(
-    settings: Settings, metrics: Metrics, *, code: bool = True
+    settings: Settings, metrics: Metrics, *, code: bool = True, canaries: bool = False
 ) -> AsyncIterator[Backends]:
     """Start every backend the settings describe; close them all on exit.
 
-    ``code=False`` leaves the sandbox out (code items then say it is unavailable).
+    ``code=False`` leaves the sandbox out (code items then say it is unavailable);
+    ``canaries=True`` (the service) starts the exploit canaries on their timer.
     """
     async with AsyncExitStack() as stack:
         pool = SymbolicPool(settings.math_workers, settings.math_timeout_s, settings.math_memory_mb)
@@ -60,7 +64,35 @@ async def build_backends(
         stage = LLMStage(verifier, settings.mode, metrics, settings.llm.verdict_source)
         code_scorer = CodeScorer(sandbox) if sandbox is not None else None
         scorer = Scorer(settings, checker, metrics, code_scorer, stage)
-        yield Backends(scorer=scorer, checker=checker, sandbox=sandbox, verifier=verifier)
+        monitor = None
+        if canaries and settings.exploit_canary_interval_s > 0:
+            monitor = _canary_monitor(settings, checker, code_scorer, verifier, metrics)
+            monitor.start()
+            stack.push_async_callback(monitor.stop)
+        yield Backends(
+            scorer=scorer, checker=checker, sandbox=sandbox, verifier=verifier, canaries=monitor
+        )
+
+
+def _canary_monitor(
+    settings: Settings,
+    checker: MathChecker,
+    code_scorer: CodeScorer | None,
+    verifier: VerifierClient | None,
+    metrics: Metrics,
+) -> CanaryMonitor:
+    """The canaries score through the same checker, sandbox and verifier as /score, with
+    metric sinks of their own: the request counters on /metrics stay the requests'."""
+    own = Metrics()
+    stage = LLMStage(verifier, settings.mode, own, settings.llm.verdict_source)
+    scorer = Scorer(settings, checker, own, code_scorer, stage)
+    return CanaryMonitor(
+        scorer,
+        metrics,
+        settings.exploit_canary_interval_s,
+        verifier=verifier is not None,
+        answer_after_reasoning=settings.answer_after_reasoning,
+    )
 
 
 @asynccontextmanager

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 
 class Metrics:
@@ -52,6 +52,34 @@ class Metrics:
             "LLM-verifier verdicts and rubric grades by where they came from: the verdict "
             "cache (hit) or the model (miss).",
             ["kind", "result"],
+            registry=self.registry,
+        )
+
+        # The exploit canaries (services/exploits/canaries.py): the last run's outcome.
+        self.canaries_failed = Gauge(
+            "reward_exploit_canaries_failed",
+            "Exploit canaries rewarded above their bound in the last run (0 = none gamed).",
+            registry=self.registry,
+        )
+        self.canaries_failed_by_family = Gauge(
+            "reward_exploit_canaries_failed_by_family",
+            "Exploit canaries rewarded in the last run, by exploit family.",
+            ["family"],
+            registry=self.registry,
+        )
+        self.canary_controls_failed = Gauge(
+            "reward_exploit_canary_controls_failed",
+            "Honest control answers of the last canary run that were not rewarded.",
+            registry=self.registry,
+        )
+        self.canaries_duration = Gauge(
+            "reward_exploit_canaries_duration_seconds",
+            "Wall-clock time of the last exploit canary run.",
+            registry=self.registry,
+        )
+        self.canaries_last_run = Gauge(
+            "reward_exploit_canaries_last_run_timestamp_seconds",
+            "When the last exploit canary run finished (Unix time).",
             registry=self.registry,
         )
 

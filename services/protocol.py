@@ -275,7 +275,7 @@ class HealthResponse(BaseModel):
 
 
 # The backends /ready reports, by name; VERIFIER_REQUIRED_BACKENDS picks from these.
-BACKENDS = ("math", "sandbox", "q", "llm_verifier")
+BACKENDS = ("math", "sandbox", "q", "llm_verifier", "canaries")
 
 
 class BackendStatus(BaseModel):

@@ -11,6 +11,7 @@ from services.settings import Settings
 from services.verifier import VerifierClient
 
 NO_SANDBOX = "no sandbox in this process"
+NO_CANARIES = "exploit canaries are off (VERIFIER_EXPLOIT_CANARY_INTERVAL_S=0)"
 
 
 async def readiness(settings: Settings, backends: Backends) -> ReadyResponse:
@@ -19,6 +20,7 @@ async def readiness(settings: Settings, backends: Backends) -> ReadyResponse:
         "math": BackendStatus(ok=True, detail=f"{settings.math_workers} symbolic workers"),
         **await _sandbox_statuses(backends),
         "llm_verifier": await _verifier_status(backends.verifier),
+        "canaries": _canary_status(backends),
     }
     required = settings.required()
     return ReadyResponse(
@@ -42,6 +44,13 @@ async def _sandbox_statuses(backends: Backends) -> dict[str, BackendStatus]:
             ok=q.available, detail=f"q {q.version}" if q.available else str(q.reason)
         ),
     }
+
+
+def _canary_status(backends: Backends) -> BackendStatus:
+    if backends.canaries is None:
+        return BackendStatus(ok=False, detail=NO_CANARIES)
+    ok, detail = backends.canaries.status()
+    return BackendStatus(ok=ok, detail=detail)
 
 
 async def _verifier_status(client: VerifierClient | None) -> BackendStatus:
