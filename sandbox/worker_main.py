@@ -529,6 +529,9 @@ class Worker:
                     self._kill_all()
                     result = {"error": f"worker error: {type(exc).__name__}: {exc}"}
             write_frame(self.wfd, result)
+            # The next job's child is forked from this frame: it must not find this job's
+            # reply (a reference job's expected values) among the worker's locals.
+            del result
 
     def run_job(self, job: Job) -> JobResult:
         os.mkdir(self.job_dir, 0o700)
