@@ -1,0 +1,145 @@
+"""Reading assert tests into program-side and expected-side expressions (no execution)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sandbox.test_split import (
+    Operand,
+    opaque_builtins,
+    program_names,
+    rewrite_opaque,
+    split_test,
+)
+
+PROGRAM = "import math\nLIMIT = 3\ndef f(x):\n    return x\ndef g(a, b):\n    return a\n"
+
+
+def test_plain_asserts_split_and_expected_literals_stay_on_the_host() -> None:
+    split = split_test("assert f(2) == [1, {'a': (2,)}]\nassert g(1, 2) != 5", PROGRAM)
+    assert split is not None
+    assert split.probes == ["f(2)", "g(1, 2)"]
+    assert [c.relation for c in split.checks] == ["==", "!="]
+    assert split.checks[0].operands == (
+        Operand("program", 0),
+        Operand("literal", value=[1, {"a": (2,)}]),
+    )
+    assert split.references == [] and split.program_setup == ""
+
+
+def test_the_humaneval_shape_substitutes_the_candidate() -> None:
+    test = (
+        "METADATA = {'author': 'x'}\n\n"
+        "def check(candidate):\n"
+        "    '''docstring'''\n"
+        "    assert candidate(1) == 1\n"
+        "    assert abs(candidate(2.0) - 2.0) < 1e-6\n"
+        "    assert candidate(3) is not None, 'message'\n"
+        "    assert True\n\n"
+        "check(f)\n"
+    )
+    split = split_test(test, PROGRAM)
+    assert split is not None
+    assert split.probes == ["f(1)", "f(2.0)", "f(3)"]
+    assert [c.relation for c in split.checks] == ["==", "within <", "is not", "truthy"]
+    assert split.checks[3].operands == (Operand("literal", value=True),)
+    assert "METADATA" not in split.program_setup  # not needed by any probe
+
+
+@pytest.mark.parametrize(
+    ("test", "relations"),
+    [
+        ("assert f(1) in (1, 2)", ["in"]),
+        ("assert 3 not in f([1])", ["not in"]),
+        ("assert 0 < f(1) <= 2", ["<", "<="]),
+        ("assert f(1) and not f(0)", ["truthy", "falsy"]),
+        ("import math\nassert math.isclose(f(1.0), 1.0, rel_tol=1e-3)", ["isclose"]),
+        ("import math\nassert math.fabs(f(1.0) - 1.0) <= 1e-3", ["within <="]),
+        ("assert f(None) is None", ["is"]),
+    ],
+)
+def test_shapes_that_split(test: str, relations: list[str]) -> None:
+    split = split_test(test, PROGRAM)
+    assert split is not None and [c.relation for c in split.checks] == relations
+
+
+def test_isclose_keeps_its_tolerances() -> None:
+    split = split_test("import math\nassert math.isclose(f(1), 1, rel_tol=0.5, abs_tol=2)", PROGRAM)
+    assert split is not None
+    assert (split.checks[0].rel_tol, split.checks[0].abs_tol) == (0.5, 2.0)
+
+
+@pytest.mark.parametrize(
+    "test",
+    [
+        "for i in range(3):\n    assert f(i) == i",  # a loop
+        "assert f(1) == 1 or f(1) == 2",  # an operator the program could overload
+        "assert f(1) + 1",
+        "assert f(1) is LIMIT",  # 'is' against something other than None/True/False
+        "x = f(1)\nassert x == 1",  # set-up that runs the program
+        "print(f(1))",  # no assert at all
+        "def check(candidate):\n    for i in range(2):\n        assert candidate(i) == i\ncheck(f)",
+        "assert f(1) == 1\nif True:\n    pass",
+        "assert (",  # does not parse
+    ],
+)
+def test_opaque_shapes(test: str) -> None:
+    assert split_test(test, PROGRAM) is None
+
+
+def test_non_literal_expected_sides_go_to_the_reference_run_with_their_setup() -> None:
+    test = "import math\nEXPECTED = sorted([3, 1])\nUNUSED = 7\nassert f(2) == EXPECTED"
+    split = split_test(test, PROGRAM)
+    assert split is not None
+    assert split.references == ["EXPECTED"]
+    assert split.reference_setup == "EXPECTED = sorted([3, 1])"
+    # The program's run gets no set-up: its side needs none, and EXPECTED stays out.
+    assert split.program_setup == ""
+    assert split.checks[0].operands[1] == Operand("reference", 0)
+
+
+def test_inputs_from_setup_reach_the_program_side_only_when_used() -> None:
+    split = split_test("DATA = [3, 1]\nWANT = [1, 3]\nassert f(DATA) == WANT", PROGRAM)
+    assert split is not None
+    assert split.program_setup == "DATA = [3, 1]"
+    assert split.reference_setup == "WANT = [1, 3]"
+
+
+def test_a_side_naming_a_program_name_is_the_programs() -> None:
+    # LIMIT is the program's: reading it is the program's side, evaluated in its sandbox.
+    split = split_test("assert f(1) < LIMIT", PROGRAM)
+    assert split is not None and split.probes == ["f(1)", "LIMIT"]
+
+
+def test_builtins_the_probes_read_are_pinned() -> None:
+    split = split_test("assert len(f([1])) == 1\nassert abs(f(-1)) == 1", PROGRAM)
+    assert split is not None and split.builtins == ["abs", "len"]
+    humaneval = split_test("def check(candidate):\n    assert candidate(1) == 1\ncheck(max)", "")
+    assert humaneval is not None and humaneval.builtins == []  # the function under test
+
+
+def test_program_names() -> None:
+    names = program_names("import os.path as p, sys\nfrom m import q\nclass C: pass\nx = y = 1")
+    assert names == {"p", "sys", "q", "C", "x", "y"}
+    assert program_names("def (") == frozenset()
+
+
+def test_opaque_tests_are_wrapped_with_plain_comparisons() -> None:
+    code = "for i in range(2):\n    assert f(i) == i, 'msg'\n    assert f(i)\nprint(len([1]) < 2)"
+    rewritten = rewrite_opaque(code)
+    assert rewritten.startswith("def __sandbox_test__(__sandbox_holds__, __sandbox_truthy__):")
+    assert "assert __sandbox_holds__('==', f(i), i), 'msg'" in rewritten
+    assert "assert __sandbox_truthy__(f(i))" in rewritten
+    assert "print(len([1]) < 2)" in rewritten  # only asserts are rewritten
+    compile(rewritten, "<test>", "exec")
+
+
+def test_opaque_code_a_function_cannot_hold_runs_at_module_level() -> None:
+    rewritten = rewrite_opaque("from math import *\nassert f(1) == 1")
+    assert rewritten.startswith("from math import *")
+    assert "def __sandbox_test__(*_):" in rewritten
+    assert rewrite_opaque("def (").startswith("def (")  # fails when run
+
+
+def test_opaque_builtins() -> None:
+    assert opaque_builtins("x = len(y)\nassert abs(x) == 1\ndef max(a): pass") == ["abs", "len"]

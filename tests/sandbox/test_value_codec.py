@@ -1,0 +1,168 @@
+"""Plain values as type-tagged data, and the comparisons verdicts are made of."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sandbox import value_codec
+from sandbox.value_codec import Unsendable, decode, encode, holds, same
+
+PLAIN = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text()
+    | st.binary()
+    | st.complex_numbers(allow_nan=False),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.lists(inner, max_size=4).map(tuple)
+        | st.frozensets(st.integers() | st.text(), max_size=4)
+        | st.sets(st.integers() | st.text(), max_size=4)
+        | st.dictionaries(st.text() | st.integers(), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@given(PLAIN)
+def test_round_trip_keeps_type_and_value(value: object) -> None:
+    wire = json.loads(json.dumps(encode(value)))  # as it travels
+    back = decode(wire)
+    assert type(back) is type(value)
+    assert same(back, value)
+
+
+def test_floats_keep_every_bit_and_non_finite_values() -> None:
+    for value in (0.1, -0.0, 1e308, 5e-324, math.inf, -math.inf):
+        back = decode(encode(value))
+        assert type(back) is float and back.hex() == value.hex()
+    nan = decode(encode(math.nan))
+    assert type(nan) is float and math.isnan(nan)
+
+
+def test_big_ints_survive() -> None:
+    assert decode(encode(10**200 + 1)) == 10**200 + 1
+
+
+class RiggedInt(int):
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = int.__hash__
+
+
+class AlwaysEqual:
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+class SpoofedClass:
+    __class__ = int  # type: ignore[assignment]  # isinstance(x, int) is True for this
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        RiggedInt(3),
+        AlwaysEqual(),
+        SpoofedClass(),
+        [1, RiggedInt(2)],
+        {"k": AlwaysEqual()},
+        type("S", (str,), {})("x"),
+        type("L", (list,), {})([1]),
+        object(),
+        len,
+    ],
+    ids=repr,
+)
+def test_anything_but_exact_plain_types_is_unsendable(value: object) -> None:
+    with pytest.raises(Unsendable):
+        encode(value)
+
+
+def test_cycles_and_huge_values_are_unsendable() -> None:
+    loop: list[object] = []
+    loop.append(loop)
+    with pytest.raises(Unsendable, match="deeply"):
+        encode(loop)
+    with pytest.raises(Unsendable, match="too many"):
+        encode(list(range(value_codec.MAX_NODES + 1)))
+
+
+@pytest.mark.parametrize(
+    "wire",
+    [
+        "x",
+        ["int"],
+        ["int", 3],
+        ["int", "three"],
+        ["bool", 1],
+        ["nope", None],
+        ["set", [["list", []]]],
+        ["dict", [["str", "k"]]],
+        ["list", "abc"],
+    ],
+    ids=repr,
+)
+def test_malformed_data_is_refused(wire: object) -> None:
+    with pytest.raises(Unsendable):
+        decode(wire)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        (1, 1.0, True),  # numbers compare as Python does
+        (True, 1, False),  # but a bool is not a number
+        (False, 0, False),
+        (True, True, True),
+        ([1, 2], (1, 2), False),  # a list is not a tuple
+        ([1, [True]], [1, [1]], False),
+        ({"a": 1}, {"a": 1.0}, True),
+        ({1, 2}, frozenset({2, 1}), True),
+        (None, 0, False),
+        ("a", b"a", False),
+        (math.nan, math.nan, False),
+    ],
+)
+def test_same(a: object, b: object, expected: bool) -> None:
+    assert same(a, b) is expected
+
+
+@pytest.mark.parametrize(
+    ("op", "a", "b", "expected"),
+    [
+        ("!=", 1, True, True),
+        ("is", None, None, True),
+        ("is", 0, None, False),
+        ("is not", False, None, True),
+        ("in", "b", "abc", True),
+        ("in", 1, [True], False),
+        ("not in", 3, (1, 2), True),
+        ("in", "k", {"k": 1}, True),
+        ("<", 1, 2.5, True),
+        ("<", True, 2, False),  # no ordering of bools
+        ("<=", "a", "b", True),
+        (">", [2], [1], False),  # no ordering of containers
+        (">=", 3, 3, True),
+    ],
+)
+def test_holds(op: str, a: object, b: object, expected: bool) -> None:
+    assert holds(op, a, b) is expected
+
+
+def test_closeness_is_for_real_numbers_only() -> None:
+    assert value_codec.close(0.1 + 0.2, 0.3, 1e-9, 0.0)
+    assert not value_codec.close(True, 1.0, 1e-9, 0.0)
+    assert value_codec.within(2.0000001, 2, "<", 1e-6)
+    assert not value_codec.within("2", 2, "<", 1e-6)
+    assert not value_codec.within(2.5, 2, "<=", 0.1)
