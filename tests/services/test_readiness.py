@@ -42,7 +42,7 @@ def test_a_replica_that_cannot_run_code_is_not_ready(without_sandbox: str) -> No
     assert response.status_code == 503
     body = response.json()
     assert body["ready"] is False
-    assert body["required"] == ["math", "sandbox"]
+    assert body["required"] == ["math", "sandbox", "canaries"]
     assert body["backends"]["math"]["ok"] is True
     assert body["backends"]["sandbox"]["ok"] is False
     assert "bubblewrap" in body["backends"]["sandbox"]["detail"]
@@ -76,7 +76,7 @@ def test_a_required_llm_verifier_that_is_down_makes_the_replica_unready() -> Non
 
 
 def test_required_backends_are_checked_names(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert Settings().required() == ("math", "sandbox")
+    assert Settings().required() == ("math", "sandbox", "canaries")
     monkeypatch.setenv("VERIFIER_REQUIRED_BACKENDS", " math,q ,math ")
     assert Settings().required() == ("math", "q")
     monkeypatch.setenv("VERIFIER_REQUIRED_BACKENDS", "math,gpu")
