@@ -112,8 +112,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _flag_spellings(argv: Sequence[str]) -> set[str]:
-    return {token.split("=", 1)[0] for token in argv if token.startswith("--")}
+def _flag_spellings(argv: Sequence[str]) -> list[str]:
+    """The flags of a command line as spelled, in order (the last of a repeated one wins)."""
+    return [token.split("=", 1)[0] for token in argv if token.startswith("--")]
 
 
 def _set_layer(setting: str) -> Layer:
@@ -144,10 +145,12 @@ def command_layers(args: argparse.Namespace, argv: Sequence[str]) -> list[Layer]
     for dest, (section, name) in overrides.items():
         value = getattr(args, dest)
         if value is not None:
-            spelled = [s for s in spellings if s.lstrip("-").replace("-", "_") == dest]
-            if dest == "model_path" and "--model" in spellings:
-                spelled = ["--model"]
-            source = f"flag {spelled[0] if spelled else '--' + dest}"
+            spelled = [
+                s
+                for s in spellings
+                if s.lstrip("-").replace("-", "_") == dest or (dest, s) == ("model_path", "--model")
+            ]
+            source = f"flag {spelled[-1] if spelled else '--' + dest}"
             layers.append(Layer({section: {name: value}}, source, set(spelled)))
     layers += [_set_layer(setting) for setting in args.settings]
     return layers
@@ -189,10 +192,6 @@ def convert_config(argv: Sequence[str]) -> int:
     return 0
 
 
-def _warning_line(message: Warning | str, *_: object, **__: object) -> str:
-    return f"grpo-train: warning: {message}\n"
-
-
 def _fail(message: str, code: int) -> int:
     print(f"grpo-train: error: {message}", file=sys.stderr)
     return code
@@ -229,11 +228,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return convert_config(argv[1:])
     args = parse_args(argv)
     # A renamed seed key is one line, not a warning with its source line.
-    warnings.formatwarning = _warning_line
-    try:
-        recipe = resolve_recipe(args, argv)
-    except (RecipeError, ConfigKeyError, FileNotFoundError) as exc:
-        return _fail(str(exc), 2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            recipe = resolve_recipe(args, argv)
+        except (RecipeError, ConfigKeyError, FileNotFoundError) as exc:
+            return _fail(str(exc), 2)
+        finally:
+            for warning in caught:
+                print(f"grpo-train: warning: {warning.message}", file=sys.stderr)
     if args.explain:
         print(explain(recipe), end="")
         return 0

@@ -77,7 +77,12 @@ def add_seed_flags(parser: argparse.ArgumentParser) -> None:
             )
         else:
             group.add_argument(
-                flag.flag, dest=flag.dest, type=flag.type, choices=flag.choices, help=text
+                flag.flag,
+                dest=flag.dest,
+                type=flag.type,
+                choices=flag.choices,
+                metavar=flag.key.upper(),
+                help=text,
             )
 
 
