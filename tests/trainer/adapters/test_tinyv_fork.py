@@ -1,5 +1,9 @@
 """TinyV's verl fork (Python 3.10, its prime manager's fork-started pool) scoring through the
-service with the adapter file loaded by path, where the project is not installed."""
+service with the adapter file loaded by path, where the project is not installed.
+
+The fork's loop is re-implemented in tinyv_prime_loop.py; only its GPU side is stubbed (the
+responses arrive decoded, the scores come back as a list, not in the reward tensor).
+"""
 
 from __future__ import annotations
 
