@@ -32,10 +32,6 @@ class PythonPlan:
     split: SplitTest | None = None
     reference: PythonJob | None = None  # evaluates non-literal expected sides
 
-    @property
-    def jobs(self) -> list[PythonJob]:
-        return [self.job] if self.reference is None else [self.job, self.reference]
-
 
 def plan_test(program: str, test: TestCase, limits: JobLimits) -> PythonPlan:
     def job(source: str, **extra: object) -> PythonJob:

@@ -9,6 +9,7 @@ import shutil
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from . import value_codec
@@ -28,6 +29,8 @@ from .worker_main import Job, JobLimits, Reply, WorkerConfig
 
 CODEC_SOURCE = Path(value_codec.__file__).read_text(encoding="utf-8")
 
+# Reference workers get their own uid range (Python pool: +0, q pool: +1000).
+REFERENCE_UID_OFFSET = 2000
 NO_Q = "Q_BIN not set: no licensed q on this machine"
 # Imported once in each warm worker so solutions do not pay for them per test. Nothing
 # stateful that forked jobs would share (e.g. no `random`: every job would get one seed).
@@ -61,6 +64,9 @@ class Sandbox:
         self._as_root = os.geteuid() == 0
         self._lock = threading.Lock()
         self._pools: dict[Language, WorkerPool] = {}
+        # Expected sides that are not literals are computed here, in workers that never
+        # run a program: no program can find their values in a worker's memory.
+        self._references: WorkerPool | None = None
         self._python: PythonInfo | None = None
         self._license: LicenseDir | None = None
         self._q_version: str | None = None
@@ -84,20 +90,29 @@ class Sandbox:
         if pool is None:  # first use: probing the interpreter blocks, keep it off the loop
             pool = await loop.run_in_executor(self._executor, self._pool, language)
 
-        async def run(jobs: Sequence[Job]) -> list[Reply]:
-            return await asyncio.gather(
-                *(loop.run_in_executor(self._executor, pool.run, j, limits.wall_s) for j in jobs)
-            )
+        def run(job: Job, on: WorkerPool = pool) -> asyncio.Future[Reply]:
+            return loop.run_in_executor(self._executor, on.run, job, limits.wall_s)
 
         if language is Language.PYTHON:
             plans = [plan_test(program, t, _job_limits(limits)) for t in tests]
-            raws = iter(await run([job for plan in plans for job in plan.jobs]))
-            return [judge_test(p, [next(raws) for _ in p.jobs], limits) for p in plans]
+            references = [p.reference for p in plans if p.reference is not None]
+            ref_pool = self._references
+            if references and ref_pool is None:
+                ref_pool = await loop.run_in_executor(self._executor, self._reference_pool)
+            replies = await asyncio.gather(
+                *(run(p.job) for p in plans),
+                *(run(r, ref_pool) for r in references if ref_pool is not None),
+            )
+            by_reference = iter(replies[len(plans) :])
+            return [
+                judge_test(p, [reply, *([next(by_reference)] if p.reference else [])], limits)
+                for p, reply in zip(plans, replies, strict=False)
+            ]
         proofs = [secrets.token_hex(16) for _ in tests]
         jobs = [
             self._job(language, program, t, limits, p) for t, p in zip(tests, proofs, strict=True)
         ]
-        replies = await run(jobs)
+        replies = await asyncio.gather(*(run(job) for job in jobs))
         return [
             classify(language, t, r, limits, proof)
             for t, r, proof in zip(tests, replies, proofs, strict=True)
@@ -154,6 +169,8 @@ class Sandbox:
                 return
             self._closed = True
             pools = list(self._pools.values())
+            if self._references is not None:
+                pools.append(self._references)
         for pool in pools:
             pool.close()
         self._executor.shutdown(wait=False, cancel_futures=True)
@@ -212,6 +229,16 @@ class Sandbox:
                 )
                 self._pools[language] = pool
             return pool
+
+    def _reference_pool(self) -> WorkerPool:
+        with self._lock:
+            if self._closed:
+                raise SandboxUnavailable("sandbox is closed")
+            if self._references is None:
+                spec = self._spec(Language.PYTHON)
+                spec = replace(spec, uid_base=spec.uid_base + REFERENCE_UID_OFFSET)
+                self._references = WorkerPool(spec, self.config.workers, self.config.recycle_after)
+            return self._references
 
     def _spec(self, language: Language) -> WorkerSpec:
         cfg = self.config
