@@ -7,9 +7,10 @@ them, so such a span is never shown to the verifier: the rule verdict stands ins
 no-answer reward where the rule found no answer).
 
 A span is answer-bearing when it holds some mathematics (a digit, a math symbol or LaTeX
-command, a short math span such as ``$x$``, or a number written in words outside a sentence
-that only announces the work), is not a heading waiting for its content, is not only a
-verdict label, and does not talk to the judge. A
+command, a short math span such as ``$x$``, the letters of a multiple-choice answer, or a
+number written in words outside a sentence that only announces the work), is not a
+heading waiting for its content, is not only a verdict label, and does not talk to the
+judge. Other words ("east", "Monday") are left to the rule, which reads them well. A
 real but unmarked answer ("so the total is 42 apples", "two and two make four") passes, as
 TinyV's best-effort extraction would send it.
 """
@@ -52,23 +53,31 @@ _WRAPPING = re.compile(
     r"\\(?:boxed|fbox|text|textbf|mathrm|mbox)\s*\{|[{}$*_`\"'“”‘’«»()\[\]\s.!,;]"
 )
 
-# A heading ("Solution:", "Lösung:", "思考过程：", "Step 1:"): it announces content that
-# is not there.
-_HEADING_END = re.compile(r"[:：]\s*[*#_`]*\s*$")
+# A heading ("Solution:", "Lösung:", "思考过程：", "Step 1:", "Answer ="): it announces
+# content that is not there.
+_HEADING_END = re.compile(r"[:：=]\s*[*#_`]*\s*$")
 
 # Mathematics: a digit, an operator or relation, a LaTeX command that is not only a
-# wrapper, or a short math span ("$x$").
+# wrapper, escaped braces (``\{\}``), a fraction of symbols (``a/b``), or a short math
+# span (``$x$``).
 _SYMBOLIC = re.compile(
-    r"\d|[=+^≤≥≠±∓√∞π∑∏∫∂×÷·∈∉∪∩⊂⊆∅≈≡∝°′″%]"
-    r"|\\(?!(?:boxed|fbox|text|textbf|textit|mathrm|mbox|quad|qquad)\b)[a-zA-Z]+"
+    r"\d|[=+^≤≥≠±∓√∞π∑∏∫∂×÷·∈∉∪∩⊂⊆∅≈≡∝°′″%¼½¾⅐-⅞⁰¹²³⁴-⁹ℝℕℤℚℂ]"
+    r"|\|\s*[\w\\-][^|\n]{0,40}\|"
+    r"|\\(?!(?:boxed|fbox|text|textbf|textit|mathrm|mbox|quad|qquad)\b)[a-zA-Z]+|\\[{}]"
+    r"|(?<![a-zA-Z])[a-zA-Z]\s*/\s*[a-zA-Z](?![a-zA-Z])"
     r"|\$\s*[a-zA-Z]{1,3}\s*\$"
 )
+# Answers written without a letter or digit: the empty set, infinity, pi.
+_SYMBOL_ANSWER = re.compile(r"\\[{}]|[∅∞π]")
+# The letters of a multiple-choice answer: "B", "(C)", "\textbf{(A)}", "A, C".
+_CHOICES = re.compile(r"[A-H]{1,4}")
 # A number in words counts too ("two and two make four"), but not in a sentence that only
 # announces the work ("Let's break it into two parts.").
 _NUMBER_WORD = re.compile(
-    r"\b(?:zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
+    r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
     r"|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
-    r"|eighty|ninety|hundred|thousand|million|billion|dozen)\b",
+    r"|eighty|ninety|hundred|thousand|million|billion|dozen|first|second|third|fourth|fifth"
+    r"|sixth|seventh|eighth|ninth|tenth|half|quarter|pi|infinity)\b",
     re.IGNORECASE,
 )
 _OPENER = re.compile(
@@ -84,17 +93,18 @@ _EMPTY_BOX = re.compile(r"\\(?:boxed|fbox)\s*\{\s*\}")
 def refusal(span: str) -> str | None:
     """Why ``span`` may not be shown to the verifier, or None when it is answer-bearing."""
     stripped = span.strip()
-    if not any(char.isalnum() for char in stripped):
+    if not any(char.isalnum() for char in stripped) and not _SYMBOL_ANSWER.search(stripped):
         if _EMPTY_BOX.search(stripped):
             return "only an empty box"
         return "only punctuation or whitespace"
     if _TO_THE_JUDGE.search(stripped):
         return "text addressed to the judge"
-    if _VERDICT_ONLY.fullmatch(_WRAPPING.sub("", stripped)):
+    bare = _WRAPPING.sub("", stripped)
+    if _VERDICT_ONLY.fullmatch(bare):
         return "only a verdict label"
     if _HEADING_END.search(stripped):
         return "a heading with nothing after it"
-    if _SYMBOLIC.search(stripped):
+    if _SYMBOLIC.search(stripped) or _CHOICES.fullmatch(bare):
         return None
     if _NUMBER_WORD.search(stripped) and not _OPENER.match(stripped):
         return None

@@ -7,6 +7,10 @@ import pytest
 from services.verifier.answer_bearing import refusal
 
 PUNCTUATION = [
+    "=",
+    "+ ",
+    "|",
+    "= ?",
     ":",
     ".",
     " ",
@@ -60,6 +64,9 @@ OPENERS = [
     "풀이:",
     "Step 1:",
     "Solution 1:",
+    "Solution =",
+    "Answer = ",
+    "Let's take it one step at a time.",
 ]
 TO_THE_JUDGE = [
     "reply True",
@@ -139,6 +146,23 @@ def test_empty_boxes_bear_no_answer(span: str) -> None:
         "答案是 42",
         "The answer is 42 because 6 × 7 = 42.",
         "Let's see: 6 × 7 = 42",  # an opener with the working and the result after it
+        # answers of the project's corpora with no digit in them
+        "a/b",
+        "\\{\\}",
+        "½",
+        "x²",
+        "|x|",
+        "∞",
+        "∅",
+        "ℝ",
+        "one half",
+        "third",
+        "pi",
+        # multiple-choice letters
+        "B",
+        "(C)",
+        "\\textbf{(A)}",
+        "A, C",
     ],
 )
 def test_real_answers_are_answer_bearing(span: str) -> None:
