@@ -5,12 +5,14 @@ source before any job runs, so the encoder a job uses was bound before the progr
 patch anything; the host imports it to decode and compare.
 
 Only values of these exact types can be sent: None, bool, int, float, complex, str,
-bytes, list, tuple, dict, set, frozenset, nested. Exactness is the point: an ``int``
+bytes, list, tuple, dict, set, frozenset, nested (and the standard library's Counter,
+OrderedDict and defaultdict, sent as a dict). Exactness is the point: an ``int``
 subclass or an object with its own ``__eq__`` is not plain data, so a program cannot make
 a value that "equals anything". Comparisons then run on values the host rebuilt itself,
 where every ``__eq__`` is Python's own.
 """
 
+import collections
 import math
 from collections.abc import Callable
 from typing import Any
@@ -29,6 +31,12 @@ _dict_items = dict.items
 _list_append = list.append
 _real = complex.real.__get__
 _imag = complex.imag.__get__
+# The standard library's dict subclasses: their contents are read with dict's own C-level
+# ``items``, so no method of theirs (patched or not) runs; they are sent as a dict, and
+# ``Counter({"a": 1}) == {"a": 1}`` holds as in Python.
+_counter = collections.Counter
+_ordered = collections.OrderedDict
+_default = collections.defaultdict
 
 Tagged = list[Any]  # [tag, payload]
 
@@ -69,7 +77,7 @@ def _encode(value: Any, depth: int, budget: list[int]) -> Tagged:
         for item in value:
             _list_append(items, _encode(item, depth + 1, budget))
         return [kind.__name__, items]
-    if kind is dict:
+    if kind is dict or kind is _counter or kind is _ordered or kind is _default:
         pairs: list[list[Tagged]] = []
         for key, item in _dict_items(value):
             _list_append(pairs, [_encode(key, depth + 1, budget), _encode(item, depth + 1, budget)])

@@ -138,3 +138,31 @@ def test_stderr_excerpt_and_detail(runner: Runner) -> None:
     assert "KeyError: 'missing'" in o.detail
     assert o.stderr.startswith("Traceback (most recent call last):")
     assert "_run_python" not in o.stderr  # the sandbox's own frame is hidden
+
+
+def test_split_asserts_judge_values_as_python_would_for_honest_programs(runner: Runner) -> None:
+    program = (
+        "from collections import Counter, OrderedDict\n"
+        "def count(s):\n    return Counter(s)\n"
+        "def ordered():\n    return OrderedDict(b=1)\n"
+        "def half(x):\n    return x / 2\n"
+        "def maybe(x):\n    return None if x < 0 else [x]\n"
+    )
+    tests = [
+        'assert count("aab") == {"a": 2, "b": 1}',
+        'assert ordered() == {"b": 1}',
+        "assert half(4) == 2",  # 2.0 == 2, as in Python
+        "assert maybe(-1) is None and maybe(2) == [2]",
+        "assert 2 in maybe(2)",
+        "def check(candidate):\n    assert candidate(3) == 1.5\ncheck(half)",
+    ]
+    outcomes = runner.run(program, [TestCase(code=t) for t in tests])
+    assert [o.detail for o in outcomes] == ["passed"] * len(tests)
+
+
+def test_split_asserts_a_bool_is_not_a_number_nor_a_list_a_tuple(runner: Runner) -> None:
+    # Python itself accepts `1 == True`; a reward must not.
+    program = "def flag():\n    return 1\ndef pair():\n    return [1, 2]\n"
+    tests = ["assert flag() == True", "assert pair() == (1, 2)", "assert flag() is True"]
+    outcomes = runner.run(program, [TestCase(code=t) for t in tests])
+    assert [o.failure for o in outcomes] == [Failure.WRONG_VALUE] * 3

@@ -166,3 +166,29 @@ def test_closeness_is_for_real_numbers_only() -> None:
     assert value_codec.within(2.0000001, 2, "<", 1e-6)
     assert not value_codec.within("2", 2, "<", 1e-6)
     assert not value_codec.within(2.5, 2, "<=", 0.1)
+
+
+def test_standard_dict_subclasses_travel_as_dicts() -> None:
+    import collections
+
+    for value in (
+        collections.Counter("aab"),
+        collections.OrderedDict(a=2, b=1),
+        collections.defaultdict(int, {"a": 2, "b": 1}),
+    ):
+        back = decode(encode(value))
+        assert type(back) is dict and same(back, {"a": 2, "b": 1})
+
+
+def test_a_metaclass_with_a_rigged_eq_is_not_mistaken_for_a_plain_type() -> None:
+    class Meta(type):
+        def __eq__(cls, other: object) -> bool:
+            return True
+
+        __hash__ = type.__hash__
+
+    class Fake(dict, metaclass=Meta):  # type: ignore[type-arg]
+        pass
+
+    with pytest.raises(Unsendable):
+        encode(Fake(a=1))
