@@ -27,6 +27,11 @@ from services.protocol import (
 )
 from services.scoring import Scorer
 
+# How a truncated prompt's tail is found in the query: by its first characters, trying a
+# bounded number of places (a prompt of one repeated character would have thousands).
+_HEAD_CHARS = 64
+_MAX_CANDIDATES = 32
+
 
 async def reward_model(
     scorer: Scorer, request: RewardModelRequest, end_tokens: Sequence[str] = ()
@@ -36,7 +41,7 @@ async def reward_model(
     labels = request.labels if request.labels is not None else [None] * len(request.query)
     items: list[dict[str, Any] | None] = []
     for query, prompt, label in zip(request.query, request.prompts, labels, strict=True):
-        response = query[len(prompt) :] if query.startswith(prompt) else query
+        response = _response_of(query, prompt)
         items.append(_label_item(strip_end_tokens(response, end_tokens), label))
     scored = iter(
         (await scorer.score_batch([i for i in items if i is not None], request.options)).results
@@ -50,6 +55,22 @@ async def reward_model(
         scores=[_score(r) for r in results],
         extra_logs={key: [log(r) for r in results] for key, log in _EXTRA_LOGS.items()},
     )
+
+
+def _response_of(query: str, prompt: str) -> str:
+    """The response: what follows the prompt in the query. OpenRLHF cuts a prompt too long
+    for its context from the left, so the query may start with a tail of the prompt."""
+    if query.startswith(prompt):
+        return query[len(prompt) :]
+    head = query[:_HEAD_CHARS]
+    start = prompt.find(head) if head else -1
+    for _ in range(_MAX_CANDIDATES):
+        if start == -1:
+            break
+        if query.startswith(prompt[start:]):
+            return query[len(prompt) - start :]
+        start = prompt.find(head, start + 1)
+    return query
 
 
 def _label_item(completion: str, label: Any) -> dict[str, Any] | None:

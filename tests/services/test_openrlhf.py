@@ -113,6 +113,7 @@ def _rollout(
     tokenizer: Any,
     url: str,
     samples: list[tuple[str, str, Any, list[str]]],
+    max_length: int = 2048,
 ) -> list[dict[str, Any]]:
     """OpenRLHF's executor on each (question, response, label, trailing tokens)."""
     executor = openrlhf.Executor(url)
@@ -125,7 +126,7 @@ def _rollout(
             _prompt(tokenizer, question),
             label,
             params,
-            max_length=2048,
+            max_length=max_length,
             hf_tokenizer=tokenizer,
             llm_engine=ScriptedEngine(ids, response),
         )
@@ -172,6 +173,22 @@ def test_openrlhf_reward_path_on_the_service(
     assert logs["error"] == [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]  # the empty label, counted
     assert logs["score"] == [1.0, 1.0, 0.0, 1.0, 1.0, 0.0]
     assert len(openrlhf.split(batch)) == len(SAMPLES)
+
+
+def test_a_prompt_openrlhf_truncated_is_still_cut_off(
+    openrlhf: types.SimpleNamespace, tokenizer: Any, service_url: str
+) -> None:
+    """A prompt longer than its budget loses its first tokens; the answer shown in the
+    prompt's own instructions must not be read as the response's."""
+    question = "Reply in the form \\boxed{7}. What is 2+2?"
+    prompt_tokens = len(tokenizer(_prompt(tokenizer, question), add_special_tokens=False).input_ids)
+    sample = (question, "I do not know.", "4", ["<|im_end|>"])
+    # OpenRLHF keeps the last max_length - max_tokens (512) prompt tokens: 3 are cut.
+    (output,) = _rollout(
+        openrlhf, tokenizer, f"{service_url}/get_reward", [sample], 509 + prompt_tokens
+    )
+    assert output["action_ranges"][0][0] == prompt_tokens - 3, "the prompt was not truncated"
+    assert output["reward"] == [-0.5]  # no answer, as /score gives for the response alone
 
 
 def test_text_in_extra_logs_breaks_openrlhf(openrlhf: types.SimpleNamespace) -> None:
