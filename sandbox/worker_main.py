@@ -910,8 +910,10 @@ def _describe(exc: BaseException) -> str:
 def _exit_code(exc: SystemExit) -> int:
     if exc.code is None:
         return 0
-    if isinstance(exc.code, int):
+    if type(exc.code) is int:  # exactly: an int subclass's ``__and__`` is the program's
         return exc.code & 0xFF
+    if isinstance(exc.code, int):
+        return 1
     with contextlib.suppress(BaseException):
         print(exc.code, file=sys.stderr)
     return 1
