@@ -394,7 +394,9 @@ class _PlainCompares(ast.NodeTransformer):
 
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
         self.generic_visit(node)
-        if len(node.ops) != 1:
+        # Identity cannot be overloaded, and ``obj is not None`` must keep working for
+        # objects that are not plain data.
+        if len(node.ops) != 1 or isinstance(node.ops[0], ast.Is | ast.IsNot):
             return node
         op = ast.Constant(_OPS[type(node.ops[0])])
         call = ast.Call(ast.Name(HOLDS, ast.Load()), [op, node.left, node.comparators[0]], [])

@@ -37,6 +37,9 @@ _imag = complex.imag.__get__
 _counter = collections.Counter
 _ordered = collections.OrderedDict
 _default = collections.defaultdict
+# Builtin types themselves are values too (``assert type(f(x)) == list``); by identity.
+_TYPES = (type(None), bool, int, float, complex, str, bytes, list, tuple, dict, set, frozenset)
+_TYPE_NAMES = {t.__name__: t for t in _TYPES}
 
 Tagged = list[Any]  # [tag, payload]
 
@@ -82,6 +85,9 @@ def _encode(value: Any, depth: int, budget: list[int]) -> Tagged:
         for key, item in _dict_items(value):
             _list_append(pairs, [_encode(key, depth + 1, budget), _encode(item, depth + 1, budget)])
         return ["dict", pairs]
+    for builtin in _TYPES:
+        if value is builtin:
+            return ["type", builtin.__name__]
     raise Unsendable(f"a {kind.__name__} object is not plain data")
 
 
@@ -117,6 +123,8 @@ def decode(data: object, depth: int = 0) -> object:
     try:
         if tag in _SCALARS:
             return _SCALARS[tag](payload)
+        if tag == "type":
+            return _TYPE_NAMES[_exact(payload, str)]
         if tag == "complex":
             real, imag = _exact(payload, list)
             return complex(float(_exact(real, str)), float(_exact(imag, str)))
@@ -128,7 +136,7 @@ def decode(data: object, depth: int = 0) -> object:
                 key, item = _exact(pair, list)
                 out[decode(key, depth + 1)] = decode(item, depth + 1)
             return out
-    except (TypeError, ValueError) as exc:  # unhashable set element, bad number text
+    except (TypeError, ValueError, KeyError) as exc:  # unhashable, bad number text, no type
         raise Unsendable(f"malformed {tag}: {exc}") from None
     raise Unsendable(f"unknown tag {tag!r:.40}")
 
@@ -160,7 +168,7 @@ def same(a: Any, b: Any) -> bool:
     if type(a) is dict:
         assert type(b) is dict
         return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    return bool(a == b)  # str, bytes
+    return bool(a == b)  # str, bytes, builtin types
 
 
 def contains(container: Any, item: Any) -> bool:

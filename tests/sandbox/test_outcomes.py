@@ -154,6 +154,7 @@ def test_split_asserts_judge_values_as_python_would_for_honest_programs(runner: 
         "assert half(4) == 2",  # 2.0 == 2, as in Python
         "assert maybe(-1) is None and maybe(2) == [2]",
         "assert 2 in maybe(2)",
+        "assert type(maybe(1)) == list and type(half(1)) is float",
         "def check(candidate):\n    assert candidate(3) == 1.5\ncheck(half)",
     ]
     outcomes = runner.run(program, [TestCase(code=t) for t in tests])

@@ -131,6 +131,7 @@ def test_opaque_tests_are_wrapped_with_plain_comparisons() -> None:
     assert "assert __sandbox_holds__('==', f(i), i), 'msg'" in rewritten
     assert "assert __sandbox_truthy__(f(i))" in rewritten
     assert "print(len([1]) < 2)" in rewritten  # only asserts are rewritten
+    assert "f(0) is not None" in rewrite_opaque("assert f(0) is not None or f(1)")
     compile(rewritten, "<test>", "exec")
 
 

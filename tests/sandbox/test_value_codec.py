@@ -192,3 +192,14 @@ def test_a_metaclass_with_a_rigged_eq_is_not_mistaken_for_a_plain_type() -> None
 
     with pytest.raises(Unsendable):
         encode(Fake(a=1))
+
+
+def test_builtin_types_are_values() -> None:
+    for kind in (int, list, type(None), bool):
+        assert decode(encode(kind)) is kind
+    assert same(decode(encode([int, str])), [int, str])
+    assert not same(decode(encode(int)), bool)
+    with pytest.raises(Unsendable):
+        encode(type("Mine", (), {}))
+    with pytest.raises(Unsendable):
+        decode(["type", "object"])
