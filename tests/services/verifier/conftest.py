@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.service import running_service
 from harness.vllm import VLLMServer, VLLMUnavailable, ensure_vllm_venv, running_vllm
 
 VLLM_API_KEY = "vllm-test-key-not-a-secret"
@@ -44,6 +45,19 @@ def vllm_server_with_key(vllm_python: Path, smollm2_dir: Path) -> Iterator[VLLMS
     """Started with --api-key; the restart test also kills and restarts this one."""
     with running_vllm(smollm2_dir, api_key=VLLM_API_KEY) as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def service_with_verifier(vllm_server: VLLMServer) -> Iterator[str]:
+    """The service with the vLLM server as its verifier, given as two URLs of both forms."""
+    env = {
+        "VERIFIER_LLM_URL": f"{vllm_server.url}/v1, {vllm_server.url}",
+        "VERIFIER_LLM_MODEL": vllm_server.model,
+        "VERIFIER_LLM_TIMEOUT_S": "600",  # a CPU server is slow; nothing here tests timeouts
+        "VERIFIER_MATH_WORKERS": "1",
+    }
+    with running_service(env) as url:
+        yield url
 
 
 # A CPU vLLM server answers a verifier batch in tens of seconds, and a session fixture's

@@ -1,35 +1,21 @@
 """Every judge mode end to end: the real service calling a real vLLM verifier on CPU.
 
-The service is given the server twice, in the ``/v1`` form OpenAI clients use and in the
-root form, so every test here also goes through several URLs of both forms.
+The service (``service_with_verifier``, conftest) is given the server twice, in the ``/v1``
+form OpenAI clients use and in the root form, so every test here also goes through several
+URLs of both forms.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
 import httpx
 import pytest
 
-from harness.service import running_service
 from harness.vllm import VLLMServer
 from trainer.adapters.verl import compute_score
-
-
-@pytest.fixture(scope="module")
-def service_with_verifier(vllm_server: VLLMServer) -> Iterator[str]:
-    env = {
-        "VERIFIER_LLM_URL": f"{vllm_server.url}/v1, {vllm_server.url}",
-        "VERIFIER_LLM_MODEL": vllm_server.model,
-        "VERIFIER_LLM_TIMEOUT_S": "600",  # a CPU server is slow; nothing here tests timeouts
-        "VERIFIER_MATH_WORKERS": "1",
-    }
-    with running_service(env) as url:
-        yield url
-
 
 RIGHT = {"task": "math", "prompt": "What is 2+2?", "completion": "\\boxed{4}", "reference": "4"}
 WRONG = {"task": "math", "prompt": "What is 2+2?", "completion": "\\boxed{5}", "reference": "4"}
@@ -213,8 +199,12 @@ def test_verl_fork_positional_call_scores_with_the_verifier(service_with_verifie
     plain = partial(compute_score, "bigmath_rl_prime", prose, "4", info, "addon", 0.5,
                     url=service_with_verifier)  # fmt: skip
     item = {"task": "math", "prompt": info["question"], "completion": prose, "reference": "4"}
-    (direct,) = _score(service_with_verifier, [item], mode="addon", verifier_weight=0.5)
+    # Under the fork the rewards are TinyV's 1/0/0.
+    tinyv_scale = {"correct": 1.0, "wrong": 0.0, "no_answer": 0.0}
+    (direct,) = _score(
+        service_with_verifier, [item], mode="addon", verifier_weight=0.5, **tinyv_scale
+    )
     assert direct["judge"] == "verifier"
     # The fork reads the score as float(result[0]) (its gather wraps it once more).
     assert float(tinyv()[0]) == pytest.approx(direct["reward"])
-    assert float(plain()[0]) == -0.5  # other sources: the rule alone, as in the fork
+    assert float(plain()[0]) == 0.0  # other sources: the rule alone (no answer), as in the fork
