@@ -16,6 +16,8 @@ import matplotlib
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.exploit_bench import COLUMNS as EXPLOIT_COLUMNS
+from benchmarks.exploit_bench import markdown as exploit_table
 from benchmarks.load_test import table
 
 matplotlib.use("Agg")  # files only, no display
@@ -358,6 +360,28 @@ Regenerate the load test, the batch sweep and this report with `make report`.
 """
 
 
+def exploit_section(bench: Json | None) -> str:
+    if bench is None:
+        return missing("exploit_bench", "python benchmarks/exploit_bench.py --verifier")
+    controls = bench["honest_controls"]
+    held = sum(c["held"] for c in controls)
+    verifier = (
+        "with the LLM verifier (SmolLM2-135M-Instruct on a CPU vLLM)"
+        if bench["verifier"]
+        else "without the LLM verifier"
+    )
+    return (
+        f"{bench['exploits']} exploits of our own catalogue ({verifier}), each in every "
+        "extraction policy and verifier mode it lists. *Rewarded* means above its bound: the "
+        "same wrong program without the trick (code), or the no-answer reward (math, "
+        "verifier). A peer's cell is empty where it has no way to run that input.\n\n"
+        + exploit_table(bench["summary"], EXPLOIT_COLUMNS)
+        + f"\n\nOurs: **{bench['ours_rewarded']} rewarded**, {bench['ours_skipped']} not "
+        f"scored (q items: no licensed q here). Honest controls rewarded as they should: "
+        f"{held}/{len(controls)}.\n"
+    )
+
+
 def build() -> str:
     math, code = load("math_bench"), load("code_bench")
     verifier, trainer = load("verifier_bench"), load("trainer_bench")
@@ -365,6 +389,10 @@ def build() -> str:
         INTRO,
         "## Against the peer approaches\n\nSame inputs, same run (`benchmarks/*_bench.py`).\n",
         peers_section(math, code, verifier, trainer),
+        "## Reward exploits (`benchmarks/exploit_bench.py`)\n\nKnown ways a policy games a "
+        "reward (services/exploits/catalogue.py), scored by the service and by the peer "
+        "approaches in one run.\n",
+        exploit_section(load("exploit_bench")),
         "## Sustained load (`benchmarks/load_test.py`)\n\nConcurrent clients send a mix of "
         "math and code requests to one service on loopback for a fixed time per level. An "
         "item is *lost* when its request got no 200 or the 200 lacks a result with the "
