@@ -51,6 +51,7 @@ class RayCannotStart(RuntimeError):
 class Replica:
     name: str  # the actor's name, for ray.get_actor(name, namespace="serve")
     node_id: str
+    pid: int | None  # the replica's worker process, where Ray reports it
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +104,7 @@ def running_replicas() -> list[Replica]:
         filters=[("class_name", "=", REPLICA_CLASS), ("state", "=", "ALIVE")],
         raise_on_missing_output=False,
     )
-    return [Replica(str(actor.name), str(actor.node_id)) for actor in actors]
+    return [Replica(str(actor.name), str(actor.node_id), actor.pid) for actor in actors]
 
 
 def replica_count() -> int:
@@ -112,15 +113,22 @@ def replica_count() -> int:
     if status is None or DEPLOYMENT not in status.deployments:
         return 0
     states = status.deployments[DEPLOYMENT].replica_states
-    return sum(count for state, count in states.items() if state.value == "RUNNING")
+    # Keys are ReplicaState (a str enum) or, as parsed by serve.status(), plain strings.
+    return sum(count for state, count in states.items() if state == "RUNNING")
 
 
 def wait_for_replicas(count: int, timeout_s: float) -> float:
-    """Block until exactly ``count`` replicas run and the app is RUNNING; seconds waited."""
+    """Block until exactly ``count`` replicas run, the app is RUNNING and no other replica
+    actor is still alive (one that is shutting down); seconds waited."""
     start = time.monotonic()
     while True:
         status = serve.status().applications.get(APP)
-        if status is not None and status.status == "RUNNING" and replica_count() == count:
+        if (
+            status is not None
+            and status.status == "RUNNING"
+            and replica_count() == count
+            and len(running_replicas()) == count
+        ):
             return time.monotonic() - start
         if status is not None and status.status == "DEPLOY_FAILED":
             raise RuntimeError(f"the verifier app failed to deploy: {status.message}")

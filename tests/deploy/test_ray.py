@@ -27,7 +27,12 @@ import pytest
 pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[ray]')")
 
 from harness import ray_cluster
+from trainer.adapters.verl_reward import compute_score
 from trainer.service_client import AsyncServiceClient, ClientSettings
+
+# The first test also starts the cluster and the app (1.5 to 2 minutes on a loaded 2-core
+# machine): above pytest's default per-test limit.
+pytestmark = pytest.mark.timeout(600)
 
 REPLICA_CPUS = 0.5
 TEST_DEPLOYMENT: dict[str, Any] = {
@@ -172,6 +177,19 @@ def test_math_and_code_batch_scored_through_serve(serve_url: str) -> None:
     results = response.json()["results"]
     assert [r["reward"] for r in results] == [1.0, -1.0, -0.5, 2.0, 0.5], results
     assert {r["status"] for r in results} == {"ok"}, results
+
+
+def test_verl_reward_function_scores_through_serve(serve_url: str) -> None:
+    # verl's reward loop calls compute_score by keyword; the URL is Serve's HTTP address.
+    right = compute_score(
+        data_source="gsm8k", solution_str="#### 72", ground_truth="72", extra_info=None,
+        url=serve_url,
+    )  # fmt: skip
+    wrong = compute_score(
+        data_source="gsm8k", solution_str="#### 71", ground_truth="72", extra_info=None,
+        url=serve_url,
+    )  # fmt: skip
+    assert (right["score"], wrong["score"]) == (1.0, -1.0), (right, wrong)
 
 
 def test_killed_replica_loses_no_item(serve_url: str, caplog: pytest.LogCaptureFixture) -> None:
