@@ -262,9 +262,26 @@ def _from_mbpp(data: Mapping[str, Any]) -> list[TestSpecDict]:
 
 
 def _from_assert_list(tests: Sequence[str]) -> list[TestSpecDict]:
-    for test in tests:
-        _parse(test)
+    for number, test in enumerate(tests, 1):
+        if not _checks(_parse(test)):
+            raise TestFormatError(f"test {number} checks nothing (no assert): {test[:80]!r}")
     return [{"code": test} for test in tests]
+
+
+def _checks(node: ast.AST) -> bool:
+    """Whether code holds a check: an assert or a ``raises`` context. A test without one
+    passes any program that runs, e.g. a list of answers (``["4"]``) taken for asserts."""
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Assert):
+            return True
+        if isinstance(inner, ast.Call):
+            function = inner.func
+            name = function.attr if isinstance(function, ast.Attribute) else None
+            if isinstance(function, ast.Name):
+                name = function.id
+            if name == "raises":
+                return True
+    return False
 
 
 def _parse(source: str) -> ast.Module:
@@ -280,6 +297,8 @@ def _from_python_source(source: str, entry_point: str | None) -> list[TestSpecDi
     if "check" in defined and not any(name.startswith("test") for name in defined):
         if entry_point is None:
             raise TestFormatError("a HumanEval check(candidate) test needs entry_point")
+        if not _checks(defined["check"]):
+            raise TestFormatError("check(candidate) checks nothing (no assert)")
         return [{"code": f"{source.rstrip()}\n\ncheck({entry_point})\n"}]
     setup = _without_solution_imports(module)
     tests = [n for n in module.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
@@ -297,6 +316,8 @@ def _pytest_function(setup: ast.Module, test: ast.FunctionDef) -> TestSpecDict:
     if arguments.args or arguments.posonlyargs or arguments.kwonlyargs or arguments.vararg:
         # Fixtures and parametrisation need pytest itself to run the test.
         raise TestFormatError(f"{test.name} takes arguments (pytest fixtures are not supported)")
+    if not _checks(test):
+        raise TestFormatError(f"{test.name} checks nothing (no assert)")
     return {"code": f"{_unparse(setup.body)}\n\n{test.name}()\n"}
 
 

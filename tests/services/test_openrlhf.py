@@ -258,6 +258,12 @@ def test_labels_as_datasets_hold_them(client: httpx.Client) -> None:
         json={"query": query[:1], "prompts": ["Q: "], "labels": ['{"inputs": ["1"]']},
     ).json()
     assert broken["extra_logs"]["error"] == [1.0]  # code-like label that does not parse
+    odd = client.post(
+        "/get_reward",
+        json={"query": query[:3], "prompts": ["Q: "] * 3, "labels": [["4"], [[1, 2]], {"a": 1}]},
+    ).json()
+    # A list of answers, a nested list, an object of no test format: errors, not math.
+    assert odd["extra_logs"]["error"] == [1.0, 1.0, 1.0] and odd["rewards"] == [-0.5] * 3
 
 
 def _is_stdlib_import(node: ast.stmt) -> bool:

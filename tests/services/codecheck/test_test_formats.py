@@ -80,6 +80,11 @@ def test_livecodebench_functional_and_stdin_cases() -> None:
     assert to_test_specs(LCB_STDIN) == [{"stdin": "4\n", "expected": "16\n"}]
 
 
+def test_pytest_raises_counts_as_a_check() -> None:
+    source = "import pytest\n\ndef test_x():\n    with pytest.raises(ValueError):\n        f()\n"
+    assert to_test_specs(source)[0]["code"].endswith("test_x()\n")
+
+
 def test_humaneval_mbpp_and_kodcode_sources() -> None:
     (humaneval,) = to_test_specs(HUMANEVAL)
     assert humaneval["code"].rstrip().endswith("check(square)")
@@ -117,6 +122,9 @@ def test_native_tests_pass_through_unchanged() -> None:
         ("def test_x(tmp_path):\n    assert tmp_path\n", "fixtures"),
         ("assert f(1) ==", "does not parse"),
         ("print('no tests here')", "no test_ functions"),
+        (["4"], "checks nothing"),  # a list of answers is not a list of asserts
+        ("def test_x():\n    square(2)\n", "checks nothing"),
+        ({"test": "def check(candidate):\n    candidate(1)\n", "entry_point": "f"}, "nothing"),
         ({"tests_please": 1}, "unknown test format"),
         ("[" * 100_000, "cannot be read"),
     ],
