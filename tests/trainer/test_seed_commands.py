@@ -54,7 +54,8 @@ temperature: 0.7
 top_p: 0.9
 """
 SEED001_DATA = "data/cot_generated/first_round_final_gsm8k_math/first_round_final_gsm8k_math.json"
-# Seed 001, "Step 3: Run Training" and "Resume from Checkpoint" (after `python models/train_rl_base.py`).
+# Seed 001, "Step 3: Run Training" and "Resume from Checkpoint", after
+# `python models/train_rl_base.py`.
 SEED001_RUN = """\
     --config configs/rl_grpo_config.yaml \\
     --model_path checkpoints/your_sft_checkpoint \\
@@ -82,9 +83,12 @@ SEED003_SMALL = """\
   --use_wandb \\
   --wandb_name 1.5b_non_reason \\
   --generation_temp .8"""
-SEED003_LARGE = SEED003_SMALL.replace("1.5b/checkpoint", "14b/checkpoint").replace(
-    "1.5b/non_reasoning/", "14b/reasoning/"
-).replace("1.5b_non_reason", "14b_reasoning") + " \\\n  --use_reasoning_format"
+SEED003_LARGE = (
+    SEED003_SMALL.replace("1.5b/checkpoint", "14b/checkpoint")
+    .replace("1.5b/non_reasoning/", "14b/reasoning/")
+    .replace("1.5b_non_reason", "14b_reasoning")
+    + " \\\n  --use_reasoning_format"
+)
 
 # A CPU step: the seeds' own lengths (2048 tokens) and batches take minutes per step here.
 SHORT = ["--max_steps", "1", "--set", "generation.max_completion_length=8"]
@@ -216,7 +220,7 @@ def test_seed002_command_resolves_to_the_seeds_recipe_and_trains(
     )
     # The guide's reward: format + thinking + answer, each weight 1, <think> format.
     weights = (config.reward.answer_weight, config.reward.format_weight)
-    assert weights + (config.reward.thinking_weight,) == (1.0, 1.0, 1.0)
+    assert (*weights, config.reward.thinking_weight) == (1.0, 1.0, 1.0)
     assert config.data.reasoning_format == "think"
     assert (config.grpo.num_generations, config.grpo.epsilon) == (8, 0.2)
     # wandb is on in the seed; without wandb installed the run logs locally and says so.
@@ -329,7 +333,7 @@ def test_seed003_reasoning_command_with_allow_unavailable_says_what_it_could_not
     assert recipe.config.data.reasoning_format == "reasoning"  # --use_reasoning_format
     assert main(argv) == 0
     assert steps_trained(out) == [1]
-    metrics = [m for m in read_jsonl(out / METRICS_FILE) if "reward" in m][0]
+    metrics = next(m for m in read_jsonl(out / METRICS_FILE) if "reward" in m)
     log = (out / "training.log").read_text()
     assert "training anyway: --allow-unavailable" in log
     if metrics["verifier/unavailable_step"]:
@@ -357,6 +361,7 @@ def test_seed004_tinyv_only_resolves_to_tinyvs_scale_and_needs_the_verifier(
     argv += ["--output_dir", str(tmp_path), "--max_samples", "8", *SHORT]
     argv += ["--set", "training.gradient_accumulation_steps=1"]
     argv += ["--set", "training.per_device_train_batch_size=8"]
+    argv += ["--set", "reward.debug_samples=null"]
     recipe = recipe_of(argv)
     reward = recipe.config.reward
     assert reward.mode == "verifier_only" and reward.verifier_weight == 1.0
@@ -369,4 +374,13 @@ def test_seed004_tinyv_only_resolves_to_tinyvs_scale_and_needs_the_verifier(
 
     assert main([*argv, "--allow-unavailable"]) == 0
     assert steps_trained(tmp_path) == [1]
-    assert "step 1: REWARDS UNAVAILABLE" in (tmp_path / "training.log").read_text()
+    # Completions with no answer are judged without the verifier (0, no credit); the
+    # rest are unavailable, and the step line gives their share.
+    statuses = [r["status"] for r in read_jsonl(tmp_path / DEBUG_FILE)]
+    assert "unavailable" in statuses
+    step = next(m for m in read_jsonl(tmp_path / METRICS_FILE) if "reward" in m)
+    share = statuses.count("unavailable") / len(statuses)
+    assert step["verifier/status_unavailable"] == pytest.approx(share)
+    log = (tmp_path / "training.log").read_text()
+    assert "verifier/status_unavailable=" in log
+    assert ("step 1: REWARDS UNAVAILABLE" in log) == (share > 0.5)
