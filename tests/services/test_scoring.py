@@ -25,7 +25,8 @@ pytestmark = pytest.mark.anyio
 
 RIGHT = {"id": "right", "completion": "<think>add</think><answer>\\boxed{4}</answer>"}
 WRONG = {"id": "wrong", "completion": "so it is \\boxed{5}"}
-NONE = {"id": "none", "completion": "I am not sure."}
+# No marked answer, but one the verifier may judge (a number in words).
+NONE = {"id": "none", "completion": "I think it is four."}
 FALLBACK = "unavailable: no LLM verifier is configured (set VERIFIER_LLM_URL)"
 
 
@@ -79,7 +80,7 @@ async def test_an_item_followed_through_every_stage(scorer: Scorer) -> None:
         assert after.detail.startswith(before.detail)
         assert after.detail.endswith(f"LLM verifier unavailable ({FALLBACK}): rule verdict used")
         assert after.verifier is None
-    assert "verifier saw the best-effort answer 'I am not sure.'" in refined[2].detail
+    assert "verifier saw the best-effort answer 'I think it is four.'" in refined[2].detail
 
     # Stages 3 and 4, the reward policy and the wire result.
     results = [to_result(j, policy.reward(j)) for j in refined]
@@ -92,6 +93,10 @@ async def test_an_item_followed_through_every_stage(scorer: Scorer) -> None:
         "answer": 1.0,
         "correct": 1.0,
         "no_answer": 0.0,
+        # the answer was read after the reasoning block
+        "reasoning_rule": 1.0,
+        "after_reasoning": 1.0,
+        "reasoning_unclosed": 0.0,
     }
     assert [r.extracted for r in results] == ["4", "5", None]
 
