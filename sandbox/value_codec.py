@@ -24,7 +24,7 @@ MAX_NODES = 200_000
 # start-up): later patches of the names below do not reach these references.
 _type = type
 _len = len
-_repr_int = int.__repr__
+_format_int = int.__format__
 _repr_float = float.__repr__
 _bytes_hex = bytes.hex
 _dict_items = dict.items
@@ -66,7 +66,9 @@ def _encode(value: Any, depth: int, budget: list[int]) -> Tagged:
     if kind is bool:
         return ["bool", value is True]
     if kind is int:
-        return ["int", _repr_int(value)]  # text: JSON numbers lose big ints
+        # Hexadecimal text: JSON numbers lose big ints, and decimal text of more than 4300
+        # digits is refused by Python (power-of-two bases are not limited).
+        return ["int", _format_int(value, "x")]
     if kind is float:
         return ["float", _repr_float(value)]  # text: JSON has no nan/inf
     if kind is complex:
@@ -94,7 +96,7 @@ def _encode(value: Any, depth: int, budget: list[int]) -> Tagged:
 _SCALARS: dict[str, Callable[[Any], object]] = {
     "none": lambda p: None,
     "bool": lambda p: _exact(p, bool),
-    "int": lambda p: int(_exact(p, str)),
+    "int": lambda p: int(_exact(p, str), 16),
     "float": lambda p: float(_exact(p, str)),
     "str": lambda p: _exact(p, str),
     "bytes": lambda p: bytes.fromhex(_exact(p, str)),

@@ -148,5 +148,8 @@ def _judge_check(check: Check, values: list[object], expected: list[object]) -> 
 
 
 def _show(value: object) -> str:
-    text = repr(value)  # a plain value the host rebuilt: its repr is Python's own
+    try:
+        text = repr(value)  # a plain value the host rebuilt: its repr is Python's own
+    except ValueError:  # an int of more than 4300 decimal digits
+        text = f"<an int of {value.bit_length()} bits>" if type(value) is int else "<value>"
     return text if len(text) <= _SHOWN else text[:_SHOWN] + "…"

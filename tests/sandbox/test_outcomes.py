@@ -147,6 +147,7 @@ def test_split_asserts_judge_values_as_python_would_for_honest_programs(runner: 
         "def ordered():\n    return OrderedDict(b=1)\n"
         "def half(x):\n    return x / 2\n"
         "def maybe(x):\n    return None if x < 0 else [x]\n"
+        "def big():\n    return 7 ** 20000\n"
     )
     tests = [
         'assert count("aab") == {"a": 2, "b": 1}',
@@ -156,6 +157,7 @@ def test_split_asserts_judge_values_as_python_would_for_honest_programs(runner: 
         "assert 2 in maybe(2)",
         "assert type(maybe(1)) == list and type(half(1)) is float",
         "def check(candidate):\n    assert candidate(3) == 1.5\ncheck(half)",
+        "assert big() == 7 ** 20000",  # past Python's 4300-digit limit for decimal text
     ]
     outcomes = runner.run(program, [TestCase(code=t) for t in tests])
     assert [o.detail for o in outcomes] == ["passed"] * len(tests)

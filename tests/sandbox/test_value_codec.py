@@ -49,6 +49,8 @@ def test_floats_keep_every_bit_and_non_finite_values() -> None:
 
 def test_big_ints_survive() -> None:
     assert decode(encode(10**200 + 1)) == 10**200 + 1
+    huge = -(7**20000)  # more than Python's 4300-digit limit for decimal text
+    assert decode(encode(huge)) == huge
 
 
 class RiggedInt(int):
