@@ -142,10 +142,12 @@ class _Splitter:
         self.setup_names: set[str] = set()
         self.subjects: set[str] = set()  # names check(...) was called with
         self.test = SplitTest()
+        # Functions the test defines: neither run knows them, so naming one is opaque.
+        self.functions: dict[str, ast.FunctionDef] = {}
 
     def split(self, code: str) -> SplitTest:
         module = ast.parse(code)
-        functions: dict[str, ast.FunctionDef] = {}
+        functions = self.functions
         asserts: list[ast.Assert] = []
         for stmt in module.body:
             if isinstance(stmt, ast.FunctionDef):
@@ -177,8 +179,8 @@ class _Splitter:
             self._add_setup(stmt, {(a.asname or a.name).split(".")[0] for a in stmt.names})
             return []
         if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
-            if free_names(stmt.value) & (self.program - self.setup_names):
-                raise _Opaque("set-up uses the program")
+            if free_names(stmt.value) & (self._program_only | self.functions.keys()):
+                raise _Opaque("set-up uses the program or a test function")
             self._add_setup(stmt, {t.id for t in stmt.targets if isinstance(t, ast.Name)})
             return []
         raise _Opaque(type(stmt).__name__)
@@ -273,16 +275,27 @@ class _Splitter:
 
     # ---- operands
 
+    @property
+    def _program_only(self) -> frozenset[str]:
+        """Program names the test does not rebind (its own imports and assignments win, as
+        they did when the test ran after the program in one namespace)."""
+        return self.program - self.setup_names
+
     def _is_expected(self, node: ast.expr) -> bool:
         names = free_names(node)
-        return not (names & self.program) and names <= (BUILTIN_NAMES | self.setup_names)
+        return not (names & self._program_only) and names <= (BUILTIN_NAMES | self.setup_names)
 
     def _operand(self, node: ast.expr) -> Operand:
         if self._is_expected(node):
             return self._expected(node)
         return self._program_side(node)
 
+    def _no_test_functions(self, node: ast.expr) -> None:
+        if free_names(node) & self.functions.keys():
+            raise _Opaque("a side that calls a function the test defines")
+
     def _expected(self, node: ast.expr) -> Operand:
+        self._no_test_functions(node)
         if not self._is_expected(node):
             raise _Opaque("a tolerance that uses the program")
         try:
@@ -292,6 +305,7 @@ class _Splitter:
             return Operand("reference", len(self.test.references) - 1)
 
     def _program_side(self, node: ast.expr) -> Operand:
+        self._no_test_functions(node)
         self.test.probes.append(ast.unparse(node))
         return Operand("program", len(self.test.probes) - 1)
 

@@ -81,6 +81,8 @@ def test_isclose_keeps_its_tolerances() -> None:
         "def check(candidate):\n    for i in range(2):\n        assert candidate(i) == i\ncheck(f)",
         "assert f(1) == 1\nif True:\n    pass",
         "assert (",  # does not parse
+        "def ok(v):\n    return v > 0\nassert ok(f(1))",  # a helper the test defines
+        "def ok(v):\n    return v\nW = ok(1)\nassert f(1) == W",
     ],
 )
 def test_opaque_shapes(test: str) -> None:
@@ -144,3 +146,11 @@ def test_opaque_code_a_function_cannot_hold_runs_at_module_level() -> None:
 
 def test_opaque_builtins() -> None:
     assert opaque_builtins("x = len(y)\nassert abs(x) == 1\ndef max(a): pass") == ["abs", "len"]
+
+
+def test_the_tests_own_imports_win_over_the_programs() -> None:
+    # Both import math; the test's math.sqrt(2) is still the expected side.
+    split = split_test("import math\nassert f(2) == math.sqrt(2)", PROGRAM)
+    assert split is not None
+    assert split.probes == ["f(2)"] and split.references == ["math.sqrt(2)"]
+    assert split.reference_setup == "import math"
