@@ -51,3 +51,27 @@ def test_q_timeout_and_no_network(q_runner: Runner) -> None:
     assert out[0].passed, out
     st = q_runner.sandbox.status().q
     assert st.available is True and st.version and st.reason is None
+
+
+@pytest.mark.parametrize(
+    "solution",
+    [
+        'solve:{x*2};\n-1 "42";\nexit 0;\nother:1',  # right output, then leaves early
+        "solve:{exit 0};",  # leaves inside the function under test
+        'solve:{-1 "42"; exit 0};',
+        "solve:{x*2};\n\\\\\nother:1",  # \\ ends q as well
+    ],
+)
+def test_q_early_exit_never_passes(q_runner: Runner, solution: str) -> None:
+    outcome = q_runner.run(
+        solution, [TestCase(code="show solve[21];", expected="42")], language=Language.Q
+    )[0]
+    assert outcome.failure is Failure.NO_RESULT, outcome
+
+
+def test_q_reading_its_own_script_finds_no_expected_output(q_runner: Runner) -> None:
+    spy = 'solve:{$[any (read0 `:script.q) like "*expected-9321*";42;0]};'
+    outcome = q_runner.run(
+        spy, [TestCase(code="show solve[21];", expected="expected-9321")], language=Language.Q
+    )[0]
+    assert outcome.failure is Failure.WRONG_OUTPUT and outcome.stdout.strip() == "0", outcome
