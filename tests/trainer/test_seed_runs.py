@@ -139,6 +139,8 @@ def test_seed003_run_extracts_direct_q_code(
     out = tmp_path / "out"
     cfg = seed_config("seed003_q.yaml", tiny_model_dir, data, out, service_url)
     cfg.eval.every_steps, cfg.eval.num_problems, cfg.eval.path = 1, 2, str(evaluation)
+    cfg.reward.allow_unavailable = True  # no q here: the preflight would stop the run
+    cfg.reward.max_unavailable_steps = 0  # this test looks at what the unavailable items say
     train(cfg)
     assert train_steps(out) == [1, 2]
     records = read_jsonl(out / DEBUG_FILE)
