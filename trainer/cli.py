@@ -151,7 +151,10 @@ def command_layers(args: argparse.Namespace, argv: Sequence[str]) -> list[Layer]
                 if s.lstrip("-").replace("-", "_") == dest or (dest, s) == ("model_path", "--model")
             ]
             source = f"flag {spelled[-1] if spelled else '--' + dest}"
-            layers.append(Layer({section: {name: value}}, source, set(spelled)))
+            keys = set(spelled)
+            if value == "tinyv_only":  # TinyV's own name for the mode: seed 004's
+                keys.add("tinyv_only")
+            layers.append(Layer({section: {name: value}}, source, keys))
     layers += [_set_layer(setting) for setting in args.settings]
     return layers
 

@@ -77,6 +77,7 @@ SIGNATURES: dict[str, frozenset[str]] = {
         {
             "tinyv_setup",
             "tinyv_weight",
+            "tinyv_only",
             "train_files",
             "val_files",
             "total_epochs",
