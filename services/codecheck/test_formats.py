@@ -323,7 +323,7 @@ def _pytest_function(setup: ast.Module, test: ast.FunctionDef) -> TestSpecDict:
 
 def _without_solution_imports(module: ast.Module) -> ast.Module:
     """KodCode imports the solution as a module named ``solution``; here the tests run in
-    the solution's own namespace, so the import becomes a reference to that namespace."""
+    the solution's own namespace, so the import becomes a view of that namespace."""
 
     def rewrite(node: ast.stmt) -> list[ast.stmt]:
         if isinstance(node, ast.ImportFrom) and node.module == _SOLUTION_MODULE:
@@ -332,7 +332,10 @@ def _without_solution_imports(module: ast.Module) -> ast.Module:
             alias = next(a for a in node.names if a.name == _SOLUTION_MODULE)
             target = alias.asname or _SOLUTION_MODULE
             others = [a for a in node.names if a.name != _SOLUTION_MODULE]
-            binding = ast.parse(f"import sys as _sys\n{target} = _sys.modules[__name__]").body
+            # The solution's names, taken when the tests start (they follow the program).
+            binding = ast.parse(
+                f"import types as _types\n{target} = _types.SimpleNamespace(**globals())"
+            ).body
             return [*([ast.Import(names=others)] if others else []), *binding]
         return [node]
 

@@ -42,9 +42,10 @@ MBPP_ROW = {
     "test_imports": [],
 }
 KODCODE = (
-    "from solution import square\n\n"
+    "from solution import square\n"
+    "import solution\n\n"
     "def test_square_positive():\n    assert square(5) == 25\n\n"
-    "def test_square_zero():\n    assert square(0) == 0\n"
+    "def test_square_zero():\n    assert solution.square(0) == 0\n"
 )
 
 
