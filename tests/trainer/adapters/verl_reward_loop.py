@@ -155,7 +155,8 @@ def main() -> None:
         },
         "router_keywords": naive_with_router(spec, tokenizer, batch),
     }
-    ray.init(num_cpus=4, include_dashboard=False, logging_level=logging.ERROR)
+    # A cluster of its own, even where another one runs on this machine.
+    ray.init(address="local", num_cpus=4, include_dashboard=False, logging_level=logging.ERROR)
     try:
         results["loop"] = {
             "naive-path": reward_loop(spec, batch, spec["adapter"], "naive"),
