@@ -99,6 +99,17 @@ def test_humaneval_mbpp_and_kodcode_sources() -> None:
     assert all("from solution" not in spec["code"] for spec in kodcode)
 
 
+def test_mbpp_imports_and_setup_precede_each_assert() -> None:
+    row = {
+        "test_list": ["assert isclose(half(1), 0.5)"],
+        "test_setup_code": "TOLERANCE = 1e-9",
+        "test_imports": ["from math import isclose"],
+    }
+    assert to_test_specs(row) == [
+        {"code": "from math import isclose\nTOLERANCE = 1e-9\nassert isclose(half(1), 0.5)"}
+    ]
+
+
 def test_native_tests_pass_through_unchanged() -> None:
     native = [{"code": "assert f() == 1"}, {"stdin": "1", "expected": "1"}]
     assert to_test_specs(native) is native
