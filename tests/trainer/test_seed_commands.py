@@ -384,3 +384,37 @@ def test_seed004_tinyv_only_resolves_to_tinyvs_scale_and_needs_the_verifier(
     log = (tmp_path / "training.log").read_text()
     assert "verifier/status_unavailable=" in log
     assert ("step 1: REWARDS UNAVAILABLE" in log) == (share > 0.5)
+
+
+@pytest.mark.parametrize(
+    "name", ["seed001_math.yaml", "seed002_reasoning.yaml", "seed003_q.yaml", "tinyv_parity.yaml"]
+)
+def test_shipped_seed_configs_resolve_without_wandb_and_take_an_eval_path(
+    name: str, tmp_path: Path
+) -> None:
+    evaluation = write_q_rows(tmp_path / "q_eval.jsonl", 2)
+    recipe = recipe_of(
+        ["--config", str(REPO / "trainer" / "configs" / name), "--eval_dataset", str(evaluation)]
+    )
+    config = recipe.config
+    assert config.eval.path == str(evaluation)
+    assert recipe.sources["eval.path"] == "flag --eval_dataset"
+    # wandb is not installed here: a config that asks for it logs locally and says so.
+    assert "wandb" not in config.training.report_to
+    if name == "seed002_reasoning.yaml":
+        assert any("wandb is not installed" in note for note in recipe.adjustments)
+    if name == "seed003_q.yaml":
+        assert (config.reward.language, config.reward.max_tests) == ("q", 3)
+        assert not config.generation.use_vllm  # no vLLM here, said in the adjustments
+
+
+def test_explain_prints_each_value_with_its_source(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [*seed_argv(SEED002_CUSTOM), "--dataset", str(DEMO_MATH), "--explain"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("seed: 002 (recognised by")
+    shown = {line.split(" = ")[0].strip(): line for line in lines if " = " in line}
+    assert shown["training.learning_rate"].endswith("[flag --learning-rate]")
+    assert shown["reward.format_weight"].endswith("[seed 002: format_score, summed unweighted]")
+    assert shown["grpo.beta"].endswith("[project default]")
+    assert "where this project differs from seed 002 on purpose:" in lines
