@@ -3,8 +3,8 @@
 One simulated Ray cluster (three raylets of one CPU each, on this machine: they share its
 cores) and the verifier deployed with deploy/ray/serve.yaml as harness.ray_cluster adapts
 it for tests: half a CPU per replica (one math and one sandbox worker), at most one replica
-per node. The same run redeploys with a fixed 1, 2 and then 3 replicas (Serve adds a
-replica and keeps the running ones) and scores the same kind of fixed work at each count,
+per node. The same run deploys the app with a fixed 1, 2 and then 3 replicas (fresh
+replicas each time: the app is deleted in between) and scores the same kind of fixed work,
 through the one HTTP proxy on the head node: math pairs from ``math_dataset`` and unique
 small Python programs with two tests each (a new seed per count, so no verdict comes from
 a replica's cache).
@@ -41,6 +41,7 @@ from benchmarks.scale_bench import (
     tree_cpu_s,
 )
 from harness.ray_cluster import (
+    delete_app,
     deploy,
     running_replicas,
     serve_config,
@@ -144,6 +145,8 @@ def main() -> None:
         url = f"http://127.0.0.1:{port}"
         for count in range(1, NODES + 1):
             print(f"{count} replica(s)...", file=sys.stderr)
+            if count > 1:
+                delete_app(timeout_s=120)
             deploy(serve_config(port, deployment(count), REPLICA_ENV), cluster.address)
             wait_for_replicas(count, timeout_s=300)
             replicas = running_replicas()

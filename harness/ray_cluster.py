@@ -138,6 +138,19 @@ def wait_for_replicas(count: int, timeout_s: float) -> float:
         time.sleep(0.5)
 
 
+def delete_app(timeout_s: float) -> None:
+    """Remove the verifier app and wait until none of its replica actors is alive.
+
+    ``serve run`` leaves an application that already runs as it is (only a code change
+    redeploys it), so a new configuration of the same app starts from a deleted one."""
+    serve.delete(APP)
+    deadline = time.monotonic() + timeout_s
+    while running_replicas():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"replicas still alive {timeout_s:g}s after deleting the app")
+        time.sleep(0.5)
+
+
 def kill_replica(replica: Replica) -> None:
     """Kill the replica's actor at once (its process exits, as on a crashed node); Serve
     then starts a replacement to keep the replica count."""
@@ -157,6 +170,8 @@ def simulated_cluster(nodes: int, node_cpus: float) -> Iterator[Cluster]:
                 "include_dashboard": True,
                 "dashboard_host": "127.0.0.1",
                 "dashboard_port": free_port(),
+                # Not Ray's default 6379: another Ray on this machine must not collide.
+                "port": free_port(),
             },
         )
     except Exception as exc:  # any failure of Ray's own start-up is a reason to skip
