@@ -3,12 +3,16 @@
 Both judge every pair of ``benchmarks/math_corpus.py`` in one run:
 * ours: the real service (started here on loopback), ``/score/math`` with the lenient
   extraction policy, in batches as a trainer sends them;
-* peer: math-verify 0.9's ``parse`` + ``verify`` in this process. A reference, and a bare
-  answer, written without delimiters is given to it as ``$…$`` (it finds LaTeX only
-  between delimiters), so it is judged at its best.
+* peer: math-verify 0.9's ``parse`` + ``verify`` in one process, and again in a pool of
+  N processes (N = cores, ``--pool``), the pairs split evenly, as a trainer that fans its
+  reward function out over processes runs it. A reference, and a bare answer, written
+  without delimiters is given to it as ``$…$`` (it finds LaTeX only between delimiters),
+  so it is judged at its best.
 
 Prints agreement with the labels for both, every disagreement by category (who is right),
-and the throughput ratio on the same items; writes ``benchmarks/results/math_diff_bench.json``.
+the throughput ratio on the same items against one process and against the pool, and how
+many pairs the service sent to the symbolic engine (sympy); writes
+``benchmarks/results/math_diff_bench.json``.
 The two sides alternate for ``--rounds`` rounds (a fresh service, so a fresh cache, each
 round) and the median ratio is reported: on a shared machine the load drifts between the
 halves of a single round.
@@ -16,7 +20,8 @@ halves of a single round.
 written differently from the reference, and close wrong ones) and also reports the share
 of equivalent answers missed and the wrong ones accepted; it writes
 ``benchmarks/results/math_bare_bench.json``.
-Usage: ``python benchmarks/math_diff_bench.py [--corpus main|bare] [--rounds 3] [--batch 256]``.
+Usage: ``python benchmarks/math_diff_bench.py [--corpus main|bare] [--rounds 3] [--batch 256]
+[--pool N]``.
 """
 
 from __future__ import annotations
@@ -31,7 +36,9 @@ import sys
 import time
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from multiprocessing import get_context
+from multiprocessing.managers import SyncManager
 from pathlib import Path
 from typing import Any
 
@@ -76,8 +83,25 @@ def _tree_cpu_seconds(pid: int) -> float:
     return total
 
 
-def run_ours(cases: list[Case], batch: int) -> tuple[list[dict[str, Any]], float, float]:
-    """Results, wall seconds and CPU seconds (service and math workers) for ``cases``."""
+def _symbolic_comparisons(client: httpx.Client) -> float:
+    """The service's count of verdicts the symbolic engine decided (cache hits excluded)."""
+    for line in client.get("/metrics").text.splitlines():
+        if line.startswith('verifier_math_method_total{method="symbolic"}'):
+            return float(line.split()[-1])
+    return 0.0
+
+
+@dataclass
+class OurRun:
+    results: list[dict[str, Any]]
+    seconds: float
+    cpu_seconds: float
+    # Comparisons the symbolic engine ran (each distinct pair once; the cache serves repeats).
+    symbolic_runs: int
+
+
+def run_ours(cases: list[Case], batch: int) -> OurRun:
+    """Results, wall and CPU seconds (service and math workers) for ``cases``."""
     options = {"extraction": "lenient"}
     service = ServiceProcess()
     try:
@@ -87,6 +111,7 @@ def run_ours(cases: list[Case], batch: int) -> tuple[list[dict[str, Any]], float
         pid = service.process.pid
         with httpx.Client(base_url=service.url, timeout=600) as client:
             results: list[dict[str, Any]] = []
+            symbolic_before = _symbolic_comparisons(client)
             cpu_before = _tree_cpu_seconds(pid)
             started = time.perf_counter()
             for start in range(0, len(cases), batch):
@@ -99,12 +124,13 @@ def run_ours(cases: list[Case], batch: int) -> tuple[list[dict[str, Any]], float
                 results.extend(response.json()["results"])
             elapsed = time.perf_counter() - started
             cpu = _tree_cpu_seconds(pid) - cpu_before
-        return results, elapsed, cpu
+            symbolic = _symbolic_comparisons(client) - symbolic_before
+        return OurRun(results, elapsed, cpu, int(symbolic))
     finally:
         service.stop()
 
 
-def _math_verify_verdicts(cases: list[Case]) -> tuple[list[bool], float, float]:
+def _warm_math_verify() -> None:
     from math_verify import parse, verify
 
     # The peer as published: our SLL-first parsing must not be installed in this process.
@@ -116,13 +142,24 @@ def _math_verify_verdicts(cases: list[Case]) -> tuple[list[bool], float, float]:
         parse(delimited(text))
     for reference, answer in WARM_UP_PAIRS:
         verify(parse(delimited(reference)), parse(delimited(answer)))
+
+
+def _judge_with_math_verify(cases: list[Case]) -> list[bool]:
+    from math_verify import parse, verify
+
     verdicts: list[bool] = []
-    cpu_before = time.process_time()
-    started = time.perf_counter()
     for case in cases:
         gold = parse(delimited(case.reference))
         pred = parse(delimited(case.answer) if case.bare else case.answer)
         verdicts.append(bool(gold) and bool(pred) and bool(verify(gold, pred)))
+    return verdicts
+
+
+def _math_verify_verdicts(cases: list[Case]) -> tuple[list[bool], float, float]:
+    _warm_math_verify()
+    cpu_before = time.process_time()
+    started = time.perf_counter()
+    verdicts = _judge_with_math_verify(cases)
     return verdicts, time.perf_counter() - started, time.process_time() - cpu_before
 
 
@@ -135,6 +172,50 @@ def run_math_verify(cases: list[Case]) -> tuple[list[bool], float, float]:
     """
     with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as pool:
         return pool.submit(_math_verify_verdicts, cases).result()
+
+
+def _pool_share(cases: list[Case], start: Any, done: Any) -> tuple[list[bool], float]:
+    """One pool process: warm up, wait for the others, judge its share, say when it ended."""
+    _warm_math_verify()
+    start.wait()
+    verdicts = _judge_with_math_verify(cases)
+    finished = time.perf_counter()  # CLOCK_MONOTONIC: comparable across processes
+    done.wait()
+    return verdicts, finished
+
+
+def run_math_verify_pool(cases: list[Case], processes: int) -> tuple[list[bool], float]:
+    """Verdicts and wall seconds of math-verify in ``processes`` fresh, warmed processes.
+
+    Every process takes every ``processes``-th pair (an even share of the kinds of pairs);
+    the clock starts when all are warm and stops when the last one is done.
+    """
+    context = get_context("spawn")
+    with SyncManager(ctx=context) as manager:
+        start, done = manager.Barrier(processes + 1), manager.Barrier(processes + 1)
+        with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
+            # A process blocked on the barrier takes no second share: one share each.
+            futures = [
+                pool.submit(_pool_share, cases[index::processes], start, done)
+                for index in range(processes)
+            ]
+            start.wait()
+            started = time.perf_counter()
+            done.wait()
+            shares = [future.result() for future in futures]
+    elapsed = max(finished for _, finished in shares) - started
+    verdicts: list[bool] = [False] * len(cases)
+    for index, (share, _) in enumerate(shares):
+        verdicts[index::processes] = share
+    return verdicts, elapsed
+
+
+def _deciding_method(result: dict[str, Any]) -> str:
+    """ "correct (symbolic: ...) (answer from bare)" -> "symbolic"; "none" without a check."""
+    detail = str(result.get("detail") or "")
+    opening = detail.find("(")
+    method = detail[opening + 1 :].split(":", 1)[0] if opening >= 0 else ""
+    return method if method.isalpha() else "none"
 
 
 def _who_is_right(label: bool, ours: bool, theirs: bool) -> str:
@@ -193,28 +274,72 @@ def _missed_and_accepted(cases: list[Case], ours: list[bool], theirs: list[bool]
     return figures
 
 
+def check_ours(cases: list[Case], batch: int) -> None:
+    """Print every pair on which the service disagrees with its label, and the count."""
+    run = run_ours(cases, batch)
+    wrong = [
+        (case, result)
+        for case, result in zip(cases, run.results, strict=True)
+        if ((result.get("components") or {}).get("correct") == 1.0) != case.label
+    ]
+    for case, result in wrong:
+        print(
+            f"  [{case.category}] ref={case.reference!r} answer={case.answer[:80]!r} "
+            f"label={case.label} detail={result.get('detail')!r}"
+        )
+    by_method = Counter(_deciding_method(result) for result in run.results)
+    print(
+        f"ours: {len(cases) - len(wrong)}/{len(cases)} agree with the labels; verdicts by "
+        f"method {dict(by_method.most_common())}; symbolic comparisons run: {run.symbolic_runs}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="Alternate the sides N times.")
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="main")
+    parser.add_argument(
+        "--pool", type=int, default=os.cpu_count() or 1, help="math-verify's pool size (cores)."
+    )
+    parser.add_argument("--output", help="Results file name under benchmarks/results/.")
+    parser.add_argument(
+        "--ours-only",
+        action="store_true",
+        help="Only our verdicts against the labels (a quick check; no timing, no file).",
+    )
     args = parser.parse_args()
+    if args.ours_only:
+        check_ours(CORPORA[args.corpus][0].CASES, args.batch)
+        return
 
     corpus, output = CORPORA[args.corpus]
+    output = args.output or output
     cases = list(corpus.CASES)
     ratios: list[float] = []
+    pool_ratios: list[float] = []
     our_times: list[float] = []
     their_times: list[float] = []
+    pool_times: list[float] = []
     cpu_ratios: list[float] = []
+    symbolic_runs: list[int] = []
     for round_ in range(args.rounds):
         print(f"round {round_ + 1}: {len(cases)} pairs through the service...", file=sys.stderr)
-        ours, our_time, our_cpu = run_ours(cases, args.batch)
+        run = run_ours(cases, args.batch)
+        ours = run.results
         print(f"round {round_ + 1}: math-verify in-process...", file=sys.stderr)
         theirs, their_time, their_cpu = run_math_verify(cases)
-        our_times.append(our_time)
+        print(f"round {round_ + 1}: math-verify in {args.pool} processes...", file=sys.stderr)
+        pooled, pool_time = run_math_verify_pool(cases, args.pool)
+        if pooled != theirs:
+            raise SystemExit("math-verify's verdicts differ between one process and the pool")
+        our_times.append(run.seconds)
         their_times.append(their_time)
-        ratios.append(their_time / our_time)
-        cpu_ratios.append(their_cpu / our_cpu)
+        pool_times.append(pool_time)
+        ratios.append(their_time / run.seconds)
+        pool_ratios.append(pool_time / run.seconds)
+        cpu_ratios.append(their_cpu / run.cpu_seconds)
+        symbolic_runs.append(run.symbolic_runs)
 
     report = compare(cases, ours, theirs)
     per_category = report["per_category"]
@@ -224,6 +349,8 @@ def main() -> None:
     who = Counter(d["who"] for d in report["disagreements"])
     middle = sorted(range(len(ratios)), key=lambda i: ratios[i])[len(ratios) // 2]
     our_time, their_time = our_times[middle], their_times[middle]
+    pool_middle = sorted(range(len(pool_ratios)), key=lambda i: pool_ratios[i])[len(ratios) // 2]
+    by_method = Counter(_deciding_method(result) for result in ours)
     result = {
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
         "corpus": f"{corpus.__name__.replace('.', '/')}.py (written by this project)",
@@ -243,7 +370,20 @@ def main() -> None:
             "seconds": round(their_time, 3),
             "pairs_per_s": round(n / their_time, 1),
         },
+        "math_verify_pool": {
+            "processes": args.pool,
+            "seconds": round(pool_times[pool_middle], 3),
+            "pairs_per_s": round(n / pool_times[pool_middle], 1),
+        },
         "throughput_ratio": round(their_time / our_time, 2),
+        # Ours over math-verify's pool of N processes on the same cores (median round).
+        "pool_ratio": round(pool_ratios[pool_middle], 2),
+        "pool_ratio_per_round": [round(ratio, 2) for ratio in pool_ratios],
+        # Which of our checks decided each pair (a cached verdict counts as the check that
+        # made it), and how many comparisons the symbolic engine actually ran per round.
+        "verdicts_by_method": dict(by_method.most_common()),
+        "reached_sympy_share": round(by_method["symbolic"] / n, 4),
+        "symbolic_runs_per_round": symbolic_runs,
         "throughput_ratio_per_round": [round(ratio, 2) for ratio in ratios],
         # CPU seconds per pair, math-verify over ours (service + workers): what the ratio
         # would be with the cores to ourselves, whatever else the machine runs.
@@ -278,6 +418,13 @@ def main() -> None:
         f"{result['math_verify']['pairs_per_s']} pairs/s: **{result['throughput_ratio']}x** "
         f"(rounds: {result['throughput_ratio_per_round']}); CPU time per pair, math-verify "
         f"over ours: {result['cpu_ratio']}x (rounds: {result['cpu_ratio_per_round']})."
+    )
+    print(
+        f"math-verify in {args.pool} processes: {result['math_verify_pool']['pairs_per_s']} "
+        f"pairs/s: ours **{result['pool_ratio']}x** the pool (rounds: "
+        f"{result['pool_ratio_per_round']}). Verdicts by method: {result['verdicts_by_method']} "
+        f"({result['reached_sympy_share']:.1%} reached sympy; symbolic comparisons run per "
+        f"round: {symbolic_runs})."
     )
     figures = result["missed_and_accepted"]
     for name in ("ours", "math_verify"):
