@@ -13,8 +13,6 @@ notations only mean something next to the other side of the comparison:
 * a Roman numeral against a whole number is that number (``XIV`` is ``14``);
 * a ``\\pm`` against a list of two solutions stands for both signs;
 * a yes or a no followed by its reason (``No, since 7 is odd``) answers ``no``;
-* quantities of one kind in different units compare in one unit (``90 minutes`` is
-  ``1.5 hours``);
 * an angle in degrees, ``30^\\circ``, equals ``\\frac{\\pi}{6}`` when the other side is in
   radians (has a ``\\pi`` and no degree sign); alone, a degree sign is only decoration.
 """
@@ -29,22 +27,20 @@ from services.mathcheck.normalization import (
     normalize_answer,
     parse_number,
     strip_outer_delimiters,
-    without_unit,
 )
 from services.mathcheck.number_words import roman_numeral
 from services.mathcheck.phrases import math_from_phrase
 from services.mathcheck.plain_text_math import latex_from_plain_text
 from services.mathcheck.structures import split_top_level
-from services.mathcheck.units import in_common_unit
+from services.mathcheck.vocabulary import CHOICE_LETTER, ONE_CHOICE_LETTER
 
 # "(C) 12", "\text{(C)} 12", "C) 12", "C. 12", "(C): 12": an option letter, then its value.
 _LABELLED_CHOICE = re.compile(
     r"^\s*\$?\s*(?:\\text(?:bf)?\s*\{\s*)?"
-    r"(?:\(([A-E])\)|([A-E])[.):])"
+    rf"(?:\(({CHOICE_LETTER})\)|({CHOICE_LETTER})[.):])"
     r"\s*\}?\s*\$?\s*:?\s*(?P<value>\S.*?)\s*$"
 )
-_ANOTHER_LABEL = re.compile(r"\(\s*[A-E]\s*\)")
-_LETTER = re.compile(r"^[A-E]$")
+_ANOTHER_LABEL = re.compile(rf"\(\s*{CHOICE_LETTER}\s*\)")
 
 
 def _labelled_choice(text: str) -> tuple[str, str] | None:
@@ -72,7 +68,7 @@ def _align_choices(reference: str, answer: str) -> tuple[str, str]:
         assert labelled_answer is not None
         letter, value = labelled_answer
         other = reference
-    if _LETTER.match(normalize_answer(other)):
+    if ONE_CHOICE_LETTER.match(normalize_answer(other)):
         aligned = (letter, normalize_answer(other))
     else:
         aligned = (value, other)
@@ -316,7 +312,9 @@ def _align_ratios(reference: str, answer: str) -> tuple[str, str]:
 
 
 # "A and C", "(A), (C)", "AC": the options chosen in a question with several right answers.
-_OPTION_LIST = re.compile(r"^\(?[A-E]\)?(?:\s*(?:,|\band\b|&)?\s*\(?[A-E]\)?)+$")
+_OPTION_LIST = re.compile(
+    rf"^\(?{CHOICE_LETTER}\)?(?:\s*(?:,|\band\b|&)?\s*\(?{CHOICE_LETTER}\)?)+$"
+)
 _TEXT = re.compile(r"\\text(?:bf)?\s*\{([^{}]*)\}")
 _SEPARATED = re.compile(r"[,&]|\band\b")
 
@@ -325,7 +323,7 @@ def _options(text: str) -> str | None:
     text = _TEXT.sub(r"\1", strip_outer_delimiters(text)).strip()
     if _OPTION_LIST.match(text) is None:
         return None
-    return ", ".join(sorted(set(re.findall(r"[A-E]", text))))
+    return ", ".join(sorted(set(re.findall(CHOICE_LETTER, text))))
 
 
 def _align_options(reference: str, answer: str) -> tuple[str, str]:
@@ -396,9 +394,6 @@ def align(reference: str, answer: str) -> tuple[str, str]:
         _DERIVATIVE_LABEL.sub("", math_from_phrase(latex_from_plain_text(text)))
         for text in (reference, answer)
     )
-    converted = in_common_unit(reference, answer)
-    if converted is not None:
-        return converted
     reference, answer = _align_choices(reference, answer)
     reference, answer = _align_options(reference, answer)
     reference, answer = _align_ratios(reference, answer)
@@ -408,9 +403,7 @@ def align(reference: str, answer: str) -> tuple[str, str]:
     reference, answer = _align_groups(reference, answer)
     reference, answer = _align_signs(reference, answer)
     reference, answer = _align_verdicts(reference, answer)
-    reference, answer = _align_angles(reference, answer)
-    # Alone, a unit is decoration: the symbolic engine gets the values.
-    return without_unit(reference), without_unit(answer)
+    return _align_angles(reference, answer)
 
 
 __all__ = ["align"]

@@ -1,8 +1,8 @@
 """The math checker: guards, a verdict cache, fast exact checks, then the symbolic pool.
 
 GRPO scores 8–16 completions per prompt and many share a final answer, so verdicts are
-memoised on (normalised reference, normalised answer) in a bounded LRU, and identical
-comparisons already running are awaited rather than started twice.
+memoised on the canonical forms of the two typed answers (``reading.py``) in a bounded
+LRU, and identical comparisons already running are awaited rather than started twice.
 """
 
 from __future__ import annotations
@@ -15,10 +15,12 @@ from enum import StrEnum
 from cachetools import LRUCache
 
 from services.mathcheck.alignment import align
-from services.mathcheck.equivalence import Method, quick_verdict, solved_for_different_unknowns
+from services.mathcheck.comparison import Method, equal
+from services.mathcheck.equivalence import quick_verdict
 from services.mathcheck.guards import hostile_reason
-from services.mathcheck.normalization import normalize_answer
+from services.mathcheck.normalization import normalize_answer, without_unit
 from services.mathcheck.pool import SymbolicFailure, SymbolicPool, SymbolicTimeout
+from services.mathcheck.reading import read
 
 
 class Outcome(StrEnum):
@@ -77,17 +79,21 @@ class MathChecker:
                     MathVerdict(Outcome.ERROR, "guard", f"{role} refused: {reason}")
                 )
         reference, answer = align(reference, answer)
-        if solved_for_different_unknowns(reference, answer):
-            detail = "string: not equal (solved for different unknowns)"
-            return self._record(MathVerdict(Outcome.DIFFERENT, Method.STRING.value, detail))
-        key = (normalize_answer(reference), normalize_answer(answer))
+        values = read(reference), read(answer)
+        key = (values[0].canonical, values[1].canonical)
         cached = self._cache.get(key)
         if cached is not None:
             self._note_cache(hit=True)
             return replace(cached, cached=True)
         self._note_cache(hit=False)
 
-        quick = quick_verdict(*key)
+        # Typed values first; what they leave undecided is compared as strings without
+        # units (alone, a unit is decoration: the symbolic engine gets the values).
+        quick = equal(*values)
+        reference, answer = without_unit(reference), without_unit(answer)
+        normalized = (normalize_answer(reference), normalize_answer(answer))
+        if quick is None:
+            quick = quick_verdict(*normalized)
         if quick is not None:
             outcome = Outcome.EQUAL if quick.equal else Outcome.DIFFERENT
             detail = "equal" if quick.equal else "not equal"
@@ -102,7 +108,7 @@ class MathChecker:
         future: asyncio.Future[MathVerdict] = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:
-            verdict = await self._symbolic(reference, answer, key, gate)
+            verdict = await self._symbolic(reference, answer, normalized, gate)
         except BaseException:
             future.cancel()
             raise

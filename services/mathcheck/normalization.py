@@ -13,6 +13,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from services.mathcheck.number_words import DIGIT_ORDINAL, number_in_words
+from services.mathcheck.vocabulary import (
+    CHOICE_LETTER,
+    DECORATION_UNITS,
+    RELATION_SPELLINGS,
+    REVERSED_RELATION,
+    SCALE_WORDS,
+    UNITS,
+)
 
 # Exponents beyond this are left to the guarded symbolic path: building 10**10**6 exactly
 # would itself be the denial of service.
@@ -28,14 +36,11 @@ _PRESENTATION = re.compile(r"\\color\s*\{[^{}]*\}|\\(?:textstyle|scriptstyle)\b"
 _SPACING = re.compile(r"(?<!\\)\\[,;:! ]|\\q?quad\b|~")
 _DELIMS = ("\\(", "\\)", "\\[", "\\]", "$")
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree\b|\\circ\b")
-_UNIT_WORDS = (
-    "square units|sq units|units?|cm\\^?\\{?[23]?\\}?|mm|km|m\\^?\\{?[23]?\\}?|meters?|metres?|"
-    "kilometers?|centimeters?|millimeters?|inch(?:es)?|in|feet|foot|ft|yards?|yd|miles?|mi|"
-    "kg|g|mg|grams?|kilograms?|pounds?|lbs?|oz|ounces?|liters?|litres?|l|ml|gallons?|"
-    "seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|"
-    "mph|km/h|m/s|degrees?|rad|radians?|dollars?|cents?|usd|euros?|people|persons?|students?|"
-    "apples?|"
-    "times|ways|pages|books|cookies|marbles|points"
+# A unit after a number: one of a known kind (a length maybe squared or cubed: "cm^2"), or
+# a word that only decorates the number ("5 apples").
+_UNIT_WORDS = "|".join(
+    re.escape(name) + (r"\^?\{?[23]?\}?" if UNITS.get(name, ("",))[0] == "length" else "")
+    for name in sorted((*UNITS, *DECORATION_UNITS), key=len, reverse=True)
 )
 # "12 square centimeters", "60 km per hour": a unit, maybe of area or volume, maybe a rate.
 _TRAILING_UNIT = re.compile(
@@ -49,15 +54,11 @@ _GLUED_UNIT = re.compile(rf"^(.*?\d)(?=[a-zA-Z]{{2}})(?:{_UNIT_WORDS})$", re.IGN
 # "3 solutions", "12 triangles": a plain number counting things named by one word. Words
 # that scale the number or are math are not a count's noun.
 _COUNTED_NOUN = re.compile(
-    r"^([+-]?\d+(?:\.\d+)?)\s+(?!(?:hundred|thousand|million|billion|trillion|dozen|score|"
+    rf"^([+-]?\d+(?:\.\d+)?)\s+(?!(?:{'|'.join(SCALE_WORDS)}|score|"
     r"sin|cos|tan|cot|sec|csc|log|ln|exp|sqrt|mod|pi|choose|factorial)s?\b)[a-z]{3,}$"
 )
 # "3 thousand", "1.2 million": a number and the power of ten it is counted in.
-_SCALED = re.compile(r"^([+-]?\d+(?:\.\d+)?)\s+(dozen|hundred|thousand|million|billion|trillion)$")
-_SCALES = {
-    "dozen": 12, "hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9,
-    "trillion": 10**12,
-}  # fmt: skip
+_SCALED = re.compile(rf"^([+-]?\d+(?:\.\d+)?)\s+({'|'.join(SCALE_WORDS)})$")
 # "5, since 5^2 = 25": the reason after the answer.
 _REASON = re.compile(r"^(.*?\S)\s*,?\s*(?:\\text\{\s*)?\b(?:since|because)\b.*$", re.DOTALL)
 # "x = 5", "x_1 = 5" and "P(x) = x^2": the name of the unknown or the function.
@@ -73,7 +74,7 @@ _OUT_OF = re.compile(r"^(\d+)\s+(?:in|out\s+of)\s+(\d+)$")
 _SPACED_MIXED = re.compile(r"^([+-]?\d+)\s+(?:and\s+)?(\d+)\s*/\s*(\d+)$")
 # "(C)", "Option C", "Answer: C", "(C) is correct": a multiple-choice letter.
 _CHOICE = re.compile(
-    r"^(?:(?:option|choice|answer)\s*:?\s*)?\(?([A-Ea-e])\)?"
+    rf"^(?:(?:option|choice|answer)\s*:?\s*)?\(?({CHOICE_LETTER})\)?"
     r"(?:\s+is\s+(?:correct|right|the\s+answer))?$",
     re.IGNORECASE,
 )
@@ -130,25 +131,10 @@ _NAMED_SETS = {
     ),
 }
 # One spelling per relation, so "x >= 5", "x \\geq 5" and "x ≥ 5" normalise alike.
-_RELATIONS = {
-    "\\geq": "\\ge",
-    "\\geqslant": "\\ge",
-    ">=": "\\ge",
-    "≥": "\\ge",
-    "\\leq": "\\le",
-    "\\leqslant": "\\le",
-    "<=": "\\le",
-    "≤": "\\le",
-    "\\neq": "\\ne",
-    "!=": "\\ne",
-    "≠": "\\ne",
-    "\\gt": ">",
-    "\\lt": "<",
-}
 _RELATION = re.compile(
     "|".join(
         re.escape(k) + (r"(?![a-zA-Z])" if k[0] == "\\" else "")
-        for k in sorted(_RELATIONS, key=len, reverse=True)
+        for k in sorted(RELATION_SPELLINGS, key=len, reverse=True)
     )
 )
 _CURRENCY = re.compile(r"[€£¥]|\\euro\b|\\pounds\b")
@@ -249,14 +235,14 @@ def normalize_answer(answer: str) -> str:
     if text.count("=") == 1:  # "k = 45, n = 2" keeps both names
         text = _LEADING_VARIABLE.sub("", text, count=1)
     text = text.replace("\\varnothing", "\\emptyset").replace("\\{\\}", "\\emptyset")
-    text = _RELATION.sub(lambda match: _RELATIONS[match.group()], text)
+    text = _RELATION.sub(lambda match: RELATION_SPELLINGS[match.group()], text)
     text = _between_bounds(" ".join(text.split()))
     text = _PERCENT_WORD.sub("%", text)
     # "2 1/2" is a mixed number: make it explicit before spaces are dropped ("21/2").
     text = _SPACED_MIXED.sub(r"\1\\frac{\2}{\3}", text).rstrip(".").strip()
     scaled = _SCALED.match(text)
     if scaled is not None:
-        value = Fraction(scaled.group(1)) * _SCALES[scaled.group(2)]
+        value = Fraction(scaled.group(1)) * SCALE_WORDS[scaled.group(2)]
         text = str(value)  # "3000", or "2469/2" for 1.2345 thousand: both parse exactly
     text = _OUT_OF.sub(r"\\frac{\1}{\2}", _NAMED_POINT.sub("", _clock_time(text)))
     text = _SIGN_WORD.sub("-", text)
@@ -288,7 +274,6 @@ _ONE_BOUND = re.compile(
 )
 # Only "and" joins them: "x < -2, x > 2" lists the two parts of a union.
 _BOTH_BOUNDS = re.compile(r"^(.+?)\s*(?:\band\b|&)\s*(.+)$")
-_REVERSED = {"<": ">", ">": "<", "\\le": "\\ge", "\\ge": "\\le"}
 
 
 def _bound(text: str) -> tuple[str, str, str] | None:
@@ -298,7 +283,7 @@ def _bound(text: str) -> tuple[str, str, str] | None:
         return None
     if match.group(1) is not None:
         return match.group(1), match.group(2), match.group(3).strip()
-    return match.group(6), _REVERSED[match.group(5)], match.group(4).strip()
+    return match.group(6), REVERSED_RELATION[match.group(5)], match.group(4).strip()
 
 
 def _between_bounds(text: str) -> str:
@@ -317,7 +302,7 @@ def _between_bounds(text: str) -> str:
     low_value, high_value = parse_number(low), parse_number(high)
     if low_value and high_value and low_value.value >= high_value.value:
         return text  # "x > 2 and x < -2" holds nowhere: not a slip to correct here
-    return f"{low} {_REVERSED[low_relation]} {name} {high_relation} {high}"
+    return f"{low} {REVERSED_RELATION[low_relation]} {name} {high_relation} {high}"
 
 
 # "8:34 PM", "20:34:00": a time of day. Without a.m./p.m. or seconds, "3:45" may be a ratio.

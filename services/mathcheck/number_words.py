@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from services.mathcheck.vocabulary import SCALE_WORDS
+
 _UNITS = (
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
@@ -18,7 +20,9 @@ _TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ni
 _SMALL = {word: value for value, word in enumerate(_UNITS)} | {
     word: 20 + 10 * index for index, word in enumerate(_TENS)
 }
-_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+# "hundred" multiplies only what comes before it ("one hundred and twelve"), "dozen" stands
+# alone ("a dozen"): the scales that add up are the powers of a thousand.
+_SCALES = {word: value for word, value in SCALE_WORDS.items() if value >= 1000}
 
 _ORDINAL_UNITS = (
     "zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",

@@ -19,6 +19,7 @@ from services.mathcheck.normalization import (
     significant_digits,
     written_as_rounding,
 )
+from services.mathcheck.vocabulary import REVERSED_RELATION
 
 Entry = ParsedNumber | float  # float only for ±infinity
 
@@ -201,7 +202,6 @@ _ONE_SIDED = re.compile(rf"^([a-zA-Z]){_OPERATOR}{_BOUND}$")
 _ONE_SIDED_FLIPPED = re.compile(rf"^{_BOUND}{_OPERATOR}([a-zA-Z])$")
 _TWO_SIDED = re.compile(rf"^{_BOUND}(<|\\le)([a-zA-Z])(<|\\le){_BOUND}$")
 _MEMBER = re.compile(r"^([a-zA-Z])\\in([(\[].*[)\]])$")
-_FLIP = {"<": ">", ">": "<", "\\le": "\\ge", "\\ge": "\\le"}
 
 
 def _bound(text: str) -> Entry | None:
@@ -232,7 +232,7 @@ def _relation(normalized: str) -> Sequence | None:
         if flipped is None:
             return None
         text, operator, variable = flipped.groups()
-        operator = _FLIP[operator]
+        operator = REVERSED_RELATION[operator]
     bound = _bound(text)
     if bound is None or isinstance(bound, float):
         return None

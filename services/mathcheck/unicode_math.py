@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from services.mathcheck.vocabulary import RELATION_SPELLINGS
+
 _SYMBOLS = {
     "−": "-",  # minus sign
     "–": "-",  # en dash
@@ -19,9 +21,7 @@ _SYMBOLS = {
     "⋅": "\\cdot ",
     "∞": "\\infty ",
     "√": "sqrt",  # read by the plain-text rules: "√2", "√(x+1)"
-    "≤": "\\le ",
-    "≥": "\\ge ",
-    "≠": "\\ne ",
+    **{char: f"{latex} " for char, latex in RELATION_SPELLINGS.items() if not char.isascii()},
     "∈": "\\in ",
     "∪": "\\cup ",
     "∩": "\\cap ",

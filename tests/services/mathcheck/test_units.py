@@ -1,40 +1,56 @@
-"""Quantities with units compared in one unit."""
+"""Quantities with units read with their kind and an exact factor to its base unit."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
-from services.mathcheck.units import in_common_unit
+from services.mathcheck.units import read_quantity
 
 
 @pytest.mark.parametrize(
-    ("reference", "answer", "converted"),
+    ("text", "value", "kind", "factor"),
     [
-        (r"3 \text{ hours}", "180 minutes", ("3", "3")),
-        ("1.5 hours", r"90 \text{ minutes}", ("3/2", "3/2")),
-        (r"2 \text{ m}", r"200 \text{ cm}", ("2", "2")),
-        (r"5 \text{ cm}^2", r"500 \text{ mm}^2", ("5", "5")),
-        ("1 square meter", "10000 cm^2", ("1", "1")),
-        (r"\$12.40", "1240 cents", ("62/5", "62/5")),
-        ("1 ft", "12 in", ("1", "1")),
-        ("3 hours", "3 minutes", ("3", "1/20")),
+        (r"3 \text{ hours}", Fraction(3), "time", Fraction(3600)),
+        ("1.5 hours", Fraction(3, 2), "time", Fraction(3600)),
+        ("90 mins", Fraction(90), "time", Fraction(60)),
+        (r"200 \text{ cm}", Fraction(200), "length", Fraction(1, 100)),
+        (r"5 \text{ cm}^2", Fraction(5), "length^2", Fraction(1, 10000)),
+        ("1 square meter", Fraction(1), "length^2", Fraction(1)),
+        ("2 cubic feet", Fraction(2), "length^3", Fraction(3048, 10000) ** 3),
+        (r"\$12.40", Fraction(62, 5), "money", Fraction(100)),
+        ("1240 cents", Fraction(1240), "money", Fraction(1)),
+        ("12 in", Fraction(12), "length", Fraction(254, 10000)),
+        (r"\frac{1}{2} hour", Fraction(1, 2), "time", Fraction(3600)),
+        ("3 lbs", Fraction(3), "mass", Fraction(45359237, 100000)),
     ],
 )
-def test_one_kind_of_quantity_is_compared_in_the_references_unit(
-    reference: str, answer: str, converted: tuple[str, str]
+def test_a_quantity_reads_as_value_kind_and_factor(
+    text: str, value: Fraction, kind: str, factor: Fraction
 ) -> None:
-    assert in_common_unit(reference, answer) == converted
+    quantity = read_quantity(text)
+    assert quantity is not None
+    assert (quantity.value, quantity.kind, quantity.factor) == (value, kind, factor)
+    assert quantity.number.parsed.value == value
+
+
+def test_spellings_of_one_unit_read_alike() -> None:
+    hours = [read_quantity(text) for text in ("2 h", "2 hours", "2 hr", r"2 \text{ hours}")]
+    assert len({quantity.canonical for quantity in hours if quantity is not None}) == 1
+    assert all(quantity is not None for quantity in hours)
 
 
 @pytest.mark.parametrize(
-    ("reference", "answer"),
+    "text",
     [
-        ("5 s", "5 m"),  # different kinds: left to normalisation
-        ("3 hours", "3 hours"),  # the same unit: nothing to convert
-        ("5", "500 cents"),  # one side without a unit
-        ("5 cm^2", "5 mm"),  # an area against a length
-        ("x cm", "2 cm"),
+        "5",  # no unit
+        "x cm",  # no number
+        "5 apples",  # a unit of no known kind: decoration, left to normalisation
+        "5 s^2",  # only lengths have areas and volumes
+        "50% m",  # a percentage is not an amount
+        "3 hours and 5 minutes",
     ],
 )
-def test_other_pairs_are_not_converted(reference: str, answer: str) -> None:
-    assert in_common_unit(reference, answer) is None
+def test_other_texts_are_no_quantity(text: str) -> None:
+    assert read_quantity(text) is None

@@ -1,0 +1,72 @@
+"""Answers as typed values: what ``reading.read`` makes of a text, and what
+``comparison.equal`` compares by the pair of types.
+
+Every value keeps ``canonical``, its normalised string: two values whose canonical forms
+are the same are the same answer, and the pair of canonical forms keys the verdict cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from services.mathcheck.normalization import ParsedNumber
+
+
+@dataclass(frozen=True)
+class Number:
+    """A plain number: its exact value, the decimals it was written with, a percent sign."""
+
+    parsed: ParsedNumber
+    canonical: str
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number with a unit of a known kind: ``1.5 hours`` is (3/2, "time", 3600)."""
+
+    value: Fraction
+    # The kind of the unit ("length", or "length^2" for an area) and the factor that turns
+    # it into the kind's base unit (an hour is 3600 seconds).
+    kind: str
+    factor: Fraction
+    number: Number
+    canonical: str
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option letter of a multiple-choice question."""
+
+    letter: str
+    canonical: str
+
+
+@dataclass(frozen=True)
+class Word:
+    """An answer in words that names no number: ``yes``, ``east``, ``odd``."""
+
+    text: str
+    canonical: str
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """One unknown and its value: ``x = 3``."""
+
+    name: str
+    value: Answer
+    canonical: str
+
+
+@dataclass(frozen=True)
+class Expr:
+    """Anything the readers above do not take: compared by the remaining fast checks and
+    the symbolic engine."""
+
+    canonical: str
+
+
+Answer = Number | Quantity | Choice | Word | Assignment | Expr
+
+__all__ = ["Answer", "Assignment", "Choice", "Expr", "Number", "Quantity", "Word"]

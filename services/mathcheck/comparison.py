@@ -1,0 +1,120 @@
+"""Compare two typed answers by the pair of their types.
+
+``equal(reference, answer)`` looks the pair of types up in one table, ``_RULES``. A rule is
+written once for one order of its two types and serves both orders: equality is symmetric,
+so the lookup swaps the arguments when the pair comes the other way round. A rule that
+cannot decide returns None, and so does a pair the table does not name: the remaining
+fast checks and then the symbolic engine decide those (``checker.py``).
+
+| pair | equal when |
+|---|---|
+| any two with the same canonical form | always (a quantity's names its unit) |
+| number, number | the same value, or one is the other rounded (``normalization.numbers_match``) |
+| quantity, quantity of one kind in two units | the same amount in one unit, exactly |
+| quantity, anything else | its number equals the other (alone, a unit is decoration) |
+| assignment, assignment | the same unknown and equal values (``x = 2`` is not ``y = 2``) |
+| assignment, anything else | its value equals the other (``x = 2`` is ``2``) |
+| option letter, option letter | the same letter |
+| words, words | never when their letters differ; else undecided (``ab`` may be ``ba``) |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from services.mathcheck.answer_types import (
+    Answer,
+    Assignment,
+    Choice,
+    Expr,
+    Number,
+    Quantity,
+    Word,
+)
+from services.mathcheck.normalization import numbers_match
+
+
+class Method(StrEnum):
+    STRING = "string"
+    NUMERIC = "numeric"
+    STRUCTURAL = "structural"
+    SYMBOLIC = "symbolic"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    equal: bool
+    method: Method
+
+
+def _numbers(reference: Number, answer: Number) -> Verdict:
+    return Verdict(numbers_match(reference.parsed, answer.parsed), Method.NUMERIC)
+
+
+def _quantities(reference: Quantity, answer: Quantity) -> Verdict | None:
+    if reference.kind == answer.kind and reference.factor != answer.factor:
+        in_one_unit = reference.value * reference.factor == answer.value * answer.factor
+        return Verdict(in_one_unit, Method.NUMERIC)
+    return equal(reference.number, answer.number)
+
+
+def _quantity_and_other(quantity: Quantity, other: Answer) -> Verdict | None:
+    return equal(quantity.number, other)
+
+
+def _assignments(reference: Assignment, answer: Assignment) -> Verdict | None:
+    if reference.name != answer.name:
+        return Verdict(False, Method.STRING)
+    return equal(reference.value, answer.value)
+
+
+def _assignment_and_other(assignment: Assignment, other: Answer) -> Verdict | None:
+    return equal(assignment.value, other)
+
+
+def _choices(reference: Choice, answer: Choice) -> Verdict:
+    return Verdict(reference.letter == answer.letter, Method.STRING)
+
+
+def _words(reference: Word, answer: Word) -> Verdict | None:
+    # Read as products of single-letter symbols, two words with different letters differ
+    # too, so the symbolic engine would agree; "ab" and "ba" may be one product twice.
+    if sorted(reference.text.replace(" ", "")) != sorted(answer.text.replace(" ", "")):
+        return Verdict(False, Method.STRING)
+    return None
+
+
+Rule = Callable[[Any, Any], Verdict | None]
+_OTHERS = (Number, Quantity, Choice, Word, Assignment, Expr)
+# One entry per unordered pair of types; the first type of the key is the rule's first
+# argument. Assignments are looked up before quantities: "x = 5 cm" is an assignment.
+_RULES: dict[tuple[type, type], Rule] = {
+    (Number, Number): _numbers,
+    (Quantity, Quantity): _quantities,
+    (Assignment, Assignment): _assignments,
+    (Choice, Choice): _choices,
+    (Word, Word): _words,
+    **{(Assignment, other): _assignment_and_other for other in _OTHERS if other is not Assignment},
+    **{
+        (Quantity, other): _quantity_and_other
+        for other in _OTHERS
+        if other not in (Quantity, Assignment)
+    },
+}
+
+
+def equal(reference: Answer, answer: Answer) -> Verdict | None:
+    """Whether ``answer`` equals ``reference``; None when the types cannot tell."""
+    if reference.canonical == answer.canonical:
+        return Verdict(True, Method.STRING)
+    rule = _RULES.get((type(reference), type(answer)))
+    if rule is not None:
+        return rule(reference, answer)
+    rule = _RULES.get((type(answer), type(reference)))
+    return None if rule is None else rule(answer, reference)
+
+
+__all__ = ["Method", "Verdict", "equal"]

@@ -1,0 +1,51 @@
+"""Read an answer once into a typed value (``answer_types``).
+
+``read`` takes an answer as the pair rules of ``alignment.py`` left it and tries the
+readers in turn: one unknown and its value (``x = 3``), a quantity with a unit of a known
+kind (``units.py``), then the normalised string (``normalization.py``) as a plain number,
+an option letter or words; anything else is an ``Expr``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from services.mathcheck.answer_types import Answer, Assignment, Choice, Expr, Number, Word
+from services.mathcheck.normalization import normalize_answer, parse_number
+from services.mathcheck.units import read_quantity
+from services.mathcheck.vocabulary import ONE_CHOICE_LETTER
+
+# "x = 2": one unknown (one letter) and one value; "x = 2 or x = 3" and "x = 1, y = 2" list
+# several, and stay whole.
+_ONE_UNKNOWN = re.compile(r"^\s*\$?\s*([a-zA-Z])\s*=\s*([^=,;]*)$")
+_LIST_WORDS = re.compile(r"\\text|\bor\b|\band\b")
+# Normalisation lower-cases words; a single letter may be a variable, so it is no word.
+_WORDS = re.compile(r"^[a-z][a-z \-']*$")
+
+
+def read(text: str) -> Answer:
+    """The typed value of one answer."""
+    unknown = _ONE_UNKNOWN.match(text)
+    if unknown is not None and _LIST_WORDS.search(text) is None:
+        value = read(unknown.group(2))
+        return Assignment(unknown.group(1), value, f"{unknown.group(1)}={value.canonical}")
+    quantity = read_quantity(text)
+    if quantity is not None:
+        return quantity
+    return read_normalized(normalize_answer(text))
+
+
+def read_normalized(canonical: str) -> Answer:
+    """The typed value of an answer already normalised: a number, a letter, words or an
+    expression (the name of an unknown is gone by then)."""
+    parsed = parse_number(canonical)
+    if parsed is not None:
+        return Number(parsed, canonical)
+    if ONE_CHOICE_LETTER.match(canonical):
+        return Choice(canonical, canonical)
+    if len(canonical) > 1 and _WORDS.match(canonical):
+        return Word(canonical, canonical)
+    return Expr(canonical)
+
+
+__all__ = ["read", "read_normalized"]

@@ -1,0 +1,121 @@
+"""Words and symbols that more than one reader of answers needs, each defined once.
+
+* option letters of a multiple-choice question;
+* the spellings of a relation (LaTeX, ASCII and Unicode) and the one each stands for;
+* the words that scale a number ("3 thousand", "a dozen");
+* units: those of a known kind with their exact factors (an inch is 0.0254 m by
+  definition), and the words that follow a number as a unit though no conversion knows
+  them (``5 apples``).
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+# The letters a multiple-choice option is named by, as a regex character class.
+CHOICE_LETTER = "[A-E]"
+ONE_CHOICE_LETTER = re.compile(rf"^{CHOICE_LETTER}$")
+
+# Every spelling of a relation, and the one spelling it is written as once read.
+RELATION_SPELLINGS = {
+    "\\geq": "\\ge",
+    "\\geqslant": "\\ge",
+    ">=": "\\ge",
+    "≥": "\\ge",
+    "\\leq": "\\le",
+    "\\leqslant": "\\le",
+    "<=": "\\le",
+    "≤": "\\le",
+    "\\neq": "\\ne",
+    "!=": "\\ne",
+    "≠": "\\ne",
+    "\\gt": ">",
+    "\\lt": "<",
+}
+
+# A relation with its sides swapped: "x > 2" is "2 < x".
+REVERSED_RELATION = {"<": ">", ">": "<", "\\le": "\\ge", "\\ge": "\\le"}
+
+# Words that multiply the number before them: "3 thousand", "2 dozen", "one hundred".
+SCALE_WORDS = {
+    "dozen": 12,
+    "hundred": 100,
+    "thousand": 10**3,
+    "million": 10**6,
+    "billion": 10**9,
+    "trillion": 10**12,
+}
+
+# Lengths, times, masses, volumes and money, each with its factor to the kind's base unit.
+_LENGTH: dict[tuple[str, ...], Fraction] = {
+    ("mm", "millimeter", "millimetre"): Fraction(1, 1000),
+    ("cm", "centimeter", "centimetre"): Fraction(1, 100),
+    ("m", "meter", "metre"): Fraction(1),
+    ("km", "kilometer", "kilometre"): Fraction(1000),
+    ("in", "inch"): Fraction(254, 10000),
+    ("ft", "foot", "feet"): Fraction(3048, 10000),
+    ("yd", "yard"): Fraction(9144, 10000),
+    ("mi", "mile"): Fraction(1609344, 1000),
+}
+_TIME: dict[tuple[str, ...], Fraction] = {
+    ("s", "sec", "second"): Fraction(1),
+    ("min", "minute"): Fraction(60),
+    ("h", "hr", "hour"): Fraction(3600),
+    ("day",): Fraction(86400),
+    ("week",): Fraction(604800),
+}
+_MASS: dict[tuple[str, ...], Fraction] = {
+    ("mg", "milligram"): Fraction(1, 1000),
+    ("g", "gram"): Fraction(1),
+    ("kg", "kilogram"): Fraction(1000),
+    ("lb", "pound"): Fraction(45359237, 100000),
+    ("oz", "ounce"): Fraction(45359237, 1600000),
+}
+_VOLUME: dict[tuple[str, ...], Fraction] = {
+    ("ml", "milliliter", "millilitre"): Fraction(1),
+    ("l", "liter", "litre"): Fraction(1000),
+}
+_MONEY: dict[tuple[str, ...], Fraction] = {("dollar", "usd"): Fraction(100), ("cent",): Fraction(1)}
+
+
+Unit = tuple[str, Fraction]  # (kind, factor to the kind's base unit)
+
+
+def _spellings(kind: str, table: dict[tuple[str, ...], Fraction]) -> dict[str, Unit]:
+    spelled: dict[str, Unit] = {}
+    for names, factor in table.items():
+        for name in names:
+            spelled[name] = (kind, factor)
+            if len(name) > 2:  # "hours", "inches"; but "ms" and "hs" are not plurals
+                spelled[name + ("es" if name.endswith("ch") else "s")] = (kind, factor)
+    return spelled
+
+
+# Every spelling of a unit of a known kind: plurals too ("hours", "inches").
+UNITS = {
+    **_spellings("length", _LENGTH),
+    **_spellings("time", _TIME),
+    **_spellings("mass", _MASS),
+    **_spellings("volume", _VOLUME),
+    **_spellings("money", _MONEY),
+    "hrs": ("time", Fraction(3600)),
+    "lbs": ("mass", _MASS[("lb", "pound")]),
+}
+# Words written after a number as its unit that name no unit of a known kind.
+DECORATION_UNITS = (
+    "square units", "sq units", "units", "unit", "gallons", "gallon", "months", "month",
+    "years", "year", "mph", "km/h", "m/s", "degrees", "degree", "rad", "radians", "radian",
+    "euros", "euro", "people", "persons", "person", "students", "student", "apples",
+    "apple", "times", "ways", "pages", "books", "cookies", "marbles", "points",
+)  # fmt: skip
+
+__all__ = [
+    "CHOICE_LETTER",
+    "DECORATION_UNITS",
+    "ONE_CHOICE_LETTER",
+    "RELATION_SPELLINGS",
+    "REVERSED_RELATION",
+    "SCALE_WORDS",
+    "UNITS",
+]

@@ -1,0 +1,93 @@
+"""Each rule of the comparison table, in both orders of its pair of types."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.mathcheck.comparison import Method, equal
+from services.mathcheck.reading import read
+
+
+def _verdict(reference: str, answer: str) -> tuple[bool, Method] | None:
+    forward, backward = equal(read(reference), read(answer)), equal(read(answer), read(reference))
+    assert forward == backward, "the table is symmetric"
+    return None if forward is None else (forward.equal, forward.method)
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("1,000", "1000", (True, Method.NUMERIC)),
+        ("0.333", "\\frac{1}{3}", (True, Method.NUMERIC)),  # a rounding, three places
+        ("0.33", "\\frac{1}{3}", (False, Method.NUMERIC)),  # two places are not enough
+        ("50\\%", "0.5", (True, Method.NUMERIC)),
+        ("42", "42", (True, Method.STRING)),
+    ],
+)
+def test_numbers(reference: str, answer: str, expected: tuple[bool, Method]) -> None:
+    assert _verdict(reference, answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal_"),
+    [
+        ("3 hours", "180 minutes", True),
+        ("1.5 hours", "90 \\text{ minutes}", True),
+        ("2 m", "200 cm", True),
+        ("5 cm^2", "500 mm^2", True),
+        ("\\$12.40", "1240 cents", True),
+        ("3 hours", "3 minutes", False),
+        ("1 ft", "13 in", False),
+    ],
+)
+def test_quantities_of_one_kind_compare_in_one_unit(
+    reference: str, answer: str, equal_: bool
+) -> None:
+    assert _verdict(reference, answer) == (equal_, Method.NUMERIC)
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal_"),
+    [
+        ("5 s", "5 m", True),  # two kinds: each unit is decoration
+        ("5 cm", "5", True),
+        ("5 cm", "6", False),
+        ("3.1416 m", "3.14159", True),  # the number keeps its written places
+    ],
+)
+def test_a_unit_alone_is_decoration(reference: str, answer: str, equal_: bool) -> None:
+    verdict = _verdict(reference, answer)
+    assert verdict is not None and verdict[0] is equal_
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("x = 2", "y = 2", (False, Method.STRING)),  # different unknowns
+        ("x = 2", "x = 2.0", (True, Method.NUMERIC)),
+        ("x = 2", "2", (True, Method.STRING)),
+        ("x = 2", "3", (False, Method.NUMERIC)),
+        ("x = 30 s", "x = \\frac{1}{2} min", (True, Method.NUMERIC)),
+        ("x = \\pi", "\\pi", (True, Method.STRING)),
+        ("x = \\pi", "x = 2\\pi", None),  # for the symbolic engine
+    ],
+)
+def test_assignments(reference: str, answer: str, expected: tuple[bool, Method] | None) -> None:
+    assert _verdict(reference, answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("A", "(B)", (False, Method.STRING)),
+        ("Option C", "C", (True, Method.STRING)),
+        ("east", "west", (False, Method.STRING)),
+        ("ab", "ba", None),  # maybe one product written twice
+        ("A", "7", None),  # a letter against a value: the old chain's option rules
+        ("x^2", "x \\cdot x", None),
+    ],
+)
+def test_letters_words_and_the_rest(
+    reference: str, answer: str, expected: tuple[bool, Method] | None
+) -> None:
+    assert _verdict(reference, answer) == expected

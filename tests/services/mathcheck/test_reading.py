@@ -1,0 +1,99 @@
+"""Each reader: the typed value an answer is read as."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from services.mathcheck.answer_types import Assignment, Choice, Expr, Number, Quantity, Word
+from services.mathcheck.reading import read, read_normalized
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "places", "percent"),
+    [
+        ("42", Fraction(42), None, False),
+        ("$\\frac{3}{4}$", Fraction(3, 4), None, False),
+        ("1,000.5", Fraction(2001, 2), 1, False),
+        ("0,111", Fraction(111, 1000), 3, False),
+        ("2.5\\%", Fraction(5, 2), 1, True),
+        ("seven", Fraction(7), None, False),
+        ("3 thousand", Fraction(3000), None, False),
+        ("5 apples", Fraction(5), None, False),  # a unit of no known kind is decoration
+    ],
+)
+def test_plain_numbers_read_exactly(
+    text: str, value: Fraction, places: int | None, percent: bool
+) -> None:
+    number = read(text)
+    assert isinstance(number, Number)
+    assert number.parsed.value == value
+    assert number.parsed.decimal_places == places
+    assert number.parsed.percent is percent
+
+
+def test_a_quantity_keeps_its_unit() -> None:
+    quantity = read("90 minutes")
+    assert isinstance(quantity, Quantity)
+    assert (quantity.value, quantity.kind, quantity.factor) == (Fraction(90), "time", Fraction(60))
+    assert quantity.canonical != read("90 seconds").canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "value_type"),
+    [
+        ("x = 3", "x", Number),
+        ("y = \\frac{\\pi}{2}", "y", Expr),
+        ("t = 5 s", "t", Quantity),
+        ("$k = 0.5$", "k", Number),
+    ],
+)
+def test_one_unknown_and_its_value(text: str, name: str, value_type: type) -> None:
+    assignment = read(text)
+    assert isinstance(assignment, Assignment)
+    assert assignment.name == name
+    assert isinstance(assignment.value, value_type)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x = 2 \\text{ or } x = 3",  # several values of one unknown
+        "x = 2 or x = 3",
+        "a = 1, b = 2",  # several unknowns
+        "P(x) = x^2",  # a function's name is left to normalisation
+        "x^2 = 4",
+    ],
+)
+def test_lists_and_equations_are_no_single_assignment(text: str) -> None:
+    assert not isinstance(read(text), Assignment)
+
+
+@pytest.mark.parametrize(("text", "letter"), [("(B)", "B"), ("Option c", "C"), ("D", "D")])
+def test_option_letters(text: str, letter: str) -> None:
+    choice = read(text)
+    assert isinstance(choice, Choice) and choice.letter == letter
+
+
+@pytest.mark.parametrize(("text", "words"), [("East", "east"), ("\\text{odd}", "odd")])
+def test_words(text: str, words: str) -> None:
+    word = read(text)
+    assert isinstance(word, Word) and word.text == words
+
+
+@pytest.mark.parametrize("text", ["x", "x^2+1", "\\sqrt{2}", "(1, 2)", "x \\ge 5"])
+def test_everything_else_is_an_expression(text: str) -> None:
+    assert isinstance(read(text), Expr)
+
+
+def test_a_normalised_string_reads_as_its_type() -> None:
+    assert isinstance(read_normalized("3/4"), Number)
+    assert isinstance(read_normalized("B"), Choice)
+    assert isinstance(read_normalized("west"), Word)
+    assert isinstance(read_normalized("x+1"), Expr)
+
+
+@pytest.mark.parametrize("text", ["", " ", "=", "x =", "$$", "\\frac{", "%", "1/0"])
+def test_bad_input_reads_as_something(text: str) -> None:
+    assert read(text).canonical is not None
