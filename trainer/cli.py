@@ -28,7 +28,7 @@ import yaml
 from trainer.config import CLI_OVERRIDES, TrainerConfig, read_raw
 from trainer.recipe import Layer, Recipe, RecipeError, explain, file_layer, resolve
 from trainer.seed_flags import add_seed_flags, given_seed_flags, hub_offline_reason
-from trainer.seed_format import SEED_KEYS, ConfigKeyError, map_seed_keys
+from trainer.seed_format import SEED_KEYS, map_seed_keys
 from trainer.seed_recipes import SEEDS
 
 # Project flags that set one config key each, beyond CLI_OVERRIDES.
@@ -196,8 +196,24 @@ def convert_config(argv: Sequence[str]) -> int:
 
 
 def _fail(message: str, code: int) -> int:
-    print(f"grpo-train: error: {message}", file=sys.stderr)
+    print(f"grpo-train: error: {' '.join(message.split())}", file=sys.stderr)
     return code
+
+
+def missing_files(recipe: Recipe) -> str | None:
+    """The dataset files the recipe names that do not exist, with where each name came from."""
+    from trainer.data import locate
+
+    config = recipe.config
+    named = {"data.path": config.data.path, "eval.path": config.eval.path}
+    missing = [
+        f"{key} {path!r} not found (from {recipe.sources[key]})"
+        for key, path in named.items()
+        if path is not None and not locate(path).exists()
+    ]
+    if not missing:
+        return None
+    return "; ".join(missing) + "; pass --dataset / --eval_dataset FILE"
 
 
 def run(recipe: Recipe) -> int:
@@ -235,7 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.simplefilter("always")
         try:
             recipe = resolve_recipe(args, argv)
-        except (RecipeError, ConfigKeyError, FileNotFoundError) as exc:
+        except (ValueError, FileNotFoundError, yaml.YAMLError) as exc:
+            # Config input: RecipeError, ConfigKeyError and YAML errors say what to change.
             return _fail(str(exc), 2)
         finally:
             for warning in caught:
@@ -246,6 +263,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.print_config:
         print(yaml.safe_dump(recipe.config.model_dump(mode="json"), sort_keys=False))
         return 0
+    missing = missing_files(recipe)
+    if missing:
+        return _fail(missing, 2)
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )

@@ -418,3 +418,13 @@ def test_explain_prints_each_value_with_its_source(capsys: pytest.CaptureFixture
     assert shown["reward.format_weight"].endswith("[seed 002: format_score, summed unweighted]")
     assert shown["grpo.beta"].endswith("[project default]")
     assert "where this project differs from seed 002 on purpose:" in lines
+
+
+def test_a_missing_dataset_names_where_its_path_came_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the seed's relative dataset path does not exist here
+    assert main(["--seed", "001", "--model_path", "unused"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.count("\n") == 0
+    assert f"data.path '{SEED001_DATA}' not found (from seed 001: its dataset file)" in error
