@@ -53,7 +53,7 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def verl_run(service_url: str, tiny_model_dir: Path) -> Iterator[dict[str, Any]]:
-    """One run of the driver: verl's loader, its naive manager, and its reward loop on Ray."""
+    """One run of the driver: verl's loader, its managers, and its reward loop on Ray."""
     spec = {"service_url": service_url, "tokenizer": str(tiny_model_dir),
             "adapter": str(ADAPTER), "rows": ROWS}  # fmt: skip
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
@@ -88,10 +88,13 @@ def test_verl_loader_from_a_file_and_a_module(
     assert all(tuple(score) == RESULT_KEYS for score in scores)
 
 
-def test_reward_model_keywords_from_the_naive_manager(
-    verl_run: dict[str, Any], served: list[float]
+@pytest.mark.parametrize("manager", ["naive-router", "dapo"])
+def test_reward_managers_in_process(
+    verl_run: dict[str, Any], served: list[float], manager: str
 ) -> None:
-    assert verl_run["router_keywords"] == served
+    # naive-router: a reward router is set, so verl adds reward_router_address= and
+    # reward_model_tokenizer= to every call.
+    assert verl_run["managers"][manager] == served
 
 
 @pytest.mark.parametrize("run", ["naive-path", "remote-path", "remote-pkg"])

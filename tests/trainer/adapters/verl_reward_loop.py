@@ -5,7 +5,7 @@ Drives verl's released code (the venv made by scripts/verl-env.sh), for test_ver
 - its custom reward loader (``get_custom_reward_fn``) with ``path:`` a file and
   ``pkg://trainer.adapters.verl_reward``, each called as the reward loop calls it;
 - its naive reward manager with a reward router set, so it passes
-  ``reward_router_address=`` and ``reward_model_tokenizer=``;
+  ``reward_router_address=`` and ``reward_model_tokenizer=``, and its dapo manager;
 - ``RewardLoopManager.compute_rm_score`` on Ray (a local CPU cluster): the naive manager, and
   the remote manager that ships the function to another Ray actor, from a file and from
   ``pkg://``.
@@ -98,14 +98,17 @@ def call_as_the_loop_does(spec: dict[str, Any], path: str) -> list[dict[str, flo
     ]
 
 
-def naive_with_router(spec: dict[str, Any], tokenizer: Any, batch: DataProto) -> list[float]:
-    # A router address makes the manager pass the reward-model keywords; nothing listens on
-    # it, and nothing must try to.
+def run_manager(
+    spec: dict[str, Any], tokenizer: Any, batch: DataProto, name: str, router: str | None
+) -> list[float]:
+    """A reward manager's ``run_single`` on each row, in the manager's own event loop. With a
+    router address the manager passes the reward-model keywords; nothing listens on it, and
+    nothing must try to."""
     manager = load_reward_manager(
-        make_config(spec, spec["adapter"], "naive"),
+        make_config(spec, spec["adapter"], name),
         tokenizer,
-        reward_router_address="127.0.0.1:9",
-        reward_model_tokenizer=tokenizer,
+        reward_router_address=router,
+        reward_model_tokenizer=tokenizer if router else None,
     )
     outputs = [
         manager.loop.run_until_complete(manager.run_single(batch[i : i + 1]))
@@ -153,7 +156,10 @@ def main() -> None:
             "path": call_as_the_loop_does(spec, spec["adapter"]),
             "pkg": call_as_the_loop_does(spec, PKG),
         },
-        "router_keywords": naive_with_router(spec, tokenizer, batch),
+        "managers": {
+            "naive-router": run_manager(spec, tokenizer, batch, "naive", "127.0.0.1:9"),
+            "dapo": run_manager(spec, tokenizer, batch, "dapo", None),
+        },
     }
     # A cluster of its own, even where another one runs on this machine.
     ray.init(address="local", num_cpus=4, include_dashboard=False, logging_level=logging.ERROR)
