@@ -170,8 +170,6 @@ def simulated_cluster(nodes: int, node_cpus: float) -> Iterator[Cluster]:
                 "include_dashboard": True,
                 "dashboard_host": "127.0.0.1",
                 "dashboard_port": free_port(),
-                # Not Ray's default 6379: another Ray on this machine must not collide.
-                "port": free_port(),
             },
         )
     except Exception as exc:  # any failure of Ray's own start-up is a reason to skip
