@@ -60,9 +60,10 @@ def leaves(values: dict[str, Any]) -> Iterator[tuple[str, Any]]:
 def file_layer(path: Path) -> Layer:
     import yaml
 
-    loaded = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None
+    values = read_raw(path)  # raises, with the reason, for a missing or malformed file
+    loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
     keys = set(flat_keys(loaded, frozenset(TrainerConfig.model_fields))) if loaded else set()
-    return Layer(read_raw(path), f"file {path}", keys)
+    return Layer(values, f"file {path}", keys)
 
 
 def _one_line(error: ValidationError) -> str:
