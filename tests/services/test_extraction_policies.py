@@ -146,3 +146,21 @@ def test_the_reasoning_rule_has_a_server_default(boxed_service_url: str) -> None
     assert [r["components"]["reasoning_rule"] for r in off] == [0.0, 0.0]
     on = _score(boxed_service_url, [HIDDEN, TRUNCATED], "4", answer_after_reasoning=True)
     assert [r["reward"] for r in on] == [-0.5, -0.5]
+
+
+@pytest.mark.parametrize(
+    ("policy", "hedge"),
+    [
+        ("lenient", "<think>16 or 17?</think>\\boxed{16}, \\boxed{17}"),
+        ("lenient", "<think>16 or 17?</think>So $16$ or $17$."),
+        ("lenient", "<think>hmm</think>The candidates are $16, 17, 18$."),
+        ("marked", "<think>16 or 17?</think>The answer is 16 or 17"),
+        ("marked", "<think>hmm</think><answer>16, 17, 18</answer>"),
+    ],
+)
+def test_hedges_after_the_reasoning_block_stay_wrong(
+    service_url: str, policy: str, hedge: str
+) -> None:
+    (result,) = _score(service_url, [hedge], "16", extraction=policy)
+    assert result["reward"] == -1.0, result
+    assert result["components"]["after_reasoning"] == 1.0
