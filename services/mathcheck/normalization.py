@@ -485,10 +485,12 @@ def significant_digits(decimal: Fraction, places: int) -> int:
 
 
 def approximates(exact: Fraction, decimal: Fraction, places: int | None) -> bool:
-    """Whether ``decimal``, written with ``places`` decimals, is ``exact`` rounded."""
+    """Whether ``decimal``, written with ``places`` decimals, is ``exact`` rounded: the one
+    rounding rule, for the fast checks and the symbolic engine's numbers alike."""
     if places is None or decimal == 0:
         return False
-    scale = 10**places
-    if Fraction(round(exact * scale), scale) != decimal:
+    # Within half a unit of the last place written; a tie rounds either way (12.345 is
+    # 12.35 rounded half up, 12.34 rounded half to even).
+    if abs(exact - decimal) * 2 * 10**places > 1:
         return False
     return written_as_rounding(places, significant_digits(decimal, places))

@@ -21,6 +21,7 @@ import functools
 import logging
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 # Relative tolerance for numeric values math-verify calls equal: enough for an answer given
@@ -268,13 +269,18 @@ def _approximately_equal(
 
 
 def _rounds_to(exact: Any, rounded: Any, places: int) -> bool:
-    from services.mathcheck.normalization import written_as_rounding
+    """``normalization.approximates`` on two sympy numbers: ``rounded`` read back as the
+    decimal it was written as, ``exact`` to 50 digits."""
+    from services.mathcheck.normalization import approximates
 
-    if not (exact.is_real and rounded.is_real) or rounded == 0:
+    if not (exact.is_real and rounded.is_real):
         return False
-    if not written_as_rounding(places, len(str(round(abs(float(rounded)) * 10**places)))):
+    try:
+        exact_value = Fraction(str(exact))
+        written = Fraction(round(Fraction(str(rounded)) * 10**places), 10**places)
+    except (ValueError, ZeroDivisionError):  # an infinity or a NaN has no digits
         return False
-    return bool(abs(exact - rounded) <= 0.5 * 10 ** (-places) * (1 + 1e-9))
+    return approximates(exact_value, written, places)
 
 
 def warm_up(

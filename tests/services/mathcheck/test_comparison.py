@@ -22,6 +22,10 @@ def _verdict(reference: str, answer: str) -> tuple[bool, Method] | None:
         ("0.33", "\\frac{1}{3}", (False, Method.NUMERIC)),  # two places are not enough
         ("50\\%", "0.5", (True, Method.NUMERIC)),
         ("42", "42", (True, Method.STRING)),
+        # 12.345 rounded to two places: 12.35 half up, 12.34 half to even; both are roundings.
+        ("\\frac{2469}{200}", "12.35", (True, Method.NUMERIC)),
+        ("\\frac{2469}{200}", "12.34", (True, Method.NUMERIC)),
+        ("\\frac{2469}{200}", "12.36", (False, Method.NUMERIC)),
     ],
 )
 def test_numbers(reference: str, answer: str, expected: tuple[bool, Method]) -> None:
