@@ -205,3 +205,14 @@ def test_builtin_types_are_values() -> None:
         encode(type("Mine", (), {}))
     with pytest.raises(Unsendable):
         decode(["type", "object"])
+
+
+def test_sets_and_dict_keys_compare_in_linear_time_and_keep_bools_apart() -> None:
+    big = set(range(100_000))
+    assert same(big, frozenset(range(100_000)))  # fast: hashed, not pairwise
+    assert not same(big, set(range(1, 100_001)))
+    assert not same({True, 2}, {1, 2})
+    assert not same({(True,)}, {(1,)})
+    assert same({(1, frozenset({2.0}))}, {(1.0, frozenset({2}))})
+    assert not same({True: "a"}, {1: "a"})
+    assert same({1: [True]}, {1.0: [True]})
