@@ -60,8 +60,11 @@ DIRECT_ENV = {**REPLICA_ENV, "VERIFIER_MATH_WORKERS": "1", "VERIFIER_SANDBOX_WOR
 
 
 def deployment(replicas: int) -> dict[str, Any]:
+    # A fixed count as Serve honours it over the code's autoscaling: min = max. (A config's
+    # num_replicas does not switch off the autoscaling_config the deployment's code sets.)
+    fixed = {"min_replicas": replicas, "max_replicas": replicas, "target_ongoing_requests": 2}
     return {
-        "num_replicas": replicas,
+        "autoscaling_config": fixed,
         "ray_actor_options": {"num_cpus": REPLICA_CPUS},
         "max_replicas_per_node": 1,
     }

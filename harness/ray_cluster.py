@@ -74,8 +74,6 @@ def serve_config(
     runtime_env["env_vars"] = {**runtime_env.get("env_vars", {}), **(env or {})}
     (verifier,) = application["deployments"]
     verifier.update(deployment)
-    if "num_replicas" in deployment:
-        verifier.pop("autoscaling_config", None)
     return config
 
 
