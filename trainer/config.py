@@ -359,7 +359,12 @@ def read_raw(path: str | Path) -> dict[str, Any]:
 
 
 def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> TrainerConfig:
-    """Read a YAML file (or start from defaults) and apply CLI overrides; None values skip."""
+    """Read a YAML file (or start from defaults) and apply CLI overrides; None values skip.
+
+    The file as written, over the project defaults: a seed's unstated values, the
+    ``--explain`` sources and the adjustments for this machine are ``grpo-train``'s
+    (:func:`trainer.recipe.resolve`).
+    """
     raw: dict[str, Any] = read_raw(path) if path is not None else {}
     for flag, value in (overrides or {}).items():
         if value is None:
