@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -84,6 +85,7 @@ class _Opaque(Exception):
     """The test has a shape this module does not split."""
 
 
+@functools.lru_cache(maxsize=256)  # every test of a program asks: parse it once
 def program_names(program: str) -> frozenset[str]:
     """Names the program binds at its top level (empty when it does not parse)."""
     try:
@@ -128,9 +130,17 @@ class _Substitute(ast.NodeTransformer):
 
 
 def split_test(code: str, program: str) -> SplitTest | None:
-    """The test's checks, or None when its shape is opaque."""
+    """The test's checks, or None when its shape is opaque (callers must not change it:
+    it may be shared)."""
+    return _split(code, program_names(program))
+
+
+# A split depends on the program only through the names it binds, which the completions of
+# one GRPO group mostly share: they reuse the same split of the same tests.
+@functools.lru_cache(maxsize=1024)
+def _split(code: str, names: frozenset[str]) -> SplitTest | None:
     try:
-        return _Splitter(program_names(program)).split(code)
+        return _Splitter(names).split(code)
     except (_Opaque, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
