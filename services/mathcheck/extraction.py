@@ -202,6 +202,8 @@ def _last_boxes(text: str) -> str | None:
         contents.append(previous.content)
         current = previous
     parts = [part for part in reversed(contents) if part]
+    if len(set(parts)) == 1:  # the same answer boxed twice is one answer, not a list
+        parts = parts[:1]
     return ", ".join(parts) if parts else None
 
 
@@ -362,10 +364,10 @@ def _from_answer_tag_lenient(text: str) -> str | None:
 
 
 def _from_gsm8k(text: str) -> str | None:
-    last = None
-    for last in _GSM8K.finditer(text):  # noqa: B007  (we want the last match)
-        pass
-    return last.group(1) if last is not None else None
+    """The ``#### x`` answer. Several differing ones are a hedge: they are returned as one
+    list answer ("#### 41 … #### 42" is "41, 42"), which a single reference never equals."""
+    answers = list(dict.fromkeys(m.group(1).strip() for m in _GSM8K.finditer(text)))
+    return ", ".join(answers[-_MAX_JOINED:]) if answers else None
 
 
 # Saying there is no answer is no answer, under every policy.
@@ -430,10 +432,6 @@ def _last_number(text: str) -> str | None:
     return last.group() if last is not None else None
 
 
-def _last_box(text: str) -> str | None:
-    return extract_boxed_answer(text)
-
-
 _FINAL_ANSWER = re.compile(r"final\s+answer", re.IGNORECASE)
 
 
@@ -487,10 +485,12 @@ _LENIENT_INSIDE_TAG: tuple[tuple[ExtractionMethod, Finder], ...] = (
 )
 
 _POLICIES: dict[ExtractionPolicy, tuple[tuple[ExtractionMethod, Finder], ...]] = {
-    ExtractionPolicy.BOXED: ((ExtractionMethod.BOXED, _last_box),),
+    # Boxes written together are one answer under every policy: "\boxed{41} or
+    # \boxed{42}" is the list "41, 42" (a hedge), never its last box.
+    ExtractionPolicy.BOXED: ((ExtractionMethod.BOXED, _last_boxes),),
     ExtractionPolicy.MARKED: (
         (ExtractionMethod.ANSWER_TAG, _from_answer_tag),
-        (ExtractionMethod.BOXED, _last_box),
+        (ExtractionMethod.BOXED, _last_boxes),
         (ExtractionMethod.GSM8K, _from_gsm8k),
         (ExtractionMethod.ANSWER_IS, _from_answer_is),
         (ExtractionMethod.BARE, _bare),

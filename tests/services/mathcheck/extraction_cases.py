@@ -47,7 +47,9 @@ EXTRACTION_CASES: list[ExtractionCase] = [
         "5",
         "last box wins",
     ),
-    ExtractionCase(r"\boxed{5}\boxed{6}", "6", "last box wins"),
+    ExtractionCase(
+        r"\boxed{5}\boxed{6}", "5, 6", "boxes written together are one list answer (a hedge)"
+    ),
     ExtractionCase(
         "Check: 2 + 2 = 4 so $\\boxed{4}$ is consistent.\n\nFinal: $\\boxed{8}$",
         "8",

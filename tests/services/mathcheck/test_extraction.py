@@ -53,14 +53,14 @@ _MATRIX = "\\left[\\begin{array}{cc} 1 & 2 \\\\ 3 & 4 \\end{array}\\right]"
         ("Total\n#### 7", None, "7", "7"),
         ("Answer $ 9 $", None, "Answer $ 9 $", "9"),
         ("Therefore $x \\geq 5$ is the solution.", None, None, "x \\geq 5"),
-        ("\\boxed{1}, \\boxed{2}, \\boxed{3}", "3", "3", "1, 2, 3"),
+        ("\\boxed{1}, \\boxed{2}, \\boxed{3}", "1, 2, 3", "1, 2, 3", "1, 2, 3"),
         (
             "\\boxed{(2, 2)} \\quad \\text{and} \\quad \\boxed{(6, 2)}",
-            "(6, 2)",
-            "(6, 2)",
+            "(2, 2), (6, 2)",
+            "(2, 2), (6, 2)",
             "(2, 2), (6, 2)",
         ),
-        ("So $x = \\boxed{-1}$ or $x = \\boxed{4}$.", "4", "4", "-1, 4"),
+        ("So $x = \\boxed{-1}$ or $x = \\boxed{4}$.", "-1, 4", "-1, 4", "-1, 4"),
         ("I got \\boxed{4}. Checking again, the count is \\boxed{5}.", "5", "5", "5"),
         ("The solutions are $x=1$ and $x=2$.", None, None, "x=1, x=2"),
         ("So the total is 12 apples, I think", None, None, "12"),
@@ -79,18 +79,27 @@ _MATRIX = "\\left[\\begin{array}{cc} 1 & 2 \\\\ 3 & 4 \\end{array}\\right]"
         ("We find $y = 2x + 1$, so there are 6 such lines.", None, None, "6"),
         # A final-answer sentence with a single number in it answers that number.
         ("Final Answer: the train arrives 4 hours later.", None, "4", "4"),
-        # Boxes join across a math delimiter only with a connective; inside one span they do.
+        # Boxes written together are one (list) answer under every policy, so boxing several
+        # candidates is a hedge, never its last box. They join across a math delimiter only
+        # with a connective; inside one span they do; the same box twice is one answer.
+        ("\\boxed{42} and \\boxed{42}", "42", "42", "42"),
+        ("#### 41\n#### 42", None, "41, 42", "41, 42"),
         ("$$\\boxed{8}$$ \\boxed{15}", "15", "15", "15"),
-        ("$\\boxed{3}\\boxed{4}$", "4", "4", "3, 4"),
+        ("$\\boxed{3}\\boxed{4}$", "3, 4", "3, 4", "3, 4"),
         (
             "$$\\boxed{(2, 5)} \\text{ in the first case and } \\boxed{(4, 4)}$$",
-            "(4, 4)",
-            "(4, 4)",
+            "(2, 5), (4, 4)",
+            "(2, 5), (4, 4)",
             "(2, 5), (4, 4)",
         ),
         ("I got \\boxed{4}. Checking again, and it is \\boxed{5}.", "5", "5", "5"),
         # A box written with a doubled backslash, as in JSON-escaped text.
-        ("\\\\boxed{(0, 1)}, \\\\boxed{(1, 0)}", "(1, 0)", "(1, 0)", "(0, 1), (1, 0)"),
+        (
+            "\\\\boxed{(0, 1)}, \\\\boxed{(1, 0)}",
+            "(0, 1), (1, 0)",
+            "(0, 1), (1, 0)",
+            "(0, 1), (1, 0)",
+        ),
         # An open-ended list keeps its ellipsis.
         ("$1, 2, 3, ...$", None, "1, 2, 3, ...", "1, 2, 3, ..."),
         # A lone "$" is a currency sign: the text is not a bare answer.
