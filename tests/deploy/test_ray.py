@@ -47,7 +47,9 @@ TEST_DEPLOYMENT: dict[str, Any] = {
         "target_ongoing_requests": 1,
         "upscale_delay_s": 1,
         "downscale_delay_s": 4,
-        "look_back_period_s": 2,
+        # Above Serve's metrics_interval_s default (10 s), which it still checks against
+        # though the push interval now comes from the environment (harness.ray_cluster).
+        "look_back_period_s": 11,
     },
 }
 # Far above any real comparison, so a loaded shared CPU never turns a verdict into a timeout.
