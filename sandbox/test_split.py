@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import functools
 from dataclasses import dataclass, field
 from typing import Literal
@@ -125,7 +126,7 @@ class _Substitute(ast.NodeTransformer):
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if node.id == self.name and isinstance(node.ctx, ast.Load):
-            return ast.copy_location(ast.parse(ast.unparse(self.value), mode="eval").body, node)
+            return ast.copy_location(copy.deepcopy(self.value), node)
         return node
 
 
@@ -154,6 +155,9 @@ class _Splitter:
         self.test = SplitTest()
         # Functions the test defines: neither run knows them, so naming one is opaque.
         self.functions: dict[str, ast.FunctionDef] = {}
+        self.probe_names: set[str] = set()
+        self.reference_names: set[str] = set()
+        self._free: dict[int, set[str]] = {}  # free_names by node, while the nodes live
 
     def split(self, code: str) -> SplitTest:
         module = ast.parse(code)
@@ -173,12 +177,16 @@ class _Splitter:
             raise _Opaque("no assert")
         for node in asserts:
             self._assert(node)
-        needed_program = set().union(*(free_names(_expr(p)) for p in self.test.probes))
-        needed_reference = set().union(*(free_names(_expr(r)) for r in self.test.references))
-        self.test.program_setup = self._setup_for(needed_program)
-        self.test.reference_setup = self._setup_for(needed_reference)
-        self.test.builtins = sorted((needed_program & BUILTIN_NAMES) - self.subjects)
+        self.test.program_setup = self._setup_for(self.probe_names)
+        self.test.reference_setup = self._setup_for(self.reference_names)
+        self.test.builtins = sorted((self.probe_names & BUILTIN_NAMES) - self.subjects)
         return self.test
+
+    def _names(self, node: ast.expr) -> set[str]:
+        names = self._free.get(id(node))
+        if names is None:
+            names = self._free[id(node)] = free_names(node)
+        return names
 
     # ---- statements
 
@@ -189,7 +197,7 @@ class _Splitter:
             self._add_setup(stmt, {(a.asname or a.name).split(".")[0] for a in stmt.names})
             return []
         if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
-            if free_names(stmt.value) & (self._program_only | self.functions.keys()):
+            if self._names(stmt.value) & (self._program_only | self.functions.keys()):
                 raise _Opaque("set-up uses the program or a test function")
             self._add_setup(stmt, {t.id for t in stmt.targets if isinstance(t, ast.Name)})
             return []
@@ -292,7 +300,7 @@ class _Splitter:
         return self.program - self.setup_names
 
     def _is_expected(self, node: ast.expr) -> bool:
-        names = free_names(node)
+        names = self._names(node)
         return not (names & self._program_only) and names <= (BUILTIN_NAMES | self.setup_names)
 
     def _operand(self, node: ast.expr) -> Operand:
@@ -301,7 +309,7 @@ class _Splitter:
         return self._program_side(node)
 
     def _no_test_functions(self, node: ast.expr) -> None:
-        if free_names(node) & self.functions.keys():
+        if self._names(node) & self.functions.keys():
             raise _Opaque("a side that calls a function the test defines")
 
     def _expected(self, node: ast.expr) -> Operand:
@@ -312,16 +320,14 @@ class _Splitter:
             return Operand("literal", value=ast.literal_eval(node))
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             self.test.references.append(ast.unparse(node))
+            self.reference_names |= self._names(node)
             return Operand("reference", len(self.test.references) - 1)
 
     def _program_side(self, node: ast.expr) -> Operand:
         self._no_test_functions(node)
         self.test.probes.append(ast.unparse(node))
+        self.probe_names |= self._names(node)
         return Operand("program", len(self.test.probes) - 1)
-
-
-def _expr(source: str) -> ast.expr:
-    return ast.parse(source, mode="eval").body
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:

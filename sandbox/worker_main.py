@@ -810,10 +810,12 @@ class _TestHarness:
         self.relation: Callable[[str, object, object], bool] = codec["holds"]
         self.unsendable: type[Exception] = codec["Unsendable"]
         # Module contents as the worker imported them, restored before each probe: a
-        # program that patched math.isclose or itertools does not change the test.
+        # program that patched math.isclose or itertools does not change the test. Only
+        # modules the test's text names can be reached by it, so only those are kept.
+        text = " ".join([job.get("setup", ""), job.get("after", ""), *job.get("probes", [])])
         self.modules = [
             (module.__dict__, dict(module.__dict__))
-            for module in map(sys.modules.get, modules)
+            for module in map(sys.modules.get, (m for m in modules if m in text))
             if module is not None
         ]
 
