@@ -8,7 +8,6 @@ notations only mean something next to the other side of the comparison:
 * a multiple-choice option given with its value, ``(C) 12``, answers both ``C`` and ``12``:
   it is compared by letter with a letter and by value with a value;
 * several options chosen compare as a set (``A and C`` is ``C, A``);
-* two ratios compare in lowest terms (``2:4:6`` is ``1:2:3``);
 * a number in a base (``1011_2``) equals its digits and its value (``1011``, ``11``);
 * a Roman numeral against a whole number is that number (``XIV`` is ``14``);
 * a ``\\pm`` against a list of two solutions stands for both signs;
@@ -19,7 +18,6 @@ notations only mean something next to the other side of the comparison:
 
 from __future__ import annotations
 
-import math
 import re
 from fractions import Fraction
 
@@ -281,36 +279,6 @@ def _align_signs(reference: str, answer: str) -> tuple[str, str]:
     return reference, answer
 
 
-# "1:2:3", "2 to 3": a ratio of plain numbers, which "2:4:6" equals.
-_RATIO_SEPARATOR = re.compile(r"\s*(?::|\\colon)\s*|\s+to\s+")
-
-
-def _ratio(text: str) -> list[Fraction] | None:
-    parts = _RATIO_SEPARATOR.split(strip_outer_delimiters(text).strip())
-    if len(parts) < 2:
-        return None
-    numbers = [parse_number(normalize_answer(part)) for part in parts]
-    if any(number is None or number.percent or number.value == 0 for number in numbers):
-        return None
-    return [number.value for number in numbers if number is not None]
-
-
-def _lowest_terms(ratio: list[Fraction]) -> str:
-    """ "2:4:6" -> "1:2:3": the same ratio in whole numbers with no common factor."""
-    scale = math.lcm(*(part.denominator for part in ratio))
-    whole = [int(part * scale) for part in ratio]
-    divisor = math.gcd(*whole)
-    return ":".join(str(part // divisor) for part in whole)
-
-
-def _align_ratios(reference: str, answer: str) -> tuple[str, str]:
-    """Two ratios with the same number of terms compare in lowest terms."""
-    left, right = _ratio(reference), _ratio(answer)
-    if left is None or right is None or len(left) != len(right):
-        return reference, answer
-    return _lowest_terms(left), _lowest_terms(right)
-
-
 # "A and C", "(A), (C)", "AC": the options chosen in a question with several right answers.
 _OPTION_LIST = re.compile(
     rf"^\(?{CHOICE_LETTER}\)?(?:\s*(?:,|\band\b|&)?\s*\(?{CHOICE_LETTER}\)?)+$"
@@ -396,7 +364,6 @@ def align(reference: str, answer: str) -> tuple[str, str]:
     )
     reference, answer = _align_choices(reference, answer)
     reference, answer = _align_options(reference, answer)
-    reference, answer = _align_ratios(reference, answer)
     reference, answer = _align_roman(reference, answer)
     reference, answer = _align_bases(reference, answer)
     reference, answer = _align_assignments(reference, answer)

@@ -43,6 +43,14 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class Ratio:
+    """A ratio of plain numbers in lowest terms: ``2:4:6`` is (1, 2, 3)."""
+
+    terms: tuple[int, ...]
+    canonical: str
+
+
+@dataclass(frozen=True)
 class Word:
     """An answer in words that names no number: ``yes``, ``east``, ``odd``."""
 
@@ -67,6 +75,6 @@ class Expr:
     canonical: str
 
 
-Answer = Number | Quantity | Choice | Word | Assignment | Expr
+Answer = Number | Quantity | Choice | Ratio | Word | Assignment | Expr
 
-__all__ = ["Answer", "Assignment", "Choice", "Expr", "Number", "Quantity", "Word"]
+__all__ = ["Answer", "Assignment", "Choice", "Expr", "Number", "Quantity", "Ratio", "Word"]

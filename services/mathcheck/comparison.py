@@ -15,6 +15,7 @@ fast checks and then the symbolic engine decide those (``checker.py``).
 | assignment, assignment | the same unknown and equal values (``x = 2`` is not ``y = 2``) |
 | assignment, anything else | its value equals the other (``x = 2`` is ``2``) |
 | option letter, option letter | the same letter |
+| ratio, ratio of as many terms | the same in lowest terms: `2:4:6` = `1:2:3`, `1:2` ≠ `2:1` |
 | words, words | never when their letters differ; else undecided (``ab`` may be ``ba``) |
 """
 
@@ -32,6 +33,7 @@ from services.mathcheck.answer_types import (
     Expr,
     Number,
     Quantity,
+    Ratio,
     Word,
 )
 from services.mathcheck.normalization import numbers_match
@@ -79,6 +81,14 @@ def _choices(reference: Choice, answer: Choice) -> Verdict:
     return Verdict(reference.letter == answer.letter, Method.STRING)
 
 
+def _ratios(reference: Ratio, answer: Ratio) -> Verdict | None:
+    # Equal ratios have one canonical form, their lowest terms: these two differ. Ratios
+    # of different lengths are left to the other checks, as before they were typed.
+    if len(reference.terms) != len(answer.terms):
+        return None
+    return Verdict(False, Method.NUMERIC)
+
+
 def _words(reference: Word, answer: Word) -> Verdict | None:
     # Read as products of single-letter symbols, two words with different letters differ
     # too, so the symbolic engine would agree; "ab" and "ba" may be one product twice.
@@ -88,7 +98,7 @@ def _words(reference: Word, answer: Word) -> Verdict | None:
 
 
 Rule = Callable[[Any, Any], Verdict | None]
-_OTHERS = (Number, Quantity, Choice, Word, Assignment, Expr)
+_OTHERS = (Number, Quantity, Choice, Ratio, Word, Assignment, Expr)
 # One entry per unordered pair of types; the first type of the key is the rule's first
 # argument. Assignments are looked up before quantities: "x = 5 cm" is an assignment.
 _RULES: dict[tuple[type, type], Rule] = {
@@ -96,6 +106,7 @@ _RULES: dict[tuple[type, type], Rule] = {
     (Quantity, Quantity): _quantities,
     (Assignment, Assignment): _assignments,
     (Choice, Choice): _choices,
+    (Ratio, Ratio): _ratios,
     (Word, Word): _words,
     **{(Assignment, other): _assignment_and_other for other in _OTHERS if other is not Assignment},
     **{

@@ -1,9 +1,10 @@
 """Read an answer once into a typed value (``answer_types``).
 
 ``read`` takes an answer as the pair rules of ``alignment.py`` left it and tries the
-readers in turn: one unknown and its value (``x = 3``), a quantity with a unit of a known
-kind (``units.py``), then the normalised string (``normalization.py``) as a plain number,
-an option letter or words; anything else is an ``Expr``.
+readers in turn: one unknown and its value (``x = 3``), a ratio of numbers (``ratios.py``),
+a quantity with a unit of a known kind (``units.py``), then the normalised string
+(``normalization.py``) as a plain number, an option letter or words; anything else is an
+``Expr``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 
 from services.mathcheck.answer_types import Answer, Assignment, Choice, Expr, Number, Word
 from services.mathcheck.normalization import normalize_answer, parse_number
+from services.mathcheck.ratios import read_ratio
 from services.mathcheck.units import read_quantity
 from services.mathcheck.vocabulary import ONE_CHOICE_LETTER
 
@@ -29,9 +31,9 @@ def read(text: str) -> Answer:
     if unknown is not None and _LIST_WORDS.search(text) is None:
         value = read(unknown.group(2))
         return Assignment(unknown.group(1), value, f"{unknown.group(1)}={value.canonical}")
-    quantity = read_quantity(text)
-    if quantity is not None:
-        return quantity
+    measured = read_ratio(text) or read_quantity(text)
+    if measured is not None:
+        return measured
     return read_normalized(normalize_answer(text))
 
 

@@ -84,6 +84,11 @@ def test_assignments(reference: str, answer: str, expected: tuple[bool, Method] 
     ("reference", "answer", "expected"),
     [
         ("A", "(B)", (False, Method.STRING)),
+        ("2:4:6", "1:2:3", (True, Method.STRING)),
+        ("1:2", "2 to 4", (True, Method.STRING)),
+        ("1:2", "2:1", (False, Method.NUMERIC)),
+        ("1:2:3", "1:2", None),  # as many terms, or left to the other checks
+        ("1:2", "0.5", None),
         ("Option C", "C", (True, Method.STRING)),
         ("east", "west", (False, Method.STRING)),
         ("ab", "ba", None),  # maybe one product written twice
