@@ -9,7 +9,6 @@ notations only mean something next to the other side of the comparison:
   it is compared by letter with a letter and by value with a value;
 * several options chosen compare as a set (``A and C`` is ``C, A``);
 * a number in a base (``1011_2``) equals its digits and its value (``1011``, ``11``);
-* a Roman numeral against a whole number is that number (``XIV`` is ``14``);
 * a ``\\pm`` against a list of two solutions stands for both signs;
 * a yes or a no followed by its reason (``No, since 7 is odd``) answers ``no``;
 * an angle in degrees, ``30^\\circ``, equals ``\\frac{\\pi}{6}`` when the other side is in
@@ -26,7 +25,6 @@ from services.mathcheck.normalization import (
     parse_number,
     strip_outer_delimiters,
 )
-from services.mathcheck.number_words import roman_numeral
 from services.mathcheck.phrases import math_from_phrase
 from services.mathcheck.plain_text_math import latex_from_plain_text
 from services.mathcheck.structures import split_top_level
@@ -305,18 +303,6 @@ def _align_options(reference: str, answer: str) -> tuple[str, str]:
     return left, right
 
 
-def _align_roman(reference: str, answer: str) -> tuple[str, str]:
-    """A Roman numeral against a whole number is that number: "XIV" is 14."""
-    for roman, other, swap in ((reference, answer, False), (answer, reference, True)):
-        value = roman_numeral(strip_outer_delimiters(roman).strip())
-        if value is None:
-            continue
-        number = parse_number(normalize_answer(other))
-        if number is not None and number.value.denominator == 1:
-            return (other, str(value)) if swap else (str(value), other)
-    return reference, answer
-
-
 # "1011_2", "A3_{16}": digits in a base given as a subscript.
 _IN_BASE = re.compile(r"^\s*([0-9A-Za-z]+)\s*_\s*\{?\s*(\d{1,2})\s*\}?\s*$")
 
@@ -364,7 +350,6 @@ def align(reference: str, answer: str) -> tuple[str, str]:
     )
     reference, answer = _align_choices(reference, answer)
     reference, answer = _align_options(reference, answer)
-    reference, answer = _align_roman(reference, answer)
     reference, answer = _align_bases(reference, answer)
     reference, answer = _align_assignments(reference, answer)
     reference, answer = _align_groups(reference, answer)

@@ -51,6 +51,16 @@ class Ratio:
 
 
 @dataclass(frozen=True)
+class Roman:
+    """A Roman numeral of two letters or more: ``XIV`` is 14, and also the letters written
+    (``CD`` may name a segment)."""
+
+    value: int
+    written: Answer
+    canonical: str
+
+
+@dataclass(frozen=True)
 class Word:
     """An answer in words that names no number: ``yes``, ``east``, ``odd``."""
 
@@ -75,6 +85,6 @@ class Expr:
     canonical: str
 
 
-Answer = Number | Quantity | Choice | Ratio | Word | Assignment | Expr
+Answer = Number | Quantity | Choice | Ratio | Roman | Word | Assignment | Expr
 
-__all__ = ["Answer", "Assignment", "Choice", "Expr", "Number", "Quantity", "Ratio", "Word"]
+__all__ = ["Answer", "Assignment", "Choice", "Expr", "Number", "Quantity", "Ratio", "Roman", "Word"]

@@ -16,6 +16,8 @@ fast checks and then the symbolic engine decide those (``checker.py``).
 | assignment, anything else | its value equals the other (``x = 2`` is ``2``) |
 | option letter, option letter | the same letter |
 | ratio, ratio of as many terms | the same in lowest terms: `2:4:6` = `1:2:3`, `1:2` ≠ `2:1` |
+| Roman numeral, whole number | the same value: `XIV` = `14` |
+| Roman numeral, anything else | the letters as written: `CD` may name a segment |
 | words, words | never when their letters differ; else undecided (``ab`` may be ``ba``) |
 """
 
@@ -34,6 +36,7 @@ from services.mathcheck.answer_types import (
     Number,
     Quantity,
     Ratio,
+    Roman,
     Word,
 )
 from services.mathcheck.normalization import numbers_match
@@ -89,6 +92,12 @@ def _ratios(reference: Ratio, answer: Ratio) -> Verdict | None:
     return Verdict(False, Method.NUMERIC)
 
 
+def _roman_and_other(roman: Roman, other: Answer) -> Verdict | None:
+    if isinstance(other, Number) and other.parsed.value.denominator == 1:
+        return Verdict(other.parsed.value == roman.value, Method.NUMERIC)
+    return equal(roman.written, other)
+
+
 def _words(reference: Word, answer: Word) -> Verdict | None:
     # Read as products of single-letter symbols, two words with different letters differ
     # too, so the symbolic engine would agree; "ab" and "ba" may be one product twice.
@@ -98,9 +107,10 @@ def _words(reference: Word, answer: Word) -> Verdict | None:
 
 
 Rule = Callable[[Any, Any], Verdict | None]
-_OTHERS = (Number, Quantity, Choice, Ratio, Word, Assignment, Expr)
+_OTHERS = (Number, Quantity, Choice, Ratio, Roman, Word, Assignment, Expr)
 # One entry per unordered pair of types; the first type of the key is the rule's first
-# argument. Assignments are looked up before quantities: "x = 5 cm" is an assignment.
+# argument. Assignments, then quantities, are unwrapped before the rest: "x = 5 cm" is an
+# assignment of a quantity, and "14 cm" against "XIV" compares its number.
 _RULES: dict[tuple[type, type], Rule] = {
     (Number, Number): _numbers,
     (Quantity, Quantity): _quantities,
@@ -113,6 +123,9 @@ _RULES: dict[tuple[type, type], Rule] = {
         (Quantity, other): _quantity_and_other
         for other in _OTHERS
         if other not in (Quantity, Assignment)
+    },
+    **{
+        (Roman, other): _roman_and_other for other in _OTHERS if other not in (Quantity, Assignment)
     },
 }
 

@@ -3,16 +3,17 @@
 ``read`` takes an answer as the pair rules of ``alignment.py`` left it and tries the
 readers in turn: one unknown and its value (``x = 3``), a ratio of numbers (``ratios.py``),
 a quantity with a unit of a known kind (``units.py``), then the normalised string
-(``normalization.py``) as a plain number, an option letter or words; anything else is an
-``Expr``.
+(``normalization.py``) as a plain number, an option letter or words (a Roman numeral
+keeps that reading beside its value); anything else is an ``Expr``.
 """
 
 from __future__ import annotations
 
 import re
 
-from services.mathcheck.answer_types import Answer, Assignment, Choice, Expr, Number, Word
-from services.mathcheck.normalization import normalize_answer, parse_number
+from services.mathcheck.answer_types import Answer, Assignment, Choice, Expr, Number, Roman, Word
+from services.mathcheck.normalization import normalize_answer, parse_number, strip_outer_delimiters
+from services.mathcheck.number_words import roman_numeral
 from services.mathcheck.ratios import read_ratio
 from services.mathcheck.units import read_quantity
 from services.mathcheck.vocabulary import ONE_CHOICE_LETTER
@@ -34,7 +35,9 @@ def read(text: str) -> Answer:
     measured = read_ratio(text) or read_quantity(text)
     if measured is not None:
         return measured
-    return read_normalized(normalize_answer(text))
+    written = read_normalized(normalize_answer(text))
+    roman = roman_numeral(strip_outer_delimiters(text).strip())
+    return written if roman is None else Roman(roman, written, written.canonical)
 
 
 def read_normalized(canonical: str) -> Answer:

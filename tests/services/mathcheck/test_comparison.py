@@ -89,6 +89,12 @@ def test_assignments(reference: str, answer: str, expected: tuple[bool, Method] 
         ("1:2", "2:1", (False, Method.NUMERIC)),
         ("1:2:3", "1:2", None),  # as many terms, or left to the other checks
         ("1:2", "0.5", None),
+        ("XIV", "14", (True, Method.NUMERIC)),
+        ("XIV", "15", (False, Method.NUMERIC)),
+        ("XIV", "14 cm", (True, Method.NUMERIC)),  # the quantity's number
+        ("XIV", "14.5", None),  # no whole number: the letters as written
+        ("CD", "AB", (False, Method.STRING)),  # two segments' names
+        ("XI", "IX", None),
         ("Option C", "C", (True, Method.STRING)),
         ("east", "west", (False, Method.STRING)),
         ("ab", "ba", None),  # maybe one product written twice

@@ -6,7 +6,15 @@ from fractions import Fraction
 
 import pytest
 
-from services.mathcheck.answer_types import Assignment, Choice, Expr, Number, Quantity, Word
+from services.mathcheck.answer_types import (
+    Assignment,
+    Choice,
+    Expr,
+    Number,
+    Quantity,
+    Roman,
+    Word,
+)
 from services.mathcheck.reading import read, read_normalized
 
 
@@ -74,6 +82,18 @@ def test_lists_and_equations_are_no_single_assignment(text: str) -> None:
 def test_option_letters(text: str, letter: str) -> None:
     choice = read(text)
     assert isinstance(choice, Choice) and choice.letter == letter
+
+
+@pytest.mark.parametrize(("text", "value"), [("XIV", 14), ("$MCMXCIV$", 1994), ("CD", 400)])
+def test_roman_numerals_keep_their_letters(text: str, value: int) -> None:
+    roman = read(text)
+    assert isinstance(roman, Roman) and roman.value == value
+    assert isinstance(roman.written, Word)
+
+
+@pytest.mark.parametrize("text", ["V", "IIII", "XM", "VX"])
+def test_one_letter_and_malformed_numerals_are_not_roman(text: str) -> None:
+    assert not isinstance(read(text), Roman)
 
 
 @pytest.mark.parametrize(("text", "words"), [("East", "east"), ("\\text{odd}", "odd")])
