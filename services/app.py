@@ -8,9 +8,10 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 
+from services.admission import Saturated
 from services.api import attach_routers
 from services.api.openapi import batch_openapi
-from services.api.responses import JSONResponse, invalid_request
+from services.api.responses import JSONResponse, invalid_request, saturated
 from services.composition import build_backends
 from services.metrics import Metrics
 from services.middleware import BodyLimitMiddleware, MetricsMiddleware
@@ -24,7 +25,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with build_backends(settings, metrics, canaries=True) as backends:
+        async with build_backends(settings, metrics, canaries=True, admission=True) as backends:
             app.state.backends = backends
             yield
 
@@ -39,6 +40,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.metrics = metrics
     app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(Saturated, saturated)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     attach_routers(app)

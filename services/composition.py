@@ -13,6 +13,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 
 from sandbox import Sandbox, SandboxUnavailable
+from services.admission import Admission, Backend
 from services.codecheck.scorer import CodeScorer
 from services.exploits.canaries import CanaryMonitor
 from services.llm_stage import LLMStage
@@ -38,16 +39,24 @@ class Backends:
     verifier: VerifierClient | None
     # None where the exploit canaries do not run (the CLI; VERIFIER_EXPLOIT_CANARY_INTERVAL_S=0).
     canaries: CanaryMonitor | None = None
+    # The queues' bounds and what is in them; None where nothing is refused (the CLI).
+    admission: Admission | None = None
 
 
 @asynccontextmanager
 async def build_backends(
-    settings: Settings, metrics: Metrics, *, code: bool = True, canaries: bool = False
+    settings: Settings,
+    metrics: Metrics,
+    *,
+    code: bool = True,
+    canaries: bool = False,
+    admission: bool = False,
 ) -> AsyncIterator[Backends]:
     """Start every backend the settings describe; close them all on exit.
 
     ``code=False`` leaves the sandbox out (code items then say it is unavailable);
-    ``canaries=True`` (the service) starts the exploit canaries on their timer.
+    ``canaries=True`` (the service) starts the exploit canaries on their timer;
+    ``admission=True`` (the service) bounds the work admitted per backend.
     """
     async with AsyncExitStack() as stack:
         pool = SymbolicPool(settings.math_workers, settings.math_timeout_s, settings.math_memory_mb)
@@ -63,15 +72,30 @@ async def build_backends(
             verifier = await stack.enter_async_context(VerifierClient(client_config))
         stage = LLMStage(verifier, settings.mode, metrics, settings.llm.verdict_source)
         code_scorer = CodeScorer(sandbox) if sandbox is not None else None
-        scorer = Scorer(settings, checker, metrics, code_scorer, stage)
+        gate = _admission(settings, metrics) if admission else None
+        scorer = Scorer(settings, checker, metrics, code_scorer, stage, gate)
         monitor = None
         if canaries and settings.exploit_canary_interval_s > 0:
             monitor = _canary_monitor(settings, checker, code_scorer, verifier, metrics)
             monitor.start()
             stack.push_async_callback(monitor.stop)
         yield Backends(
-            scorer=scorer, checker=checker, sandbox=sandbox, verifier=verifier, canaries=monitor
+            scorer=scorer,
+            checker=checker,
+            sandbox=sandbox,
+            verifier=verifier,
+            canaries=monitor,
+            admission=gate,
         )
+
+
+def _admission(settings: Settings, metrics: Metrics) -> Admission:
+    """Bounds per worker, so a replica with more workers admits more."""
+    bounds = {
+        Backend.SANDBOX: settings.queued_tests_per_worker * settings.sandbox.workers,
+        Backend.MATH: settings.queued_math_per_worker * settings.math_workers,
+    }
+    return Admission(bounds, metrics)
 
 
 def _canary_monitor(

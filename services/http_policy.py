@@ -6,15 +6,20 @@ The LLM verifier's transport (to vLLM), the trainer's client of the service and
 trainer extras both install, so the trainer uses it without the server's dependencies.
 
 What is retried: connection errors, timeouts and 5xx answers (the server is down,
-restarting or overloaded, so another try may succeed). A 4xx is the caller's mistake and
-fails at once. Waits double from ``backoff_s`` up to ``backoff_max_s``, plus a random
-jitter of up to ``backoff_s`` so clients that failed together do not retry in step.
+restarting or overloaded, so another try may succeed), and 429 (the server's queue is
+full). Any other 4xx is the caller's mistake and fails at once. Waits double from
+``backoff_s`` up to ``backoff_max_s``, plus a random jitter of up to ``backoff_s`` so
+clients that failed together do not retry in step. An answer carrying ``Retry-After``
+(seconds) is retried after that long instead, plus the jitter. A 429 uses up no attempt:
+the server is well and said when to come back; waiting on 429s stops after ``busy_wait_s``.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
 from typing import TypeVar
 
 import httpx
@@ -23,10 +28,10 @@ from tenacity import (
     RetryCallState,
     Retrying,
     retry_if_exception,
-    stop_after_attempt,
     wait_exponential,
     wait_random,
 )
+from tenacity.stop import stop_base
 from tenacity.wait import wait_base
 
 T = TypeVar("T")
@@ -35,17 +40,39 @@ T = TypeVar("T")
 RetryHook = Callable[[int, BaseException, float], None]
 
 
+BUSY = 429
+
+
 class RetryableStatus(Exception):
-    """A 5xx answer, raised by a client so that :meth:`HttpPolicy.call` tries again."""
+    """A 5xx or 429 answer, raised by a client so that :meth:`HttpPolicy.call` tries again."""
 
     def __init__(self, response: httpx.Response) -> None:
         super().__init__(f"HTTP {response.status_code} from {response.url}: {response.text[:300]}")
         self.status_code = response.status_code
+        self.retry_after_s = retry_after_s(response.headers.get("Retry-After"))
+
+
+def retry_after_s(value: str | None) -> float | None:
+    """A ``Retry-After`` header's wait: seconds, or an HTTP date; None when absent or bad."""
+    if value is None:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
 
 
 def is_retryable_status(status_code: int) -> bool:
-    """5xx: the server failed, not the request; 4xx will not improve by asking again."""
-    return status_code >= 500
+    """5xx: the server failed, not the request; 429: its queue is full for now. Any other
+    4xx will not improve by asking again."""
+    return status_code >= 500 or status_code == BUSY
+
+
+def is_busy(error: BaseException | None) -> bool:
+    return isinstance(error, RetryableStatus) and error.status_code == BUSY
 
 
 # A connection error, a timeout (httpx's or ``asyncio.timeout``'s) or a 5xx.
@@ -65,12 +92,13 @@ class HttpPolicy:
     retries: int = 5  # extra attempts after the first, on transient errors only
     backoff_s: float = 0.5  # first wait; doubles each retry, plus jitter up to backoff_s
     backoff_max_s: float = 10.0  # longest wait before the jitter
+    busy_wait_s: float = 600.0  # longest time spent retrying 429 answers, which use no attempt
 
     def __post_init__(self) -> None:
         if self.connect_timeout_s <= 0 or self.timeout_s <= 0:
             raise ValueError("HTTP timeouts must be > 0")
-        if self.retries < 0 or self.backoff_s < 0 or self.backoff_max_s < 0:
-            raise ValueError("retries, backoff_s and backoff_max_s must be >= 0")
+        if min(self.retries, self.backoff_s, self.backoff_max_s, self.busy_wait_s) < 0:
+            raise ValueError("retries, backoff_s, backoff_max_s and busy_wait_s must be >= 0")
 
     @property
     def attempts(self) -> int:
@@ -85,10 +113,14 @@ class HttpPolicy:
         return base, base + self.backoff_s
 
     def wait(self) -> wait_base:
-        """The schedule of :meth:`backoff_bounds`, as a tenacity wait strategy."""
-        return wait_exponential(multiplier=self.backoff_s, max=self.backoff_max_s) + wait_random(
-            0, self.backoff_s
-        )
+        """The schedule of :meth:`backoff_bounds`, as a tenacity wait strategy; an answer's
+        ``Retry-After`` replaces the exponential part."""
+        backoff = wait_exponential(multiplier=self.backoff_s, max=self.backoff_max_s)
+        return _RetryAfterOr(backoff, self.backoff_s)
+
+    def stop(self) -> stop_base:
+        """Stop after ``attempts`` failures other than 429, or ``busy_wait_s`` of 429s."""
+        return _StopAfter(self.attempts, self.busy_wait_s)
 
     async def call(
         self,
@@ -99,7 +131,7 @@ class HttpPolicy:
         """``await attempt(n)`` for n = 1, 2, ... until it returns, raises an error that is
         not ``retry_if``, or the attempts run out; the last error is raised as it is."""
         retrying = AsyncRetrying(
-            stop=stop_after_attempt(self.attempts),
+            stop=self.stop(),
             wait=self.wait(),
             retry=retry_if_exception(retry_if),
             before_sleep=_before_sleep(before_retry),
@@ -118,7 +150,7 @@ class HttpPolicy:
     ) -> T:
         """:meth:`call` for blocking callers."""
         retrying = Retrying(
-            stop=stop_after_attempt(self.attempts),
+            stop=self.stop(),
             wait=self.wait(),
             retry=retry_if_exception(retry_if),
             before_sleep=_before_sleep(before_retry),
@@ -128,6 +160,38 @@ class HttpPolicy:
             with tried:
                 return attempt(tried.retry_state.attempt_number)
         raise AssertionError("unreachable: tenacity returns or re-raises")
+
+
+class _RetryAfterOr(wait_base):
+    """The server's ``Retry-After`` when the failed answer has one, else ``backoff``; plus a
+    jitter of up to ``jitter_s`` either way."""
+
+    def __init__(self, backoff: wait_base, jitter_s: float) -> None:
+        self._backoff = backoff
+        self._jitter = wait_random(0, jitter_s)
+
+    def __call__(self, retry_state: RetryCallState) -> float:
+        outcome = retry_state.outcome
+        error = outcome.exception() if outcome is not None else None
+        told = error.retry_after_s if isinstance(error, RetryableStatus) else None
+        base = told if told is not None else self._backoff(retry_state)
+        return base + self._jitter(retry_state)
+
+
+class _StopAfter(stop_base):
+    """Counts failures per call (one instance per call): 429s apart from the others."""
+
+    def __init__(self, attempts: int, busy_wait_s: float) -> None:
+        self._attempts = attempts
+        self._busy_wait_s = busy_wait_s
+        self._failures = 0
+
+    def __call__(self, retry_state: RetryCallState) -> bool:
+        outcome = retry_state.outcome
+        if is_busy(outcome.exception() if outcome is not None else None):
+            return (retry_state.seconds_since_start or 0.0) >= self._busy_wait_s
+        self._failures += 1
+        return self._failures >= self._attempts
 
 
 def _before_sleep(hook: RetryHook | None) -> Callable[[RetryCallState], None]:

@@ -55,6 +55,46 @@ class Metrics:
             registry=self.registry,
         )
 
+        # Admission control (services/admission.py): work admitted per backend.
+        self.queue_depth = Gauge(
+            "verifier_queue_depth",
+            "Work admitted and unfinished (queued or running), by backend: sandbox tests, "
+            "math comparisons.",
+            ["backend"],
+            registry=self.registry,
+        )
+        self.queue_bound = Gauge(
+            "verifier_queue_bound",
+            "The bound on verifier_queue_depth past which requests get 429 (0: no bound).",
+            ["backend"],
+            registry=self.registry,
+        )
+        self.queue_fill = Gauge(
+            "verifier_queue_fill",
+            "verifier_queue_depth / verifier_queue_bound: 1 means full (the HPA's metric).",
+            ["backend"],
+            registry=self.registry,
+        )
+        self.queue_oldest = Gauge(
+            "verifier_queue_oldest_seconds",
+            "How long the oldest request still waiting on a backend has been there.",
+            ["backend"],
+            registry=self.registry,
+        )
+        self.queue_refused = Counter(
+            "verifier_queue_refused",
+            "Requests refused with 429 because a backend's queue was full, by backend.",
+            ["backend"],
+            registry=self.registry,
+        )
+        self.backend_seconds = Histogram(
+            "verifier_backend_seconds",
+            "Time one request's items spent with a backend, queued and running.",
+            ["backend"],
+            buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30, 60, 120),
+            registry=self.registry,
+        )
+
         # The exploit canaries (services/exploits/canaries.py): the last run's outcome.
         self.canaries_failed = Gauge(
             "reward_exploit_canaries_failed",

@@ -284,7 +284,10 @@ class BackendStatus(BaseModel):
 
 
 class ReadyResponse(BaseModel):
-    ready: bool = Field(description="True when every backend in `required` works.")
+    ready: bool = Field(
+        description="True when every backend in `required` works and no queue is full "
+        "(backend `queue`)."
+    )
     required: list[str] = Field(description="The backends this replica must have to be ready.")
     backends: dict[str, BackendStatus]
 

@@ -1,4 +1,5 @@
-"""``/ready``'s answer: which backends work, and whether every required one does."""
+"""``/ready``'s answer: which backends work, whether every required one does, and whether
+the replica has room for more work."""
 
 from __future__ import annotations
 
@@ -14,17 +15,28 @@ NO_SANDBOX = "no sandbox in this process"
 NO_CANARIES = "exploit canaries are off (VERIFIER_EXPLOIT_CANARY_INTERVAL_S=0)"
 
 
-async def readiness(settings: Settings, backends: Backends) -> ReadyResponse:
-    """The state of each backend; ``ready`` when every required one works."""
+async def readiness(settings: Settings, backends: Backends, load: bool = False) -> ReadyResponse:
+    """The state of each backend; ``ready`` when every required one works and, with
+    ``load``, no queue is full (a saturated replica leaves the gateway's and Kubernetes'
+    rotation until it drains; Ray Serve's health check leaves ``load`` off, since it
+    replaces a replica that fails it)."""
     statuses = {
         "math": BackendStatus(ok=True, detail=f"{settings.math_workers} symbolic workers"),
         **await _sandbox_statuses(backends),
         "llm_verifier": await _verifier_status(backends.verifier),
         "canaries": _canary_status(backends),
     }
+    room = True
+    if backends.admission is not None:
+        full = backends.admission.saturated()
+        room = not full
+        detail = backends.admission.describe()
+        if full:
+            detail = f"saturated ({', '.join(b.value for b in full)}): {detail}"
+        statuses["queue"] = BackendStatus(ok=room, detail=detail)
     required = settings.required()
     return ReadyResponse(
-        ready=all(statuses[name].ok for name in required),
+        ready=all(statuses[name].ok for name in required) and (room or not load),
         required=list(required),
         backends=statuses,
     )

@@ -22,11 +22,13 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from services.codecheck.scorer import CodeScorer
+from services.admission import Admission, Backend
+from services.codecheck.scorer import DEFAULT_MAX_TESTS, CodeScorer
 from services.judgement import ItemJudgement, unjudged
 from services.judges.base import BatchContext, Entry, TaskJudge, Unavailable
 from services.judges.grade_judge import GradeJudge
@@ -38,6 +40,7 @@ from services.metrics import Metrics
 from services.protocol import (
     AnyItem,
     BatchSummary,
+    CodeItem,
     RewardOptions,
     ScoreItem,
     ScoreResponse,
@@ -80,6 +83,23 @@ def parse_item(index: int, raw: Any, only: Task | None) -> Entry | ItemJudgement
     return Entry(index, item)
 
 
+def demand(entries: Sequence[Entry]) -> dict[Backend, int]:
+    """The work a request's valid items ask of each bounded backend: every test a code item
+    runs, one comparison per math item."""
+    units = dict.fromkeys(Backend, 0)
+    for entry in entries:
+        item = entry.item
+        if isinstance(item, CodeItem):
+            units[Backend.SANDBOX] += len(item.tests[: item.max_tests or DEFAULT_MAX_TESTS])
+        elif item.task is Task.MATH:
+            units[Backend.MATH] += 1
+    return units
+
+
+# The backend whose time a task's judge measures.
+_BACKEND_OF = {Task.CODE: Backend.SANDBOX, Task.MATH: Backend.MATH}
+
+
 def _lost(index: int, item: AnyItem | None) -> ItemJudgement:
     """The judgement of an item its judge returned nothing for (a bug, said so)."""
     task, item_id = (item.task, item.id) if item is not None else (None, None)
@@ -94,8 +114,11 @@ class Scorer:
         metrics: Metrics,
         code: CodeScorer | None = None,
         llm: LLMStage | None = None,
+        admission: Admission | None = None,
     ) -> None:
         self._settings = settings
+        # None: nothing is refused (the exploit canaries, the CLI).
+        self._admission = admission
         self._metrics = metrics
         self._llm = llm or LLMStage(None, settings.mode, metrics)
         self._judges: dict[Task, TaskJudge] = {
@@ -133,7 +156,8 @@ class Scorer:
         """Validate every item and hand each task's items to its judge, all concurrently.
 
         Returns the typed items (None where one was invalid) and their judgements, in the
-        request's order.
+        request's order. Raises :class:`~services.admission.Saturated`, before anything is
+        judged, when a backend has no room for the request's work.
         """
         budget = self._settings.batch_timeout_s
         deadline = asyncio.get_running_loop().time() + budget
@@ -143,9 +167,11 @@ class Scorer:
         for entry in parsed:
             if isinstance(entry, Entry):
                 by_task.setdefault(entry.item.task, []).append(entry)
-        judged = await asyncio.gather(
-            *(self._judge_task(task, entries, context) for task, entries in by_task.items())
-        )
+        valid = [entry for entry in parsed if isinstance(entry, Entry)]
+        with self._admission.admit(demand(valid)) if self._admission else nullcontext():
+            judged = await asyncio.gather(
+                *(self._judge_task(task, entries, context) for task, entries in by_task.items())
+            )
         judgements = {j.index: j for group in judged for j in group}
         for entry in parsed:
             if isinstance(entry, ItemJudgement):
@@ -158,9 +184,14 @@ class Scorer:
     async def _judge_task(
         self, task: Task, entries: Sequence[Entry], context: BatchContext
     ) -> list[ItemJudgement]:
+        started = time.perf_counter()
         try:
             return await self._judges[task].judge(entries, context)
         except Exception as exc:  # a bug in one judge must not lose the other tasks' results
             log.exception("judging the %s items failed", task.value)
             reason = f"internal error while scoring: {type(exc).__name__}"
             return [unjudged(e.index, e.item.id, task, Status.ERROR, reason) for e in entries]
+        finally:
+            backend = _BACKEND_OF.get(task)
+            if self._admission is not None and backend is not None:
+                self._admission.observe(backend, time.perf_counter() - started)

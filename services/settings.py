@@ -386,6 +386,19 @@ class Settings(BaseSettings):
         300.0, gt=0, description="Items still unjudged after this get status 'timeout'."
     )
     cache_size: int = Field(200_000, ge=1, description="Entries in the math verdict LRU cache.")
+    queued_tests_per_worker: int = Field(
+        256,
+        ge=0,
+        description="Sandboxed tests admitted and unfinished (queued or running) per sandbox "
+        "worker; a request that would go past this answers 429 with Retry-After, and /ready "
+        "says 503 while the bound is reached. 0: no bound.",
+    )
+    queued_math_per_worker: int = Field(
+        1024,
+        ge=0,
+        description="Math comparisons admitted and unfinished per math worker; past it, 429 "
+        "with Retry-After as for tests. 0: no bound.",
+    )
     required_backends: str = Field(
         "math,sandbox,canaries",
         description="Backends that must work for /ready to answer 200, comma-separated, from "

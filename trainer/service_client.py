@@ -3,7 +3,9 @@
 One request carries a whole batch (split above ``max_batch``). Chunks are spread over
 the configured URLs round-robin, and a retry moves to the next URL, so a dead replica
 costs one attempt. Connection errors, timeouts and 5xx are retried with exponential
-backoff and jitter; a 4xx is the caller's mistake and fails at once. When the retries
+backoff and jitter; a 429 (a replica's queue is full) is retried after its
+``Retry-After``, on the next URL, without using up an attempt; any other 4xx is the
+caller's mistake and fails at once. When the retries
 run out the call raises :class:`RewardServiceError`: a reward is never made up.
 """
 

@@ -27,13 +27,18 @@ async def health() -> HealthResponse:
     "/ready",
     response_model=ReadyResponse,
     summary="Which backends work",
-    responses={503: {"model": ReadyResponse, "description": "A required backend does not work"}},
+    responses={
+        503: {
+            "model": ReadyResponse,
+            "description": "A required backend does not work, or a queue is full",
+        }
+    },
 )
 async def ready(
     settings: Annotated[Settings, Depends(app_settings)],
     started: Annotated[Backends, Depends(app_backends)],
 ) -> ORJSONResponse:
-    body = await readiness(settings, started)
+    body = await readiness(settings, started, load=True)
     return ORJSONResponse(body.model_dump(), status_code=200 if body.ready else 503)
 
 

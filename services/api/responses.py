@@ -10,6 +10,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import ORJSONResponse, Response
 
+from services.admission import Saturated
 from services.protocol import ErrorResponse
 
 
@@ -32,10 +33,24 @@ async def invalid_request(request: Request, exc: Exception) -> Response:
     return JSONResponse({"detail": jsonable_encoder(exc.errors())}, status_code=422)
 
 
+async def saturated(request: Request, exc: Exception) -> Response:
+    """429: a backend's queue is full; nothing of the request was scored."""
+    assert isinstance(exc, Saturated)
+    return JSONResponse(
+        {"detail": str(exc)},
+        status_code=429,
+        headers={"Retry-After": str(exc.retry_after_s)},
+    )
+
+
 # Errors every POST route can answer, so the spec documents them (schemathesis checks it).
 AUTH_AND_SIZE_ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorResponse, "description": "Missing or invalid API key"},
     413: {"model": ErrorResponse, "description": "Request body too large"},
+    429: {
+        "model": ErrorResponse,
+        "description": "A backend's queue is full: retry after the Retry-After header's seconds",
+    },
 }
 # FastAPI answers 400 (not 422) to a body that is not UTF-8 text on the routes whose body
 # it parses itself.

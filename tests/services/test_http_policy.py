@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -19,6 +20,7 @@ from services.http_policy import (
     RetryableStatus,
     is_retryable_status,
     is_transient,
+    retry_after_s,
 )
 from services.verifier.config import VERIFIER_HTTP, VerifierConfig
 
@@ -77,9 +79,57 @@ def test_other_errors_do_not(error: BaseException) -> None:
     assert not is_transient(error)
 
 
-def test_only_5xx_statuses_retry() -> None:
-    assert [code for code in (200, 400, 401, 404, 413, 422, 429) if is_retryable_status(code)] == []
-    assert all(is_retryable_status(code) for code in (500, 502, 503, 504))
+def test_only_5xx_and_429_statuses_retry() -> None:
+    assert [code for code in (200, 400, 401, 404, 413, 422) if is_retryable_status(code)] == []
+    assert all(is_retryable_status(code) for code in (429, 500, 502, 503, 504))
+
+
+def _busy(retry_after: str | None) -> RetryableStatus:
+    headers = {"Retry-After": retry_after} if retry_after is not None else {}
+    request = httpx.Request("POST", "http://h/score")
+    return RetryableStatus(httpx.Response(429, request=request, headers=headers, text="full"))
+
+
+def test_retry_after_replaces_the_backoff() -> None:
+    policy = HttpPolicy(backoff_s=0.25, backoff_max_s=4.0)
+    wait = policy.wait()
+    state = RetryCallState(Retrying(), None, (), {})
+    state.attempt_number = 6  # the backoff alone would be 4 s
+    state.set_exception((RetryableStatus, _busy("2"), None))
+    draws = [wait(state) for _ in range(100)]
+    assert all(2.0 <= draw <= 2.25 for draw in draws)
+    state.set_exception((RetryableStatus, _busy("soon"), None))  # unreadable: the backoff
+    assert all(4.0 <= wait(state) <= 4.25 for _ in range(100))
+    assert retry_after_s("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0  # a date in the past
+
+
+def test_429_answers_use_up_no_attempt() -> None:
+    seen: list[int] = []
+
+    def attempt(number: int) -> int:
+        seen.append(number)
+        if number <= 6:
+            raise _busy("0")
+        if number == 7:
+            raise RetryableStatus(_response(503))
+        return number
+
+    # One retry allowed: six 429s, then one 503, then success.
+    assert HttpPolicy(retries=1, backoff_s=0.0, backoff_max_s=0.0).call_sync(attempt) == 8
+    assert seen == list(range(1, 9))
+
+
+def test_waiting_on_429s_stops_after_busy_wait_s() -> None:
+    policy = HttpPolicy(retries=0, backoff_s=0.0, backoff_max_s=0.0, busy_wait_s=0.3)
+
+    def attempt(_: int) -> None:
+        time.sleep(0.05)
+        raise _busy("0")
+
+    started = time.monotonic()
+    with pytest.raises(RetryableStatus, match="429"):
+        policy.call_sync(attempt)
+    assert 0.3 <= time.monotonic() - started < 5
 
 
 def test_call_tries_retries_plus_one_times_and_raises_the_last_error() -> None:

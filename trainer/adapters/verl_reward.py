@@ -65,6 +65,8 @@ DEFAULT_TIMEOUT_S = 120.0
 RETRIES = 4
 BACKOFF_S = 0.5
 BACKOFF_MAX_S = 8.0
+BUSY = 429  # the service's queue is full: come back after Retry-After
+BUSY_WAIT_MAX_S = 600.0
 
 # The keys of every result, in order. A key that does not apply to an item's task is 0.0
 # (tests on a math row, verifier where the verifier was not asked).
@@ -309,7 +311,8 @@ def _post_score(
     timeout_s: float,
 ) -> list[dict[str, Any]]:
     """``POST /score``; connection errors, timeouts and 5xx are retried with backoff, each
-    retry on the next replica."""
+    retry on the next replica. A 429 (the replica's queue is full) is retried after its
+    ``Retry-After`` without using up an attempt, for up to ``BUSY_WAIT_MAX_S`` in all."""
     body = json.dumps({"items": items, "options": options}, default=_plain).encode()
     headers = {"Content-Type": "application/json"}
     if api_key:
@@ -319,22 +322,43 @@ def _post_score(
         raise RewardServiceError("no service URL (VERIFIER_URL or the url keyword)")
     first = random.randrange(len(bases))
     failure = ""
-    for attempt in range(RETRIES + 1):
-        endpoint = bases[(first + attempt) % len(bases)] + "/score"
+    attempt = tries = 0
+    busy_since: float | None = None
+    while True:
+        endpoint = bases[(first + tries) % len(bases)] + "/score"
+        tries += 1
         request = urllib.request.Request(endpoint, data=body, headers=headers, method="POST")
+        told: float | None = None
         try:
             with urllib.request.urlopen(request, timeout=timeout_s) as response:
                 results: list[dict[str, Any]] = json.loads(response.read())["results"]
                 return results
         except urllib.error.HTTPError as error:
             failure = f"{endpoint} answered {error.code}: {error.read()[:1000]!r}"
+            told = _retry_after_s(error.headers.get("Retry-After"))
+            if error.code == BUSY:
+                busy_since = time.monotonic() if busy_since is None else busy_since
+                if time.monotonic() - busy_since < BUSY_WAIT_MAX_S:
+                    time.sleep((told or BACKOFF_S) + random.uniform(0, BACKOFF_S))
+                    continue
+                break
             if error.code < 500:
                 raise RewardServiceError(failure) from None
         except OSError as error:  # refused, reset, DNS, timeout (URLError is an OSError)
             failure = f"{endpoint}: {error}"
-        if attempt < RETRIES:
-            time.sleep(min(BACKOFF_S * 2**attempt, BACKOFF_MAX_S) + random.uniform(0, BACKOFF_S))
-    raise RewardServiceError(f"no answer after {RETRIES + 1} attempts; last: {failure}")
+        if attempt >= RETRIES:
+            break
+        backoff = min(BACKOFF_S * 2**attempt, BACKOFF_MAX_S) if told is None else told
+        time.sleep(backoff + random.uniform(0, BACKOFF_S))
+        attempt += 1
+    raise RewardServiceError(f"no answer after {tries} attempts; last: {failure}")
+
+
+def _retry_after_s(value: str | None) -> float | None:
+    """A ``Retry-After`` header in seconds (the service's form); None otherwise."""
+    if value is None or not value.strip().isdigit():
+        return None
+    return float(value.strip())
 
 
 def _plain(value: Any) -> Any:
