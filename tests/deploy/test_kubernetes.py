@@ -98,3 +98,17 @@ def test_every_referenced_setting_and_secret_exists() -> None:
     known = {variable.env for variable in variables()}
     for key in config:
         assert key in known or key.startswith("RUBRIC_"), key
+
+
+def test_the_hpa_scales_on_a_queue_metric_the_service_exports() -> None:
+    from services.metrics import Metrics
+
+    hpa = _objects()["HorizontalPodAutoscaler", "verifier"]["spec"]
+    pods = [m["pods"]["metric"]["name"] for m in hpa["metrics"] if m["type"] == "Pods"]
+    assert pods == ["verifier_queue_fill"]
+    rules = yaml.safe_load((K8S_DIR.parent / "prometheus" / "adapter-rules.yaml").read_text())
+    served = {rule["name"]["as"] for rule in rules["rules"]}
+    assert set(pods) <= served
+    exported = Metrics().render().decode()
+    for name in pods:
+        assert f"# TYPE {name} gauge" in exported
