@@ -4,15 +4,17 @@ Self-contained (stdlib only, no package imports): the warm worker executes this 
 source before any job runs, so the encoder a job uses was bound before the program could
 patch anything; the host imports it to decode and compare.
 
-Only values of these exact types can be sent: None, bool, int, float, complex, str,
-bytes, list, tuple, dict, set, frozenset, nested (and the standard library's Counter,
-OrderedDict and defaultdict, sent as a dict). Exactness is the point: an ``int``
-subclass or an object with its own ``__eq__`` is not plain data, so a program cannot make
-a value that "equals anything". Comparisons then run on values the host rebuilt itself,
-where every ``__eq__`` is Python's own.
+Only values of these exact types can be sent: None, bool, int, float, complex,
+fractions.Fraction, decimal.Decimal, str, bytes, list, tuple, dict, set, frozenset, nested
+(and the standard library's Counter, OrderedDict and defaultdict, sent as a dict).
+Exactness is the point: an ``int`` subclass or an object with its own ``__eq__`` is not
+plain data, so a program cannot make a value that "equals anything". Comparisons then
+run on values the host rebuilt itself, where every ``__eq__`` is Python's own.
 """
 
 import collections
+import decimal
+import fractions
 import math
 from collections.abc import Callable
 from typing import Any
@@ -37,6 +39,13 @@ _imag = complex.imag.__get__
 _counter = collections.Counter
 _ordered = collections.OrderedDict
 _default = collections.defaultdict
+# Exact rationals and decimals (a program may well return ``Fraction(1, 3)``): read with
+# their classes' own property getters and ``__str__``, bound here.
+_fraction = fractions.Fraction
+_decimal = decimal.Decimal
+_numerator = fractions.Fraction.numerator.__get__
+_denominator = fractions.Fraction.denominator.__get__
+_decimal_str = decimal.Decimal.__str__
 # Builtin types themselves are values too (``assert type(f(x)) == list``); by identity.
 _TYPES = (type(None), bool, int, float, complex, str, bytes, list, tuple, dict, set, frozenset)
 _TYPE_NAMES = {t.__name__: t for t in _TYPES}
@@ -73,6 +82,11 @@ def _encode(value: Any, depth: int, budget: list[int]) -> Tagged:
         return ["float", _repr_float(value)]  # text: JSON has no nan/inf
     if kind is complex:
         return ["complex", [_repr_float(_real(value)), _repr_float(_imag(value))]]
+    if kind is _fraction:
+        pair = [_format_int(_numerator(value), "x"), _format_int(_denominator(value), "x")]
+        return ["fraction", pair]
+    if kind is _decimal:
+        return ["decimal", _decimal_str(value)]
     if kind is str:
         return ["str", value]
     if kind is bytes:
@@ -127,6 +141,13 @@ def decode(data: object, depth: int = 0) -> object:
             return _SCALARS[tag](payload)
         if tag == "type":
             return _TYPE_NAMES[_exact(payload, str)]
+        if tag == "fraction":
+            numerator, denominator = _exact(payload, list)
+            return fractions.Fraction(
+                int(_exact(numerator, str), 16), int(_exact(denominator, str), 16)
+            )
+        if tag == "decimal":
+            return decimal.Decimal(_exact(payload, str))
         if tag == "complex":
             real, imag = _exact(payload, list)
             return complex(float(_exact(real, str)), float(_exact(imag, str)))
@@ -138,14 +159,16 @@ def decode(data: object, depth: int = 0) -> object:
                 key, item = _exact(pair, list)
                 out[decode(key, depth + 1)] = decode(item, depth + 1)
             return out
-    except (TypeError, ValueError, KeyError) as exc:  # unhashable, bad number text, no type
+    # Unhashable, bad number text, a zero denominator, no such type.
+    except (TypeError, ValueError, KeyError, ArithmeticError) as exc:
         raise Unsendable(f"malformed {tag}: {exc}") from None
     raise Unsendable(f"unknown tag {tag!r:.40}")
 
 
 # ---------------------------------------------------------------- comparisons on plain values
 
-_NUMBERS = (int, float, complex)
+_NUMBERS = (int, float, complex, fractions.Fraction, decimal.Decimal)
+_REALS = (int, float, fractions.Fraction, decimal.Decimal)
 
 
 def _is_number(value: object) -> bool:
@@ -201,7 +224,7 @@ def contains(container: Any, item: Any) -> bool:
 
 def ordered(op: str, a: object, b: object) -> bool:
     """``a < b`` (and <=, >, >=) for two real numbers or two texts; False otherwise."""
-    both_real = type(a) in (int, float) and type(b) in (int, float)
+    both_real = type(a) in _REALS and type(b) in _REALS
     both_text = type(a) in (str, bytes) and type(a) is type(b)
     if not (both_real or both_text):
         return False
@@ -217,18 +240,19 @@ def truthy(value: object) -> bool:
 
 def close(a: Any, b: Any, rel_tol: float, abs_tol: float) -> bool:
     """``math.isclose`` for two real numbers; False for anything else."""
-    if type(a) not in (int, float) or type(b) not in (int, float):
+    if type(a) not in _REALS or type(b) not in _REALS:
         return False
     return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
 
 
 def within(a: Any, b: Any, op: str, tol: Any) -> bool:
     """``abs(a - b) < tol`` (or ``<=``) for real numbers; False for anything else."""
-    if type(a) not in (int, float) or type(b) not in (int, float):
+    if type(a) not in _REALS or type(b) not in _REALS or type(tol) not in _REALS:
         return False
-    if type(tol) not in (int, float):
+    try:
+        return ordered(op, abs(a - b), tol)
+    except TypeError:  # Decimal and float do not mix in arithmetic
         return False
-    return ordered(op, abs(a - b), tol)
 
 
 def holds(op: str, a: object, b: object) -> bool:

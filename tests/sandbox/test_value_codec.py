@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sandbox import value_codec
-from sandbox.value_codec import Unsendable, decode, encode, holds, same
+from sandbox.value_codec import Unsendable, close, decode, encode, holds, same
 
 PLAIN = st.recursive(
     st.none()
@@ -216,3 +216,23 @@ def test_sets_and_dict_keys_compare_in_linear_time_and_keep_bools_apart() -> Non
     assert same({(1, frozenset({2.0}))}, {(1.0, frozenset({2}))})
     assert not same({True: "a"}, {1: "a"})
     assert same({1: [True]}, {1.0: [True]})
+
+
+def test_exact_rationals_and_decimals_travel_and_compare_as_python_does() -> None:
+    from decimal import Decimal
+    from fractions import Fraction
+
+    for value in (Fraction(1, 3), Fraction(-(10**5000), 7), Decimal("0.10"), Decimal("-Infinity")):
+        back = decode(encode(value))
+        assert type(back) is type(value) and back == value
+    assert same(Fraction(1, 2), 0.5) and same(Decimal("0.5"), Fraction(1, 2))
+    assert not same(Fraction(1, 3), 0.333) and not same(Fraction(1, 1), True)
+    assert holds("<", Fraction(1, 3), 0.5)
+    assert close(Fraction(1, 3), 1 / 3, 1e-9, 0.0)
+    # Subclasses are not plain data, whatever their parent.
+    with pytest.raises(Unsendable):
+        encode(type("F", (Fraction,), {})(1, 2))
+    with pytest.raises(Unsendable):
+        encode(type("D", (Decimal,), {})("1"))
+    with pytest.raises(Unsendable):
+        decode(["fraction", ["1", "0"]])  # a zero denominator is malformed, not a crash

@@ -47,6 +47,28 @@ def test_rewards_follow_the_pass_fraction_and_perfect_bonus(client: httpx.Client
     assert "no python code" in empty["detail"]
 
 
+def test_honest_exact_rationals_and_decimals_pass(client: httpx.Client) -> None:
+    """Values are compared outside the program as plain data: Fraction and Decimal are
+    plain data too, so an honest program returning them is not failed for its type."""
+    program = _fenced(
+        "from fractions import Fraction\nfrom decimal import Decimal\n"
+        "def half(x):\n    return Fraction(x, 2)\n"
+        "def tenth():\n    return Decimal('0.1')\n"
+    )
+    tests = [
+        {"code": "from fractions import Fraction\nassert half(1) == Fraction(1, 2)"},
+        {"code": "assert half(3) == 1.5"},
+        {"code": "from decimal import Decimal\nassert tenth() == Decimal('0.1')"},
+        {"code": "assert half(1) < 1"},
+    ]
+    wrong = _fenced("from fractions import Fraction\ndef half(x):\n    return Fraction(x, 3)")
+    right, bad = client.post(
+        "/score", json={"items": [_code(program, tests), _code(wrong, tests[:2])]}
+    ).json()["results"]
+    assert (right["status"], right["reward"]) == ("ok", 2.0), right["detail"]
+    assert (bad["status"], bad["reward"]) == ("ok", 0.0), bad["detail"]
+
+
 def test_stdin_tests_and_options(client: httpx.Client) -> None:
     program = "<answer>print(sum(map(int, input().split())))</answer>"
     tests = [{"stdin": "1 2\n", "expected": "3"}, {"stdin": "5 5", "expected": "10\n"}]
