@@ -10,7 +10,6 @@ notations only mean something next to the other side of the comparison:
 * several options chosen compare as a set (``A and C`` is ``C, A``);
 * a number in a base (``1011_2``) equals its digits and its value (``1011``, ``11``);
 * a ``\\pm`` against a list of two solutions stands for both signs;
-* a yes or a no followed by its reason (``No, since 7 is odd``) answers ``no``;
 * an angle in degrees, ``30^\\circ``, equals ``\\frac{\\pi}{6}`` when the other side is in
   radians (has a ``\\pi`` and no degree sign); alone, a degree sign is only decoration.
 """
@@ -121,19 +120,6 @@ def _align_angles(reference: str, answer: str) -> tuple[str, str]:
             converted = _in_radians(degrees)
             if converted is not None:
                 return (radians, converted) if swap else (converted, radians)
-    return reference, answer
-
-
-# "No, it is not possible": a yes or a no, then the reason.
-_VERDICT_WORD = re.compile(r"^\s*(?:\\text\{\s*)?(yes|no)\b\s*\}?\s*[,.;:!]", re.IGNORECASE)
-
-
-def _align_verdicts(reference: str, answer: str) -> tuple[str, str]:
-    for explained, bare, swap in ((answer, reference, False), (reference, answer, True)):
-        match = _VERDICT_WORD.match(explained)
-        if match is not None and normalize_answer(bare) in ("yes", "no"):
-            word = match.group(1).lower()
-            return (word, bare) if swap else (bare, word)
     return reference, answer
 
 
@@ -354,7 +340,6 @@ def align(reference: str, answer: str) -> tuple[str, str]:
     reference, answer = _align_assignments(reference, answer)
     reference, answer = _align_groups(reference, answer)
     reference, answer = _align_signs(reference, answer)
-    reference, answer = _align_verdicts(reference, answer)
     return _align_angles(reference, answer)
 
 

@@ -8,16 +8,16 @@ fast checks and then the symbolic engine decide those (``checker.py``).
 
 | pair | equal when |
 |---|---|
-| any two with the same canonical form | always (a quantity's names its unit) |
+| any two with the same canonical form | always (a quantity's canonical form names its unit) |
 | number, number | the same value, or one is the other rounded (``normalization.numbers_match``) |
 | quantity, quantity of one kind in two units | the same amount in one unit, exactly |
 | quantity, anything else | its number equals the other (alone, a unit is decoration) |
 | assignment, assignment | the same unknown and equal values (``x = 2`` is not ``y = 2``) |
 | assignment, anything else | its value equals the other (``x = 2`` is ``2``) |
 | option letter, option letter | the same letter |
-| ratio, ratio of as many terms | the same in lowest terms: `2:4:6` = `1:2:3`, `1:2` ≠ `2:1` |
-| Roman numeral, whole number | the same value: `XIV` = `14` |
-| Roman numeral, anything else | the letters as written: `CD` may name a segment |
+| ratio, ratio of as many terms | the same in lowest terms (``2:4:6`` is ``1:2:3``) |
+| Roman numeral, whole number | the same value (``XIV`` is ``14``) |
+| Roman numeral, anything else | its letters as words (``CD`` may name a segment) |
 | words, words | never when their letters differ; else undecided (``ab`` may be ``ba``) |
 """
 

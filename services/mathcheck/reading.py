@@ -1,10 +1,11 @@
 """Read an answer once into a typed value (``answer_types``).
 
 ``read`` takes an answer as the pair rules of ``alignment.py`` left it and tries the
-readers in turn: one unknown and its value (``x = 3``), a ratio of numbers (``ratios.py``),
-a quantity with a unit of a known kind (``units.py``), then the normalised string
-(``normalization.py``) as a plain number, an option letter or words (a Roman numeral
-keeps that reading beside its value); anything else is an ``Expr``.
+readers in turn: one unknown and its value (``x = 3``), a yes or a no before its reason, a
+ratio of numbers (``ratios.py``), a quantity with a unit of a known kind (``units.py``),
+then the normalised string (``normalization.py``) as a plain number, an option letter or
+words (a Roman numeral keeps that reading beside its value); anything else is an
+``Expr``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from services.mathcheck.vocabulary import ONE_CHOICE_LETTER
 # several, and stay whole.
 _ONE_UNKNOWN = re.compile(r"^\s*\$?\s*([a-zA-Z])\s*=\s*([^=,;]*)$")
 _LIST_WORDS = re.compile(r"\\text|\bor\b|\band\b")
+# "No, it is not possible", "Yes: 91 = 7 \\cdot 13": a yes or a no, then the reason.
+_YES_OR_NO = re.compile(r"^\s*(?:\\text\{\s*)?(yes|no)\b\s*\}?\s*[,.;:!]", re.IGNORECASE)
 # Normalisation lower-cases words; a single letter may be a variable, so it is no word.
 _WORDS = re.compile(r"^[a-z][a-z \-']*$")
 
@@ -32,6 +35,10 @@ def read(text: str) -> Answer:
     if unknown is not None and _LIST_WORDS.search(text) is None:
         value = read(unknown.group(2))
         return Assignment(unknown.group(1), value, f"{unknown.group(1)}={value.canonical}")
+    verdict = _YES_OR_NO.match(text)
+    if verdict is not None:
+        word = verdict.group(1).lower()
+        return Word(word, word)
     measured = read_ratio(text) or read_quantity(text)
     if measured is not None:
         return measured

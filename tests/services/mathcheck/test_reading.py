@@ -96,7 +96,16 @@ def test_one_letter_and_malformed_numerals_are_not_roman(text: str) -> None:
     assert not isinstance(read(text), Roman)
 
 
-@pytest.mark.parametrize(("text", "words"), [("East", "east"), ("\\text{odd}", "odd")])
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("East", "east"),
+        ("\\text{odd}", "odd"),
+        ("No, it is not possible", "no"),  # a yes or a no before its reason
+        ("\\text{Yes}: 91 = 7 \\cdot 13", "yes"),
+        ("yes.", "yes"),
+    ],
+)
 def test_words(text: str, words: str) -> None:
     word = read(text)
     assert isinstance(word, Word) and word.text == words
