@@ -7,7 +7,6 @@ notations only mean something next to the other side of the comparison:
 
 * a multiple-choice option given with its value, ``(C) 12``, answers both ``C`` and ``12``:
   it is compared by letter with a letter and by value with a value;
-* several options chosen compare as a set (``A and C`` is ``C, A``);
 * a number in a base (``1011_2``) equals its digits and its value (``1011``, ``11``);
 * a ``\\pm`` against a list of two solutions stands for both signs;
 * an angle in degrees, ``30^\\circ``, equals ``\\frac{\\pi}{6}`` when the other side is in
@@ -263,32 +262,6 @@ def _align_signs(reference: str, answer: str) -> tuple[str, str]:
     return reference, answer
 
 
-# "A and C", "(A), (C)", "AC": the options chosen in a question with several right answers.
-_OPTION_LIST = re.compile(
-    rf"^\(?{CHOICE_LETTER}\)?(?:\s*(?:,|\band\b|&)?\s*\(?{CHOICE_LETTER}\)?)+$"
-)
-_TEXT = re.compile(r"\\text(?:bf)?\s*\{([^{}]*)\}")
-_SEPARATED = re.compile(r"[,&]|\band\b")
-
-
-def _options(text: str) -> str | None:
-    text = _TEXT.sub(r"\1", strip_outer_delimiters(text)).strip()
-    if _OPTION_LIST.match(text) is None:
-        return None
-    return ", ".join(sorted(set(re.findall(CHOICE_LETTER, text))))
-
-
-def _align_options(reference: str, answer: str) -> tuple[str, str]:
-    """Several options chosen compare as a set, when one side separates them: "A and C" is
-    "C, A" and "AC"; two letters written together alone ("AB") may name a segment."""
-    if not (_SEPARATED.search(reference) or _SEPARATED.search(answer)):
-        return reference, answer
-    left, right = _options(reference), _options(answer)
-    if left is None or right is None:
-        return reference, answer
-    return left, right
-
-
 # "1011_2", "A3_{16}": digits in a base given as a subscript.
 _IN_BASE = re.compile(r"^\s*([0-9A-Za-z]+)\s*_\s*\{?\s*(\d{1,2})\s*\}?\s*$")
 
@@ -335,7 +308,6 @@ def align(reference: str, answer: str) -> tuple[str, str]:
         for text in (reference, answer)
     )
     reference, answer = _align_choices(reference, answer)
-    reference, answer = _align_options(reference, answer)
     reference, answer = _align_bases(reference, answer)
     reference, answer = _align_assignments(reference, answer)
     reference, answer = _align_groups(reference, answer)

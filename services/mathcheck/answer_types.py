@@ -43,6 +43,18 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class Options:
+    """Several option letters chosen: ``A and C``, ``(A), (C)``, ``AC``."""
+
+    letters: frozenset[str]
+    # Whether the letters were written apart ("A, C"); "AC" alone may name a segment.
+    separated: bool
+    # The text read as anything else: what is compared with anything but options.
+    written: Answer
+    canonical: str
+
+
+@dataclass(frozen=True)
 class Ratio:
     """A ratio of plain numbers in lowest terms: ``2:4:6`` is (1, 2, 3)."""
 
@@ -85,6 +97,17 @@ class Expr:
     canonical: str
 
 
-Answer = Number | Quantity | Choice | Ratio | Roman | Word | Assignment | Expr
+Answer = Number | Quantity | Choice | Options | Ratio | Roman | Word | Assignment | Expr
 
-__all__ = ["Answer", "Assignment", "Choice", "Expr", "Number", "Quantity", "Ratio", "Roman", "Word"]
+__all__ = [
+    "Answer",
+    "Assignment",
+    "Choice",
+    "Expr",
+    "Number",
+    "Options",
+    "Quantity",
+    "Ratio",
+    "Roman",
+    "Word",
+]

@@ -15,6 +15,8 @@ fast checks and then the symbolic engine decide those (``checker.py``).
 | assignment, assignment | the same unknown and equal values (``x = 2`` is not ``y = 2``) |
 | assignment, anything else | its value equals the other (``x = 2`` is ``2``) |
 | option letter, option letter | the same letter |
+| options chosen, options chosen | the same letters, when one side writes them apart |
+| options chosen, anything else | the text read as anything else |
 | ratio, ratio of as many terms | the same in lowest terms (``2:4:6`` is ``1:2:3``) |
 | Roman numeral, whole number | the same value (``XIV`` is ``14``) |
 | Roman numeral, anything else | its letters as words (``CD`` may name a segment) |
@@ -34,6 +36,7 @@ from services.mathcheck.answer_types import (
     Choice,
     Expr,
     Number,
+    Options,
     Quantity,
     Ratio,
     Roman,
@@ -84,6 +87,18 @@ def _choices(reference: Choice, answer: Choice) -> Verdict:
     return Verdict(reference.letter == answer.letter, Method.STRING)
 
 
+def _chosen_options(reference: Options, answer: Options) -> Verdict | None:
+    # Compared as sets only when one side writes the letters apart: "AB" alone may name a
+    # segment.
+    if reference.separated or answer.separated:
+        return Verdict(reference.letters == answer.letters, Method.STRING)
+    return equal(reference.written, answer.written)
+
+
+def _options_and_other(options: Options, other: Answer) -> Verdict | None:
+    return equal(options.written, other)
+
+
 def _ratios(reference: Ratio, answer: Ratio) -> Verdict | None:
     # Equal ratios have one canonical form, their lowest terms: these two differ. Ratios
     # of different lengths are left to the other checks, as before they were typed.
@@ -107,15 +122,17 @@ def _words(reference: Word, answer: Word) -> Verdict | None:
 
 
 Rule = Callable[[Any, Any], Verdict | None]
-_OTHERS = (Number, Quantity, Choice, Ratio, Roman, Word, Assignment, Expr)
+_OTHERS = (Number, Quantity, Choice, Options, Ratio, Roman, Word, Assignment, Expr)
 # One entry per unordered pair of types; the first type of the key is the rule's first
 # argument. Assignments, then quantities, are unwrapped before the rest: "x = 5 cm" is an
-# assignment of a quantity, and "14 cm" against "XIV" compares its number.
+# assignment of a quantity, and "14 cm" against "XIV" compares its number. Options
+# against anything but options are the text read otherwise ("CD" is also 400).
 _RULES: dict[tuple[type, type], Rule] = {
     (Number, Number): _numbers,
     (Quantity, Quantity): _quantities,
     (Assignment, Assignment): _assignments,
     (Choice, Choice): _choices,
+    (Options, Options): _chosen_options,
     (Ratio, Ratio): _ratios,
     (Word, Word): _words,
     **{(Assignment, other): _assignment_and_other for other in _OTHERS if other is not Assignment},
@@ -126,6 +143,11 @@ _RULES: dict[tuple[type, type], Rule] = {
     },
     **{
         (Roman, other): _roman_and_other for other in _OTHERS if other not in (Quantity, Assignment)
+    },
+    **{
+        (Options, other): _options_and_other
+        for other in _OTHERS
+        if other not in (Options, Quantity, Assignment)
     },
 }
 

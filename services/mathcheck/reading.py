@@ -1,23 +1,32 @@
 """Read an answer once into a typed value (``answer_types``).
 
 ``read`` takes an answer as the pair rules of ``alignment.py`` left it and tries the
-readers in turn: one unknown and its value (``x = 3``), a yes or a no before its reason, a
-ratio of numbers (``ratios.py``), a quantity with a unit of a known kind (``units.py``),
-then the normalised string (``normalization.py``) as a plain number, an option letter or
-words (a Roman numeral keeps that reading beside its value); anything else is an
-``Expr``.
+readers in turn: one unknown and its value (``x = 3``), a yes or a no before its reason,
+option letters chosen (``A and C``), a ratio of numbers (``ratios.py``), a quantity with a
+unit of a known kind (``units.py``), then the normalised string (``normalization.py``) as
+a plain number, an option letter or words (a Roman numeral keeps that reading beside its
+value); anything else is an ``Expr``.
 """
 
 from __future__ import annotations
 
 import re
 
-from services.mathcheck.answer_types import Answer, Assignment, Choice, Expr, Number, Roman, Word
+from services.mathcheck.answer_types import (
+    Answer,
+    Assignment,
+    Choice,
+    Expr,
+    Number,
+    Options,
+    Roman,
+    Word,
+)
 from services.mathcheck.normalization import normalize_answer, parse_number, strip_outer_delimiters
 from services.mathcheck.number_words import roman_numeral
 from services.mathcheck.ratios import read_ratio
 from services.mathcheck.units import read_quantity
-from services.mathcheck.vocabulary import ONE_CHOICE_LETTER
+from services.mathcheck.vocabulary import CHOICE_LETTER, ONE_CHOICE_LETTER
 
 # "x = 2": one unknown (one letter) and one value; "x = 2 or x = 3" and "x = 1, y = 2" list
 # several, and stay whole.
@@ -25,6 +34,12 @@ _ONE_UNKNOWN = re.compile(r"^\s*\$?\s*([a-zA-Z])\s*=\s*([^=,;]*)$")
 _LIST_WORDS = re.compile(r"\\text|\bor\b|\band\b")
 # "No, it is not possible", "Yes: 91 = 7 \\cdot 13": a yes or a no, then the reason.
 _YES_OR_NO = re.compile(r"^\s*(?:\\text\{\s*)?(yes|no)\b\s*\}?\s*[,.;:!]", re.IGNORECASE)
+# "A and C", "(A), (C)", "AC": the options chosen in a question with several right answers.
+_OPTION_LIST = re.compile(
+    rf"^\(?{CHOICE_LETTER}\)?(?:\s*(?:,|\band\b|&)?\s*\(?{CHOICE_LETTER}\)?)+$"
+)
+_TEXT = re.compile(r"\\text(?:bf)?\s*\{([^{}]*)\}")
+_SEPARATED = re.compile(r"[,&]|\band\b")
 # Normalisation lower-cases words; a single letter may be a variable, so it is no word.
 _WORDS = re.compile(r"^[a-z][a-z \-']*$")
 
@@ -39,12 +54,25 @@ def read(text: str) -> Answer:
     if verdict is not None:
         word = verdict.group(1).lower()
         return Word(word, word)
-    measured = read_ratio(text) or read_quantity(text)
-    if measured is not None:
-        return measured
+    written = read_ratio(text) or read_quantity(text) or _plain(text)
+    return _options(text, written) or written
+
+
+def _plain(text: str) -> Answer:
     written = read_normalized(normalize_answer(text))
     roman = roman_numeral(strip_outer_delimiters(text).strip())
     return written if roman is None else Roman(roman, written, written.canonical)
+
+
+def _options(text: str, written: Answer) -> Options | None:
+    bare = _TEXT.sub(r"\1", strip_outer_delimiters(text)).strip()
+    if _OPTION_LIST.match(bare) is None:
+        return None
+    letters = frozenset(re.findall(CHOICE_LETTER, bare))
+    if _SEPARATED.search(text) is None:  # "CD": also a numeral, or a segment's name
+        return Options(letters, False, written, written.canonical)
+    # Named as a set, apart from one letter: "A, A" is not the option letter "A".
+    return Options(letters, True, written, "options " + ", ".join(sorted(letters)))
 
 
 def read_normalized(canonical: str) -> Answer:

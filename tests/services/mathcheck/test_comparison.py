@@ -89,6 +89,12 @@ def test_assignments(reference: str, answer: str, expected: tuple[bool, Method] 
         ("1:2", "2:1", (False, Method.NUMERIC)),
         ("1:2:3", "1:2", None),  # as many terms, or left to the other checks
         ("1:2", "0.5", None),
+        ("A and C", "C, A", (True, Method.STRING)),
+        ("A and C", "AC", (True, Method.STRING)),  # one side writes the letters apart
+        ("\\text{(A), (C)}", "A, B", (False, Method.STRING)),
+        ("AB", "BA", None),  # maybe one segment, named twice
+        ("CD", "400", (True, Method.NUMERIC)),  # letters together may be a numeral
+        ("A, A", "A", None),
         ("XIV", "14", (True, Method.NUMERIC)),
         ("XIV", "15", (False, Method.NUMERIC)),
         ("XIV", "14 cm", (True, Method.NUMERIC)),  # the quantity's number

@@ -11,6 +11,7 @@ from services.mathcheck.answer_types import (
     Choice,
     Expr,
     Number,
+    Options,
     Quantity,
     Roman,
     Word,
@@ -84,7 +85,23 @@ def test_option_letters(text: str, letter: str) -> None:
     assert isinstance(choice, Choice) and choice.letter == letter
 
 
-@pytest.mark.parametrize(("text", "value"), [("XIV", 14), ("$MCMXCIV$", 1994), ("CD", 400)])
+@pytest.mark.parametrize(
+    ("text", "letters", "separated"),
+    [("A and C", "AC", True), ("(A), (C)", "AC", True), ("AC", "AC", False), ("B & D", "BD", True)],
+)
+def test_options_chosen(text: str, letters: str, separated: bool) -> None:
+    options = read(text)
+    assert isinstance(options, Options)
+    assert options.letters == frozenset(letters) and options.separated is separated
+
+
+def test_letters_together_are_options_and_what_else_they_read_as() -> None:
+    letters = read("CD")
+    assert isinstance(letters, Options) and not letters.separated
+    assert isinstance(letters.written, Roman) and letters.written.value == 400
+
+
+@pytest.mark.parametrize(("text", "value"), [("XIV", 14), ("$MCMXCIV$", 1994), ("XL", 40)])
 def test_roman_numerals_keep_their_letters(text: str, value: int) -> None:
     roman = read(text)
     assert isinstance(roman, Roman) and roman.value == value
