@@ -13,8 +13,6 @@ run on values the host rebuilt itself, where every ``__eq__`` is Python's own.
 """
 
 import collections
-import decimal
-import fractions
 import math
 from collections.abc import Callable
 from typing import Any
@@ -40,12 +38,19 @@ _counter = collections.Counter
 _ordered = collections.OrderedDict
 _default = collections.defaultdict
 # Exact rationals and decimals (a program may well return ``Fraction(1, 3)``): read with
-# their classes' own property getters and ``__str__``, bound here.
-_fraction = fractions.Fraction
-_decimal = decimal.Decimal
-_numerator = fractions.Fraction.numerator.__get__
-_denominator = fractions.Fraction.denominator.__get__
-_decimal_str = decimal.Decimal.__str__
+# their classes' own property getters and ``__str__``, bound here. A worker that can no
+# longer read the standard library (isolation=none started as root, after its uid drop)
+# goes without them: such values then fail as unsendable, never pass.
+_fraction: Any = None
+_decimal: Any = None
+try:
+    from decimal import Decimal as _decimal
+    from fractions import Fraction as _fraction
+except ImportError:  # pragma: no cover - only inside such a worker
+    pass
+_numerator: Any = _fraction.numerator.__get__ if _fraction is not None else None
+_denominator: Any = _fraction.denominator.__get__ if _fraction is not None else None
+_decimal_str: Any = _decimal.__str__ if _decimal is not None else None
 # Builtin types themselves are values too (``assert type(f(x)) == list``); by identity.
 _TYPES = (type(None), bool, int, float, complex, str, bytes, list, tuple, dict, set, frozenset)
 _TYPE_NAMES = {t.__name__: t for t in _TYPES}
@@ -82,10 +87,10 @@ def _encode(value: Any, depth: int, budget: list[int]) -> Tagged:
         return ["float", _repr_float(value)]  # text: JSON has no nan/inf
     if kind is complex:
         return ["complex", [_repr_float(_real(value)), _repr_float(_imag(value))]]
-    if kind is _fraction:
+    if _fraction is not None and kind is _fraction:
         pair = [_format_int(_numerator(value), "x"), _format_int(_denominator(value), "x")]
         return ["fraction", pair]
-    if kind is _decimal:
+    if _decimal is not None and kind is _decimal:
         return ["decimal", _decimal_str(value)]
     if kind is str:
         return ["str", value]
@@ -143,11 +148,9 @@ def decode(data: object, depth: int = 0) -> object:
             return _TYPE_NAMES[_exact(payload, str)]
         if tag == "fraction":
             numerator, denominator = _exact(payload, list)
-            return fractions.Fraction(
-                int(_exact(numerator, str), 16), int(_exact(denominator, str), 16)
-            )
+            return _fraction(int(_exact(numerator, str), 16), int(_exact(denominator, str), 16))
         if tag == "decimal":
-            return decimal.Decimal(_exact(payload, str))
+            return _decimal(_exact(payload, str))
         if tag == "complex":
             real, imag = _exact(payload, list)
             return complex(float(_exact(real, str)), float(_exact(imag, str)))
@@ -167,8 +170,8 @@ def decode(data: object, depth: int = 0) -> object:
 
 # ---------------------------------------------------------------- comparisons on plain values
 
-_NUMBERS = (int, float, complex, fractions.Fraction, decimal.Decimal)
-_REALS = (int, float, fractions.Fraction, decimal.Decimal)
+_NUMBERS = (int, float, complex, _fraction, _decimal)
+_REALS = (int, float, _fraction, _decimal)
 
 
 def _is_number(value: object) -> bool:
