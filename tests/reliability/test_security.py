@@ -77,15 +77,22 @@ def _post(service: ServiceProcess, route: str, body: Any, **headers: str) -> htt
 @pytest.mark.parametrize("route", sorted(SCORING_ROUTES))
 def test_every_scoring_route_requires_the_key(secret_service: ServiceProcess, route: str) -> None:
     body = SCORING_ROUTES[route]
+    basic_key = {"Authorization": f"Basic {base64.b64encode(f'u:{API_KEY}'.encode()).decode()}"}
     refused = [
         {},
         {"Authorization": "Bearer wrong"},
         {"Authorization": f"Bearer {API_KEY[:-1]}"},  # a prefix of the key
         {"Authorization": f"Bearer {API_KEY}x"},
-        {"Authorization": f"Basic {base64.b64encode(f'u:{API_KEY}'.encode()).decode()}"},
+        {"Authorization": f"Basic {base64.b64encode(f'u:{API_KEY}x'.encode()).decode()}"},
+        {"Authorization": f"Basic {base64.b64encode(f'{API_KEY}:'.encode()).decode()}"},
         {"Authorization": API_KEY},
         {"X-API-Key": API_KEY},
     ]
+    # OpenRLHF can only send credentials in the URL (Basic); /get_reward alone takes them.
+    if route == "/get_reward":
+        assert _post(secret_service, route, body, **basic_key).status_code == 200
+    else:
+        refused.append(basic_key)
     for headers in refused:
         response = _post(secret_service, route, body, **headers)
         assert response.status_code == 401, (headers, response.status_code)
