@@ -71,7 +71,9 @@ async def build_backends(
         if client_config is not None:
             verifier = await stack.enter_async_context(VerifierClient(client_config))
         stage = LLMStage(verifier, settings.mode, metrics, settings.llm.verdict_source)
-        code_scorer = CodeScorer(sandbox) if sandbox is not None else None
+        code_scorer = (
+            CodeScorer(sandbox, settings.every_test_after_timeout) if sandbox is not None else None
+        )
         gate = _admission(settings, metrics) if admission else None
         scorer = Scorer(settings, checker, metrics, code_scorer, stage, gate)
         monitor = None

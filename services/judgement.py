@@ -21,6 +21,8 @@ class PassCount:
 
     passed: int
     total: int
+    # Not run because the program's first test timed out; they count as failed.
+    skipped: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -110,6 +110,11 @@ class RewardOptions(_Strict):
     empty_code_reward: float = Field(
         -0.5, description="Code: reward when the completion contains no code."
     )
+    every_test: bool | None = Field(
+        None,
+        description="Code: run every test even after a program's first test timed out (by "
+        "default the rest are skipped and count as failed); the server default when omitted.",
+    )
 
 
 class _ItemBase(_Strict):

@@ -93,6 +93,7 @@ def _code(judgement: ItemJudgement, reward: Reward) -> Components:
         "format": fmt.format,
         "thinking": fmt.thinking,
         "tests_total": float(tests.total),
+        "tests_skipped": float(tests.skipped),
     }
     if judgement.judged and reward.answer is not None:
         components.update(

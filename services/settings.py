@@ -386,6 +386,12 @@ class Settings(BaseSettings):
         300.0, gt=0, description="Items still unjudged after this get status 'timeout'."
     )
     cache_size: int = Field(200_000, ge=1, description="Entries in the math verdict LRU cache.")
+    every_test_after_timeout: bool = Field(
+        False,
+        description="Code: run a program's remaining tests after its first one timed out "
+        "(off: they are skipped and count as failed, so a hang costs one timeout, not one "
+        "per test); the request option every_test overrides it.",
+    )
     queued_tests_per_worker: int = Field(
         256,
         ge=0,

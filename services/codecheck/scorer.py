@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from sandbox import Failure, Language, Limits, Sandbox, SandboxUnavailable, TestCase, TestOutcome
 from services.codecheck.extraction import extract_code
@@ -28,19 +29,57 @@ def _describe(index: int, outcome: TestOutcome) -> str:
     return text
 
 
-class CodeScorer:
-    """The code judge: the program's tests run in the sandbox; how many passed."""
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A program's test outcomes, and how many tests after them were skipped."""
 
-    def __init__(self, sandbox: Sandbox) -> None:
+    outcomes: list[TestOutcome]
+    skipped: int
+
+
+# One request's runs by (language, program, tests, limits, every test): a GRPO group's
+# identical completions run once.
+Runs = dict[tuple[Language, str, tuple[TestCase, ...], Limits, bool], "asyncio.Task[Run]"]
+
+
+class CodeScorer:
+    """The code judge: the program's tests run in the sandbox; how many passed.
+
+    Unless ``every_test_after_timeout`` (or the request's ``every_test``), a program whose
+    first test times out does not run the rest: they count as failed, and a hang costs one
+    timeout instead of one per test.
+    """
+
+    def __init__(self, sandbox: Sandbox, every_test_after_timeout: bool = False) -> None:
         self._sandbox = sandbox
+        self._every_test = every_test_after_timeout
 
     async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[ItemJudgement]:
+        runs: Runs = {}
+
         async def one(index: int, item: CodeItem) -> ItemJudgement:
-            return await self.judge_item(index, item, context.options)
+            return await self.judge_item(index, item, context.options, runs)
 
         return await judge_each(entries, context, CodeItem, one)
 
-    async def judge_item(self, index: int, item: CodeItem, options: RewardOptions) -> ItemJudgement:
+    async def _run(
+        self,
+        language: Language,
+        code: str,
+        cases: Sequence[TestCase],
+        limits: Limits,
+        every_test: bool,
+    ) -> Run:
+        if every_test or len(cases) < 2:
+            return Run(await self._sandbox.run_tests(language, code, cases, limits), 0)
+        first = await self._sandbox.run_tests(language, code, cases[:1], limits)
+        if first[0].failure is Failure.TIMEOUT:
+            return Run(first, len(cases) - 1)
+        return Run(first + await self._sandbox.run_tests(language, code, cases[1:], limits), 0)
+
+    async def judge_item(
+        self, index: int, item: CodeItem, options: RewardOptions, runs: Runs | None = None
+    ) -> ItemJudgement:
         code = extract_code(item.completion, item.language)
         tests = item.tests[: item.max_tests or DEFAULT_MAX_TESTS]
         judgement = ItemJudgement(
@@ -66,12 +105,20 @@ class CodeScorer:
             return replace(judgement, status=Status.ERROR, judged=False, detail=detail)
 
         limits = Limits(wall_s=item.timeout_s or DEFAULT_TIMEOUT_S)
-        cases = [TestCase(code=t.code, stdin=t.stdin, expected=t.expected) for t in tests]
+        cases = tuple(TestCase(code=t.code, stdin=t.stdin, expected=t.expected) for t in tests)
+        every_test = self._every_test if options.every_test is None else options.every_test
+        key = (Language(item.language), code, cases, limits, every_test)
+        runs = {} if runs is None else runs
+        if key not in runs:
+            runs[key] = asyncio.ensure_future(self._run(*key))
         try:
-            outcomes = await self._sandbox.run_tests(Language(item.language), code, cases, limits)
+            # Shielded: an item cut off by the batch deadline leaves the shared run to the
+            # others waiting on it.
+            run = await asyncio.shield(runs[key])
         except SandboxUnavailable as exc:
             detail = f"code execution unavailable: {exc}"
             return replace(judgement, status=Status.UNAVAILABLE, judged=False, detail=detail)
+        outcomes = run.outcomes
 
         broken = [o for o in outcomes if o.failure is Failure.SANDBOX_ERROR]
         if broken:
@@ -83,9 +130,15 @@ class CodeScorer:
 
         passed = sum(outcome.passed for outcome in outcomes)
         failures = Counter(o.failure.value for o in outcomes if not o.passed)
-        summary = f"{passed}/{len(outcomes)} tests passed"
+        total = len(outcomes) + run.skipped
+        summary = f"{passed}/{total} tests passed"
         if failures:
             first = [_describe(i, o) for i, o in enumerate(outcomes) if not o.passed][:3]
             kinds = ", ".join(f"{kind}={n}" for kind, n in sorted(failures.items()))
             summary += f" ({kinds}); " + "; ".join(first)
-        return replace(judgement, tests=PassCount(passed, len(outcomes)), detail=summary)
+        if run.skipped:
+            summary += (
+                f"; {run.skipped} more skipped after the first test timed out "
+                "(counted as failed; option every_test runs them)"
+            )
+        return replace(judgement, tests=PassCount(passed, total, run.skipped), detail=summary)
