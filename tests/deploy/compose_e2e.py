@@ -126,7 +126,15 @@ def check_ready(stack: Stack) -> dict[str, Any]:
     backends = {name: status["ok"] for name, status in body["backends"].items()}
     expect(response.status_code == 200 and body["ready"] is True, f"/ready: {body}")
     expect(
-        backends == {"math": True, "sandbox": True, "q": False, "llm_verifier": True},
+        backends
+        == {
+            "math": True,
+            "sandbox": True,
+            "q": False,
+            "llm_verifier": True,
+            "canaries": True,
+            "queue": True,
+        },
         f"every backend but q should work: {body}",
     )
     health = stack.health("verifier")
