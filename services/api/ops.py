@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends
-from fastapi.responses import ORJSONResponse, Response
+from fastapi.responses import Response
 
 from services.api.dependencies import app_backends, app_metrics, app_settings
+from services.api.responses import JSONResponse
 from services.composition import Backends
 from services.metrics import Metrics
 from services.protocol import HealthResponse, ReadyResponse
@@ -37,9 +38,9 @@ async def health() -> HealthResponse:
 async def ready(
     settings: Annotated[Settings, Depends(app_settings)],
     started: Annotated[Backends, Depends(app_backends)],
-) -> ORJSONResponse:
+) -> JSONResponse:
     body = await readiness(settings, started, load=True)
-    return ORJSONResponse(body.model_dump(), status_code=200 if body.ready else 503)
+    return JSONResponse(body.model_dump(), status_code=200 if body.ready else 503)
 
 
 @router.get("/metrics", summary="Prometheus metrics", response_class=Response)
