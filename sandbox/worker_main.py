@@ -59,6 +59,9 @@ JOB_DIR = "job"
 # here, never to stdout, so nothing the program prints can pass for them.
 REPORT_FD = 3
 REPORT_CAP = 8 * 1024 * 1024
+# How often a job's CPU is read while its CPU budget, not the wall clock, is the limit.
+CPU_POLL_S = 0.02
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 # Names of the harness's comparisons in an opaque test (sandbox/test_split.py rewrites its
 # asserts to call them).
 HOLDS = "__sandbox_holds__"
@@ -575,12 +578,22 @@ class Worker:
             if fd >= 0:
                 poller.register(fd, select.POLLIN)
         deadline = t0 + limits["wall_s"]
+        # A CPU budget below the wall clock is the verdict; the wall clock is a backstop.
+        cpu_clock = limits["cpu_s"] < limits["wall_s"]
+        cpu_used, cpu_check = 0.0, t0 + CPU_POLL_S
         exited = False
         while not exited:
-            remaining = deadline - time.monotonic()
+            now = time.monotonic()
+            remaining = deadline - now
             if remaining <= 0:
                 timed_out = True
                 break
+            if cpu_clock:
+                if now >= cpu_check:
+                    cpu_used, cpu_check = _job_cpu_s(self.pid1), now + CPU_POLL_S
+                    if cpu_used > limits["cpu_s"]:
+                        break
+                remaining = min(remaining, cpu_check - now)
             for fd, _ev in poller.poll(remaining * 1000):
                 if fd == pidfd:
                     exited = True
@@ -628,7 +641,7 @@ class Worker:
             "timed_out": timed_out,
             "output_limit": output_limit,
             "duration_s": duration,
-            "cpu_s": ru.ru_utime + ru.ru_stime,
+            "cpu_s": max(cpu_used, ru.ru_utime + ru.ru_stime),
             "maxrss_kb": ru.ru_maxrss,
         }
         if rep_r >= 0:
@@ -709,6 +722,23 @@ class Worker:
             with contextlib.suppress(OSError):
                 os.write(2, f"sandbox: job setup failed: {exc!r}\n".encode())
         os._exit(code)
+
+
+def _job_cpu_s(pid1: bool) -> float:
+    """User + system CPU of the job's processes so far, exited children and zombies
+    included (every job process descends from the worker)."""
+    total = 0
+    for pid in _descendants(os.getpid()) if not pid1 else _namespace_pids():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                stat = f.read()
+            total += sum(map(int, stat[stat.rindex(b")") + 2 :].split()[11:15]))
+    return total / CLOCK_TICKS
+
+
+def _namespace_pids() -> list[int]:
+    """Every process of our PID namespace but us (PID 1): the job's."""
+    return [int(name) for name in os.listdir("/proc") if name.isdigit() and name != "1"]
 
 
 def _set_limits(limits: JobLimits) -> None:
