@@ -24,6 +24,7 @@ from .python_tests import judge_test, plan_test
 from .q_license import LicenseDir, prepare_license
 from .q_script import SCRIPT_NAME, build_script, q_argv
 from .reaper import become_subreaper
+from .scheduler import FairScheduler, current_flow
 from .status import IsolationStatus, PoolStatus, PythonStatus, QStatus, SandboxStatus
 from .worker_main import Job, JobLimits, Reply, WorkerConfig
 
@@ -74,6 +75,8 @@ class Sandbox:
         self._executor = ThreadPoolExecutor(
             max_workers=max(1, config.workers), thread_name_prefix="sandbox"
         )
+        # Jobs go round-robin across requests (sandbox/scheduler.py), not first come first served.
+        self._scheduler = FairScheduler(max(1, config.workers))
         # Anything that escapes a worker tree re-parents to us (and is reaped), not to init.
         self.subreaper = become_subreaper()
 
@@ -90,8 +93,12 @@ class Sandbox:
         if pool is None:  # first use: probing the interpreter blocks, keep it off the loop
             pool = await loop.run_in_executor(self._executor, self._pool, language)
 
+        flow = current_flow.get() or object()
+
         def run(job: Job, on: WorkerPool = pool) -> asyncio.Future[Reply]:
-            return loop.run_in_executor(self._executor, on.run, job, limits.wall_s)
+            return asyncio.wrap_future(
+                self._scheduler.submit(flow, on.run, job, limits.wall_s), loop=loop
+            )
 
         if language is Language.PYTHON:
             plans = [plan_test(program, t, _job_limits(limits)) for t in tests]
@@ -174,6 +181,7 @@ class Sandbox:
         for pool in pools:
             pool.close()
         self._executor.shutdown(wait=False, cancel_futures=True)
+        self._scheduler.shutdown()
         if self._license:
             self._license.cleanup()
 
