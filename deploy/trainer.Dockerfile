@@ -40,7 +40,7 @@ RUN --mount=type=bind,from=wheels,target=/wheels \
     fi
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY trainer trainer
 # grpo-train imports services.launcher (service.url: auto starts a local service); the
 # service's own dependencies are not installed, so that mode needs the service image.

@@ -31,7 +31,7 @@ ENV VIRTUAL_ENV=/opt/venv PATH=/opt/venv/bin:$PATH
 RUN python3 -m venv "$VIRTUAL_ENV"
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY services services
 COPY sandbox sandbox
 COPY trainer/__init__.py trainer/__init__.py

