@@ -11,7 +11,10 @@
 #   4. tests/deploy/compose_e2e.py through the gateway: /ready, a math batch, a code batch
 #      (passing and hostile programs), addon mode with the CPU rubric's probability,
 #      --scale verifier=3 and one replica killed under load, 2 GRPO steps of the trainer.
-# Exit status: 0 all passed, 1 a check failed, 3 no engine can be set up here.
+# Exit status: 0 all passed, 1 a check failed, 3 no engine can be set up here, 4 the
+# checks' Python packages (httpx, docker) are missing and cannot be installed.
+# Needs: root on Debian (for the engine), python3; the checks' packages come from .venv
+# (`make install-dev`) or, without it, are installed into $COMPOSE_E2E_CACHE/checks-venv.
 # Caches (base root filesystems, wheels) live in $COMPOSE_E2E_CACHE (.cache/compose-e2e).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +31,21 @@ REPORT=${COMPOSE_E2E_REPORT:-$COMPOSE_E2E_CACHE/report.json}
 PYTHON=${PYTHON:-$ROOT/.venv/bin/python}
 [ -x "$PYTHON" ] || PYTHON=python3
 mkdir -p "$COMPOSE_E2E_CACHE"
+
+# The checks (tests/deploy/compose_e2e.py) import httpx and the Docker SDK; everything else
+# they use is the standard library. Without them in $PYTHON, a venv of their own.
+CHECK_PACKAGES=("httpx>=0.27" "docker>=7.1")
+if ! "$PYTHON" -c 'import httpx, docker' 2>/dev/null; then
+  CHECKS_VENV=$COMPOSE_E2E_CACHE/checks-venv
+  echo "compose-e2e: $PYTHON lacks httpx or docker; installing ${CHECK_PACKAGES[*]} into $CHECKS_VENV" >&2
+  if ! { [ -x "$CHECKS_VENV/bin/python" ] || python3 -m venv "$CHECKS_VENV"; } ||
+    ! "$CHECKS_VENV/bin/python" -m pip install -q "${CHECK_PACKAGES[@]}"; then
+    echo "compose-e2e: cannot install ${CHECK_PACKAGES[*]}: run \`make install-dev\` (or" \
+      "install them into \$PYTHON) and try again" >&2
+    exit 4
+  fi
+  PYTHON=$CHECKS_VENV/bin/python
+fi
 
 STARTED=$(date +%s)
 phase() { echo "== [$(($(date +%s) - STARTED))s] $*"; }
