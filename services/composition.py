@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from sandbox import Sandbox, SandboxUnavailable
 from services.admission import Admission, Backend
+from services.codecheck.outcome_cache import OutcomeCache
 from services.codecheck.scorer import CodeScorer
 from services.exploits.canaries import CanaryMonitor
 from services.llm_stage import LLMStage
@@ -71,9 +72,7 @@ async def build_backends(
         if client_config is not None:
             verifier = await stack.enter_async_context(VerifierClient(client_config))
         stage = LLMStage(verifier, settings.mode, metrics, settings.llm.verdict_source)
-        code_scorer = (
-            CodeScorer(sandbox, settings.every_test_after_timeout) if sandbox is not None else None
-        )
+        code_scorer = _code_scorer(settings, sandbox, metrics) if sandbox is not None else None
         gate = _admission(settings, metrics) if admission else None
         scorer = Scorer(settings, checker, metrics, code_scorer, stage, gate)
         monitor = None
@@ -89,6 +88,18 @@ async def build_backends(
             canaries=monitor,
             admission=gate,
         )
+
+
+def _code_scorer(settings: Settings, sandbox: Sandbox, metrics: Metrics) -> CodeScorer:
+    outcomes = OutcomeCache(
+        settings.code_cache_size, settings.code_cache_ttl_s, on_lookup=metrics.code_cache_lookup
+    )
+    return CodeScorer(
+        sandbox,
+        settings.every_test_after_timeout,
+        wall_backstop=settings.code_wall_backstop,
+        outcomes=outcomes,
+    )
 
 
 def _admission(settings: Settings, metrics: Metrics) -> Admission:

@@ -33,6 +33,12 @@ class Metrics:
             ["result"],
             registry=self.registry,
         )
+        self.code_cache = Counter(
+            "verifier_code_cache",
+            "Code run cache look-ups by result (hit: a recent request's identical run reused).",
+            ["result"],
+            registry=self.registry,
+        )
         self.math_method = Counter(
             "verifier_math_method",
             "Math verdicts by the method that decided them.",
@@ -125,6 +131,9 @@ class Metrics:
 
     def cache_lookup(self, hit: bool) -> None:
         self.math_cache.labels(result="hit" if hit else "miss").inc()
+
+    def code_cache_lookup(self, hit: bool) -> None:
+        self.code_cache.labels(result="hit" if hit else "miss").inc()
 
     def verifier_cache_lookup(self, kind: str, hit: bool) -> None:
         self.verifier_cache.labels(kind=kind, result="hit" if hit else "miss").inc()

@@ -392,6 +392,24 @@ class Settings(BaseSettings):
         "(off: they are skipped and count as failed, so a hang costs one timeout, not one "
         "per test); the request option every_test overrides it.",
     )
+    code_wall_backstop: float = Field(
+        3.0,
+        ge=1.0,
+        description="Code: a test's timeout is CPU time (a program killed at it used that "
+        "much CPU, however slow a loaded machine was); one that waits instead (sleeps, "
+        "blocks) is killed after this many times the timeout of wall-clock time. 1: the "
+        "wall clock is the verdict.",
+    )
+    code_cache_size: int = Field(
+        4096,
+        ge=0,
+        description="Code: runs of (language, program, tests, limits) kept for reuse by later "
+        "requests (GRPO steps resend identical programs); runs with a sandbox error or a "
+        "wall-clock timeout are never kept. 0: off.",
+    )
+    code_cache_ttl_s: float = Field(
+        600.0, gt=0, description="Code: seconds a kept run is reused before it expires."
+    )
     queued_tests_per_worker: int = Field(
         256,
         ge=0,

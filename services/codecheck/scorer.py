@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from sandbox import Failure, Language, Limits, Sandbox, SandboxUnavailable, TestCase, TestOutcome
+from sandbox.scheduler import current_flow
 from services.codecheck.extraction import extract_code
+from services.codecheck.outcome_cache import OutcomeCache, Run, RunKey
 from services.judgement import ItemJudgement, PassCount
 from services.judges.base import BatchContext, Entry, judge_each
 from services.protocol import CodeItem, Judge, RewardOptions, Status, Task
@@ -16,6 +18,8 @@ from services.rewards.format_reward import score_format
 
 DEFAULT_MAX_TESTS = 5
 DEFAULT_TIMEOUT_S = 1.0
+# The wall-clock backstop of a test, as a multiple of its CPU-time limit (the timeout).
+DEFAULT_WALL_BACKSTOP = 3.0
 _EXCERPT = 120
 
 
@@ -29,17 +33,8 @@ def _describe(index: int, outcome: TestOutcome) -> str:
     return text
 
 
-@dataclass(frozen=True, slots=True)
-class Run:
-    """A program's test outcomes, and how many tests after them were skipped."""
-
-    outcomes: list[TestOutcome]
-    skipped: int
-
-
-# One request's runs by (language, program, tests, limits, every test): a GRPO group's
-# identical completions run once.
-Runs = dict[tuple[Language, str, tuple[TestCase, ...], Limits, bool], "asyncio.Task[Run]"]
+# One request's runs by what they depend on: a GRPO group's identical completions run once.
+Runs = dict[RunKey, "asyncio.Task[Run]"]
 
 
 class CodeScorer:
@@ -48,21 +43,49 @@ class CodeScorer:
     Unless ``every_test_after_timeout`` (or the request's ``every_test``), a program whose
     first test times out does not run the rest: they count as failed, and a hang costs one
     timeout instead of one per test.
+
+    An item's timeout is CPU time: a program killed at it used that much CPU, however long
+    a loaded machine took to give it; a program that waits instead (sleeps, blocks) is
+    killed at ``wall_backstop`` times the timeout of wall-clock time (1: the wall clock is
+    the verdict). Runs of recent requests are reused from ``outcomes``.
     """
 
-    def __init__(self, sandbox: Sandbox, every_test_after_timeout: bool = False) -> None:
+    def __init__(
+        self,
+        sandbox: Sandbox,
+        every_test_after_timeout: bool = False,
+        *,
+        wall_backstop: float = DEFAULT_WALL_BACKSTOP,
+        outcomes: OutcomeCache | None = None,
+    ) -> None:
         self._sandbox = sandbox
         self._every_test = every_test_after_timeout
+        self._wall_backstop = max(1.0, wall_backstop)
+        self._outcomes = outcomes or OutcomeCache(0, 0)
+
+    def limits(self, timeout_s: float) -> Limits:
+        """A test's limits for an item's timeout."""
+        return Limits(wall_s=timeout_s * self._wall_backstop, cpu_s=timeout_s)
 
     async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[ItemJudgement]:
         runs: Runs = {}
+        # The sandbox takes requests in turn: this one's tests are one flow.
+        current_flow.set(object())
 
         async def one(index: int, item: CodeItem) -> ItemJudgement:
             return await self.judge_item(index, item, context.options, runs)
 
         return await judge_each(entries, context, CodeItem, one)
 
-    async def _run(
+    async def _run(self, key: RunKey) -> Run:
+        cached = self._outcomes.get(key)
+        if cached is not None:
+            return cached
+        run = await self._execute(key.language, key.program, key.tests, key.limits, key.every_test)
+        self._outcomes.put(key, run)
+        return run
+
+    async def _execute(
         self,
         language: Language,
         code: str,
@@ -104,13 +127,13 @@ class CodeScorer:
             )
             return replace(judgement, status=Status.ERROR, judged=False, detail=detail)
 
-        limits = Limits(wall_s=item.timeout_s or DEFAULT_TIMEOUT_S)
+        limits = self.limits(item.timeout_s or DEFAULT_TIMEOUT_S)
         cases = tuple(TestCase(code=t.code, stdin=t.stdin, expected=t.expected) for t in tests)
         every_test = self._every_test if options.every_test is None else options.every_test
-        key = (Language(item.language), code, cases, limits, every_test)
+        key = RunKey(Language(item.language), code, cases, limits, every_test)
         runs = {} if runs is None else runs
         if key not in runs:
-            runs[key] = asyncio.ensure_future(self._run(*key))
+            runs[key] = asyncio.ensure_future(self._run(key))
         try:
             # Shielded: an item cut off by the batch deadline leaves the shared run to the
             # others waiting on it.
