@@ -1,0 +1,71 @@
+"""The fair scheduler: flows are served in turn, whatever order their jobs arrived in."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from sandbox.scheduler import FairScheduler
+
+
+@pytest.fixture
+def one_thread() -> Iterator[FairScheduler]:
+    scheduler = FairScheduler(1, name="test")
+    yield scheduler
+    scheduler.shutdown()
+
+
+def _blocked(scheduler: FairScheduler) -> threading.Event:
+    """Occupy the scheduler's one thread until the returned event is set."""
+    gate, running = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        running.set()
+        gate.wait(10)
+
+    scheduler.submit("gate", hold)
+    assert running.wait(10)
+    return gate
+
+
+def test_a_later_flow_does_not_wait_for_an_earlier_backlog(one_thread: FairScheduler) -> None:
+    gate = _blocked(one_thread)
+    order: list[str] = []
+    futures = [one_thread.submit("a", order.append, f"a{i}") for i in range(4)]
+    futures += [one_thread.submit("b", order.append, "b0")]
+    futures += [one_thread.submit("c", order.append, f"c{i}") for i in range(2)]
+    assert one_thread.queued() == 7
+    gate.set()
+    for future in futures:
+        future.result(10)
+    assert order == ["a0", "b0", "c0", "a1", "c1", "a2", "a3"]
+
+
+def test_results_and_errors_reach_the_caller(one_thread: FairScheduler) -> None:
+    assert one_thread.submit("a", pow, 2, 10).result(10) == 1024
+    with pytest.raises(ZeroDivisionError):
+        one_thread.submit("a", divmod, 1, 0).result(10)
+
+
+def test_a_cancelled_job_never_runs(one_thread: FairScheduler) -> None:
+    gate = _blocked(one_thread)
+    ran: list[int] = []
+    dropped = one_thread.submit("a", ran.append, 1)
+    kept = one_thread.submit("a", ran.append, 2)
+    assert dropped.cancel()
+    gate.set()
+    kept.result(10)
+    assert ran == [2]
+
+
+def test_shutdown_cancels_what_is_queued() -> None:
+    scheduler = FairScheduler(1, name="test")
+    gate = _blocked(scheduler)
+    queued = scheduler.submit("a", int)
+    scheduler.shutdown()
+    gate.set()
+    assert queued.cancelled()
+    with pytest.raises(RuntimeError):
+        scheduler.submit("a", int)
