@@ -21,6 +21,7 @@ fast checks and then the symbolic engine decide those (``checker.py``).
 | Roman numeral, whole number | the same value (``XIV`` is ``14``) |
 | Roman numeral, anything else | its letters as words (``CD`` may name a segment) |
 | words, words | never when their letters differ; else undecided (``ab`` may be ``ba``) |
+| expression, expression or number | the same values at random points (``numeric_probe.py``) |
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from services.mathcheck.answer_types import (
     Word,
 )
 from services.mathcheck.normalization import numbers_match
+from services.mathcheck.numeric_probe import probe
 
 
 class Method(StrEnum):
@@ -121,6 +123,12 @@ def _words(reference: Word, answer: Word) -> Verdict | None:
     return None
 
 
+def _expressions(reference: Expr | Number, answer: Expr) -> Verdict | None:
+    # Evaluated without sympy; what the reader is unsure of goes to the symbolic engine.
+    same = probe(reference.canonical, answer.canonical)
+    return None if same is None else Verdict(same, Method.NUMERIC)
+
+
 Rule = Callable[[Any, Any], Verdict | None]
 _OTHERS = (Number, Quantity, Choice, Options, Ratio, Roman, Word, Assignment, Expr)
 # One entry per unordered pair of types; the first type of the key is the rule's first
@@ -135,6 +143,8 @@ _RULES: dict[tuple[type, type], Rule] = {
     (Options, Options): _chosen_options,
     (Ratio, Ratio): _ratios,
     (Word, Word): _words,
+    (Expr, Expr): _expressions,
+    (Number, Expr): _expressions,
     **{(Assignment, other): _assignment_and_other for other in _OTHERS if other is not Assignment},
     **{
         (Quantity, other): _quantity_and_other

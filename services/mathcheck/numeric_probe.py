@@ -1,0 +1,405 @@
+"""Compare two expressions by their values, without the symbolic engine.
+
+Most expressions that reach sympy are short: ``\\frac{n(n+1)}{2}`` against
+``(n^2+n)/2``, ``2x\\cos(x^2)`` against ``\\cos(x^2) \\cdot 2x``, ``8`` against ``2^3``.
+``read_expression`` reads such an expression (LaTeX or plain text, already normalised)
+into a small tree, and ``probe`` evaluates both sides to 50 digits (mpmath) with the
+same random values for their unknowns:
+
+* no unknowns: equal when the two values agree to 35 digits, different when they differ
+  beyond 20;
+* unknowns (the same on both sides): different when the values differ at a positive
+  point, equal when they agree at every point, positive and negative; values that agree
+  only where the unknowns are positive (``\\sqrt{x^2}`` against ``x``) are left to sympy.
+
+Two different analytic functions agree only on a set of measure zero, so random points
+tell them apart. Anything the reader is not sure of (a decimal, whose rounding the
+symbolic engine judges; a function written without parentheses, ``\\cos 2x``; a
+subscript, an absolute value, a relation, a set, a word of several letters, a huge
+exponent) is not read, and the pair goes to the symbolic engine as before.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import mpmath
+
+# A value: a function of the unknowns' values.
+Value = Callable[[dict[str, mpmath.mpc]], mpmath.mpc]
+
+_DIGITS = 50
+# Equal: apart by less than the error of evaluating at twice the digits.
+_SAME = mpmath.mpf(10) ** -90
+_APART = mpmath.mpf(10) ** -20
+# Exponents and factorials beyond these are left to the symbolic engine (and its deadline).
+_MAX_EXPONENT = 1000
+_MAX_FACTORIAL = 500
+_POINTS = 4
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<number>\d+)|(?P<command>\\[a-zA-Z]+)|(?P<word>[a-zA-Z]+)|(?P<op>\*\*|[-+*/^(){}\[\]!]))"
+)
+# Commands and words that name a function of one argument in parentheses or braces.
+_FUNCTIONS: dict[str, Callable[[mpmath.mpc], mpmath.mpc]] = {
+    "\\sin": mpmath.sin,
+    "\\cos": mpmath.cos,
+    "\\tan": mpmath.tan,
+    "\\sec": mpmath.sec,
+    "\\csc": mpmath.csc,
+    "\\cot": mpmath.cot,
+    "\\ln": mpmath.log,
+    "\\exp": mpmath.exp,
+    "\\sqrt": mpmath.sqrt,
+    "sqrt": mpmath.sqrt,
+    "sin": mpmath.sin,
+    "cos": mpmath.cos,
+    "tan": mpmath.tan,
+    "exp": mpmath.exp,
+    "ln": mpmath.log,
+}
+_FRACTIONS = ("\\frac", "\\dfrac", "\\tfrac")
+_CONSTANTS = {"\\pi": mpmath.pi, "pi": mpmath.pi}
+_TIMES = ("\\cdot", "\\times", "*")
+_CLOSING = {"(": ")", "{": "}", "[": "]"}
+
+
+class _Unreadable(Exception):
+    """The reader is not sure what the text means."""
+
+
+@dataclass(frozen=True)
+class Expression:
+    """An expression read for evaluation: its value and the names of its unknowns."""
+
+    value: Value
+    unknowns: frozenset[str]
+
+
+class _Reader:
+    def __init__(self, text: str) -> None:
+        self.tokens: list[tuple[str, str]] = []
+        position = 0
+        while position < len(text):
+            match = _TOKEN.match(text, position)
+            if match is None or match.end() == position:
+                if text[position:].strip() == "":
+                    break
+                raise _Unreadable(text[position:])
+            kind = match.lastgroup
+            assert kind is not None
+            self.tokens.append((kind, match.group(kind)))
+            position = match.end()
+        self.index = 0
+        self.unknowns: set[str] = set()
+
+    def peek(self) -> tuple[str, str] | None:
+        return self.tokens[self.index] if self.index < len(self.tokens) else None
+
+    def take(self, expected: str | None = None) -> tuple[str, str]:
+        token = self.peek()
+        if token is None or (expected is not None and token[1] != expected):
+            raise _Unreadable(f"expected {expected}")
+        self.index += 1
+        return token
+
+    def whole(self) -> Value:
+        value = self.sum()
+        if self.peek() is not None:
+            raise _Unreadable("trailing text")
+        return value
+
+    def sum(self) -> Value:
+        sign = self._sign()
+        value = self.product()
+        if sign < 0:
+            value = _negated(value)
+        while (token := self.peek()) is not None and token[1] in "+-":
+            self.take()
+            term = self.product()
+            value = _combined(value, term, mpmath.fadd if token[1] == "+" else mpmath.fsub)
+        return value
+
+    def _sign(self) -> int:
+        token = self.peek()
+        if token is not None and token[1] in "+-":
+            self.take()
+            return -1 if token[1] == "-" else 1
+        return 1
+
+    def product(self) -> Value:
+        value = self.power()
+        while (token := self.peek()) is not None:
+            if token[1] in _TIMES:
+                self.take()
+                value = _combined(value, self.power(), mpmath.fmul)
+            elif token[1] in ("/", "\\div"):
+                self.take()
+                value = _combined(value, self.power(), mpmath.fdiv)
+                after = self.peek()
+                if after is not None and self._starts_factor(after):
+                    # "a/bc": a/(bc) or (a/b)c, read either way by someone.
+                    raise _Unreadable("a product after a division")
+            elif self._starts_factor(token):
+                # Implicit multiplication: "2x", "2\\sqrt{3}", "(x+1)(x-1)".
+                value = _combined(value, self.power(), mpmath.fmul)
+            else:
+                break
+        return value
+
+    @staticmethod
+    def _starts_factor(token: tuple[str, str]) -> bool:
+        kind, text = token
+        return kind in ("number", "word", "command") or text in ("(", "{")
+
+    def power(self) -> Value:
+        base = self.factorial(self.atom())
+        token = self.peek()
+        if token is None or token[1] not in ("^", "**"):
+            return base
+        self.take()
+        # An exponent is a group, or one digit or letter: "x^2y" is x² · y.
+        exponent = self._exponent()
+        return _power(base, exponent)
+
+    def _exponent(self) -> Value:
+        token = self.peek()
+        if token is None:
+            raise _Unreadable("no exponent")
+        kind, text = token
+        if text in ("{", "("):
+            return self.group()
+        if text == "-":
+            self.take()
+            return _negated(self._exponent())
+        if kind == "number":
+            if len(text) > 1:
+                # "x^23" is x²·3 in LaTeX and x²³ in plain text: ambiguous.
+                raise _Unreadable("several digits after ^ without braces")
+            self.take()
+            return _integer(int(text))
+        if kind == "word" and len(text) == 1:
+            return self.atom()
+        raise _Unreadable("exponent")
+
+    def factorial(self, value: Value) -> Value:
+        while (token := self.peek()) is not None and token[1] == "!":
+            self.take()
+            value = _factorial(value)
+        return value
+
+    def group(self) -> Value:
+        opening = self.take()[1]
+        if opening not in _CLOSING:
+            raise _Unreadable("group")
+        value = self.sum()
+        self.take(_CLOSING[opening])
+        return value
+
+    def atom(self) -> Value:
+        token = self.peek()
+        if token is None:
+            raise _Unreadable("missing operand")
+        kind, text = token
+        if text in ("(", "{"):
+            return self.group()
+        if kind == "number":
+            self.take()
+            return _integer(int(text))
+        if kind == "command":
+            return self._command(text)
+        if kind == "word":
+            return self._word(text)
+        raise _Unreadable(text)
+
+    def _command(self, name: str) -> Value:
+        self.take()
+        if name in _CONSTANTS:
+            return _constant(_CONSTANTS[name])
+        if name in _FRACTIONS:
+            numerator = self._braced()
+            return _combined(numerator, self._braced(), mpmath.fdiv)
+        if name == "\\sqrt" and self.peek() == ("op", "["):
+            self.take()
+            degree = self.sum()
+            self.take("]")
+            return _power(self._braced(), _combined(_integer(1), degree, mpmath.fdiv))
+        if name == "\\binom":
+            return _binomial(self._braced(), self._braced())
+        if name in _FUNCTIONS:
+            return _applied(_FUNCTIONS[name], self._argument(name))
+        raise _Unreadable(name)
+
+    def _word(self, word: str) -> Value:
+        self.take()
+        if word in _CONSTANTS:
+            return _constant(_CONSTANTS[word])
+        if word in _FUNCTIONS:
+            if self.peek() != ("op", "("):
+                raise _Unreadable(f"{word} without parentheses")
+            return _applied(_FUNCTIONS[word], self.group())
+        if len(word) != 1:
+            # "ab" may be a·b or a name; "sinx" a function without parentheses.
+            raise _Unreadable(word)
+        if word == "e":
+            return _constant(mpmath.e)
+        if word == "i":
+            return _constant(mpmath.mpc(0, 1))
+        self.unknowns.add(word)
+        return lambda point: point[word]
+
+    def _braced(self) -> Value:
+        token = self.peek()
+        if token is None:
+            raise _Unreadable("missing argument")
+        if token[1] == "{":
+            return self.group()
+        # "\\frac12", "\\sqrt3": one digit or one letter.
+        kind, text = token
+        if kind == "number" and len(text) == 1:
+            self.take()
+            return _integer(int(text))
+        if kind == "word" and len(text) == 1:
+            return self._word(text)
+        raise _Unreadable("argument")
+
+    def _argument(self, name: str) -> Value:
+        token = self.peek()
+        if name == "\\sqrt":
+            return self._braced()
+        if token is not None and token[1] in ("(", "{"):
+            return self.group()
+        raise _Unreadable(f"{name} without parentheses")
+
+
+def _constant(value: mpmath.mpf | mpmath.mpc) -> Value:
+    return lambda _point: value
+
+
+def _integer(number: int) -> Value:
+    # Made at the precision of each evaluation, so that no digit of a long one is lost.
+    return lambda _point: mpmath.mpf(number)
+
+
+def _negated(value: Value) -> Value:
+    return lambda point: -value(point)
+
+
+def _combined(left: Value, right: Value, operation: Callable[..., mpmath.mpc]) -> Value:
+    return lambda point: operation(left(point), right(point))
+
+
+def _applied(function: Callable[[mpmath.mpc], mpmath.mpc], argument: Value) -> Value:
+    return lambda point: function(argument(point))
+
+
+def _power(base: Value, exponent: Value) -> Value:
+    def value(point: dict[str, mpmath.mpc]) -> mpmath.mpc:
+        power = exponent(point)
+        if abs(power) > _MAX_EXPONENT:
+            raise _Unreadable("huge exponent")
+        return mpmath.power(base(point), power)
+
+    return value
+
+
+def _whole(value: mpmath.mpc) -> int:
+    if mpmath.im(value) != 0 or mpmath.re(value) != mpmath.nint(mpmath.re(value)):
+        raise _Unreadable("not a whole number")
+    return int(mpmath.nint(mpmath.re(value)))
+
+
+def _factorial(argument: Value) -> Value:
+    def value(point: dict[str, mpmath.mpc]) -> mpmath.mpc:
+        whole = _whole(argument(point))
+        if not 0 <= whole <= _MAX_FACTORIAL:
+            raise _Unreadable("factorial")
+        return mpmath.mpf(math.factorial(whole))
+
+    return value
+
+
+def _binomial(top: Value, bottom: Value) -> Value:
+    def value(point: dict[str, mpmath.mpc]) -> mpmath.mpc:
+        n, k = _whole(top(point)), _whole(bottom(point))
+        if not 0 <= n <= _MAX_FACTORIAL:
+            raise _Unreadable("binomial")
+        return mpmath.mpf(math.comb(n, k) if k >= 0 else 0)
+
+    return value
+
+
+# Text the reader never takes: decimals (their rounding is the symbolic engine's to judge),
+# relations, sets and lists, subscripts, absolute values, primes, percents.
+_NOT_READ = re.compile(r"[.,;:=<>|_'%$&~\"]")
+
+
+def read_expression(text: str) -> Expression | None:
+    """``text`` read for evaluation, or None when the reader is not sure what it means."""
+    if _NOT_READ.search(text) is not None:
+        return None
+    text = text.replace("\\left", "").replace("\\right", "")
+    try:
+        reader = _Reader(text)
+        value = reader.whole()
+    except (_Unreadable, RecursionError):
+        return None
+    return Expression(value, frozenset(reader.unknowns))
+
+
+def _evaluated(expression: Expression, point: dict[str, float], digits: int) -> mpmath.mpc | None:
+    try:
+        with mpmath.workdps(digits):
+            return _checked(expression.value({name: mpmath.mpc(x) for name, x in point.items()}))
+    except (_Unreadable, ZeroDivisionError, ValueError, OverflowError):
+        return None
+
+
+def _checked(value: mpmath.mpc) -> mpmath.mpc | None:
+    value = mpmath.mpmathify(value)
+    return value if mpmath.isfinite(value) else None
+
+
+def _apart(left: Expression, right: Expression, point: dict[str, float]) -> mpmath.mpf | None:
+    """How far apart the two values are at ``point``, relative to the larger (at least 1);
+    a distance below the working precision's error is measured again at twice the digits,
+    so that ``2^{200}`` and ``2^{200}+1`` stay apart. None where either is undefined."""
+    apart: mpmath.mpf | None = None
+    for digits in (_DIGITS, 2 * _DIGITS):
+        a, b = _evaluated(left, point, digits), _evaluated(right, point, digits)
+        if a is None or b is None:
+            return None
+        with mpmath.workdps(digits):
+            apart = abs(a - b) / max(mpmath.mpf(1), abs(a), abs(b))
+        if apart > _APART:
+            return apart
+    return apart
+
+
+def probe(reference: str, answer: str, seed: int | None = None) -> bool | None:
+    """Whether the two expressions are equal by their values; None when undecided."""
+    left, right = read_expression(reference), read_expression(answer)
+    if left is None or right is None or left.unknowns != right.unknowns:
+        return None
+    chooser = random.Random(seed)
+    names = sorted(left.unknowns)
+    for sign in (1, -1) if names else (1,):
+        for _ in range(_POINTS if names else 1):
+            point = {name: sign * chooser.uniform(0.3, 2.7) for name in names}
+            apart = _apart(left, right, point)
+            if apart is None:
+                return None
+            if apart > _APART:
+                # Apart where the unknowns are positive: different; apart only where they
+                # are negative: a branch of a root or a power, for sympy to judge.
+                return False if sign > 0 else None
+            if apart > _SAME:
+                return None
+    return True
+
+
+__all__ = ["Expression", "probe", "read_expression"]

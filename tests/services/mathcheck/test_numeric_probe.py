@@ -1,0 +1,95 @@
+"""The numeric probe: expressions compared by their values, in-process, without sympy."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.mathcheck.numeric_probe import probe, read_expression
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer"),
+    [
+        ("\\frac{n(n+1)}{2}", "(n^{2}+n)/2"),
+        ("8", "2^3"),
+        ("\\binom{52}{5}", "2598960"),
+        ("6!", "720"),
+        ("\\sqrt{x}", "x^{1/2}"),
+        ("\\sqrt[3]{2}", "2^{1/3}"),
+        ("2\\pi", "2pi"),
+        ("\\frac{\\sqrt{3}}{2}", "sqrt(3)/2"),
+        ("x^2+1", "x**2+1"),
+        ("x^3-1", "(x-1)(x^2+x+1)"),
+        ("2x\\cos(x^2)", "\\cos(x^2)\\cdot2x"),
+        ("\\ln(e^2)", "2"),
+        ("\\frac{1}{2}+\\frac{1}{2}i", "\\frac{1+i}{2}"),
+        ("2^{64}", "18446744073709551616"),
+    ],
+)
+def test_equal_values_are_equal(reference: str, answer: str) -> None:
+    assert probe(reference, answer) is True
+    assert probe(answer, reference) is True
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer"),
+    [
+        ("e^{-x}", "-e^x"),
+        ("a/b+c", "\\frac{a}{b+c}"),
+        ("\\frac{1}{x}", "x^{-2}"),
+        ("2^{64}", "18446744073709551615"),
+        ("\\frac{n(n+1)}{2}", "\\frac{n(n-1)}{2}"),
+        ("3-4i", "3+4i"),
+    ],
+)
+def test_different_values_are_different(reference: str, answer: str) -> None:
+    assert probe(reference, answer) is False
+    assert probe(answer, reference) is False
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer"),
+    [
+        # Equal where the unknowns are positive only: a branch for sympy to judge.
+        ("\\sqrt{x^2}", "x"),
+        # Apart by less than 50 digits can tell: never called equal, left to sympy.
+        ("2^{200}", "2^{200}+1"),
+        ("10^{-60}", "0"),
+        # Different unknowns on the two sides.
+        ("x/x", "1"),
+        ("x^2", "y^2"),
+        # Undefined at every point.
+        ("\\frac{1}{0}", "1"),
+    ],
+)
+def test_undecided_pairs_go_on(reference: str, answer: str) -> None:
+    assert probe(reference, answer) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0.5",  # a decimal: its rounding is for the symbolic engine to judge
+        "\\cos2x",  # a function without parentheses
+        "\\sin^2(x)",
+        "x_1",
+        "|x|",
+        "x=2",
+        "1,2",
+        "ab",  # a product or a name
+        "a/bc",  # a/(bc) or (a/b)c
+        "x^23",  # x²·3 or x²³
+        "\\log(2)",  # base 10 or e
+        "2^{10^{10}}",
+        "(1+2",
+    ],
+)
+def test_unsure_text_is_not_read(text: str) -> None:
+    expression = read_expression(text)
+    assert expression is None or probe(text, text) is None
+
+
+def test_huge_values_do_not_hang() -> None:
+    assert probe("10^{999}", "10^{999}") is True
+    assert probe("500!", "500!") is True
+    assert probe("501!", "501!") is None
