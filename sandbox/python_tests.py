@@ -6,21 +6,23 @@
   output): a job runs the program and then evaluates the program-side expressions; a
   second job, without the program, evaluates non-literal expected sides; the host
   compares (``sandbox/verdict.py``).
-- opaque test (any other code): the program runs from ``main.py``; the test code is held
-  in memory (never in a file, the working directory, the environment or argv) and run
-  after the program's top level returned; the harness's completion proof must arrive.
+- opaque test (any other code): the program runs from ``main.py``; the test code and the
+  nonce of its completion record travel sealed (never in the job frame, a file, the working
+  directory, the environment, argv or the program's memory) to a process of their own,
+  which calls into the program once its top level returned; the record must arrive.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 from dataclasses import dataclass
 
 from .classify import classify
 from .models import Language, Limits, TestCase, TestOutcome
-from .test_split import SplitTest, opaque_builtins, rewrite_opaque, split_test
+from .test_split import SplitTest, opaque_names, rewrite_opaque, split_test
 from .verdict import judge_opaque, judge_split
-from .worker_main import JobLimits, PythonJob, Reply
+from .worker_main import JobLimits, PythonJob, Reply, SealedTest
 
 MAIN = "main.py"
 
@@ -29,6 +31,7 @@ MAIN = "main.py"
 class PythonPlan:
     test: TestCase
     job: PythonJob
+    nonce: str = ""  # of the completion record or the values' report
     split: SplitTest | None = None
     reference: PythonJob | None = None  # evaluates non-literal expected sides
 
@@ -47,30 +50,34 @@ def plan_test(program: str, test: TestCase, limits: JobLimits) -> PythonPlan:
     if test.code is None:
         return PythonPlan(test, job(program))
     split = split_test(test.code, program) if test.expected is None else None
+    nonce = _nonce()
     if split is None:
-        after = {"after": rewrite_opaque(test.code), "builtins": opaque_builtins(test.code)}
-        return PythonPlan(test, job(program, nonce=_nonce(), **after))
+        sealed: SealedTest = {
+            "code": rewrite_opaque(test.code),
+            "nonce": nonce,
+            "names": opaque_names(test.code),
+        }
+        return PythonPlan(test, job(program, sealed=json.dumps(sealed)), nonce)
     probes = {"probes": split.probes, "setup": split.program_setup, "builtins": split.builtins}
     reference = None
     if split.references:
         # No program here: the expected side is computed where no program code runs.
         reference = job("", nonce=_nonce(), probes=split.references, setup=split.reference_setup)
         reference["stdin"] = ""
-    return PythonPlan(test, job(program, nonce=_nonce(), **probes), split, reference)
+    return PythonPlan(test, job(program, nonce=nonce, **probes), nonce, split, reference)
 
 
 def judge_test(plan: PythonPlan, replies: list[Reply], limits: Limits) -> TestOutcome:
     base = classify(Language.PYTHON, plan.test, replies[0], limits)
     if plan.test.code is None:
         return base
-    nonce = plan.job["nonce"]
     if plan.split is None:
-        return judge_opaque(base, replies[0], nonce)
+        return judge_opaque(base, replies[0], plan.nonce)
     reference = None
     if plan.reference is not None:
         ref_base = classify(Language.PYTHON, TestCase(), replies[1], limits)
         reference = (ref_base, replies[1], plan.reference["nonce"])
-    return judge_split(plan.split, base, replies[0], nonce, reference)
+    return judge_split(plan.split, base, replies[0], plan.nonce, reference)
 
 
 def _nonce() -> str:

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from . import value_codec
+from . import remote_calls, value_codec
 from .bwrap import QLIC, QLIC_SRC, SCRATCH, BwrapPlan, bwrap_argv
 from .classify import classify
 from .config import SandboxConfig
@@ -29,6 +29,7 @@ from .status import IsolationStatus, PoolStatus, PythonStatus, QStatus, SandboxS
 from .worker_main import Job, JobLimits, Reply, WorkerConfig
 
 CODEC_SOURCE = Path(value_codec.__file__).read_text(encoding="utf-8")
+REMOTE_SOURCE = Path(remote_calls.__file__).read_text(encoding="utf-8")
 
 # Reference workers get their own uid range (Python pool: +0, q pool: +1000).
 REFERENCE_UID_OFFSET = 2000
@@ -264,6 +265,7 @@ class Sandbox:
             "scratch": SCRATCH,
             "preimport": list(PREIMPORT),
             "codec": CODEC_SOURCE,
+            "remote": REMOTE_SOURCE,
         }
         license_dir: str | None = None
         if language is Language.Q:

@@ -14,7 +14,8 @@ Shapes split: ``assert A OP B`` (``==``, ``!=``, ``is``/``is not`` None/True/Fal
 A`` for a call, name, attribute or subscript, ``assert A and B``; at the top level, or in
 ``def check(candidate): ...`` followed by ``check(entry_point)`` (HumanEval); imports and
 assignments that use no program name may come before them. Anything else is opaque: it
-runs after the program with a completion proof (``sandbox/runner.py``).
+runs in a process of its own that calls the program's functions over a link of plain data
+and sends a completion record (``worker_main._OpaqueTest``, ``sandbox/remote_calls.py``).
 """
 
 from __future__ import annotations
@@ -399,24 +400,21 @@ def _is_singleton(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and any(node.value is s for s in _SINGLETONS)
 
 
-def opaque_builtins(code: str) -> list[str]:
-    """Builtin names an opaque test reads and does not bind itself (see SplitTest.builtins)."""
+def opaque_names(code: str) -> list[str] | None:
+    """The names an opaque test may read from the program: every name it reads that is not
+    a builtin (a builtin the program redefines stays Python's own in the test). None, for
+    all of the program's names, when the test reads ``globals()`` or ``vars()`` (KodCode's
+    ``import solution`` becomes a namespace built from them)."""
     try:
         module = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    read: set[str] = set()
-    bound: set[str] = set()
-    for node in ast.walk(module):
-        if isinstance(node, ast.Name):
-            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            bound.add(node.name)
-        elif isinstance(node, ast.arg):
-            bound.add(node.arg)
-        elif isinstance(node, ast.alias):
-            bound.add((node.asname or node.name).split(".")[0])
-    return sorted((read - bound) & BUILTIN_NAMES)
+    read = {
+        n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
+    if read & {"globals", "vars"}:
+        return None
+    return sorted(read - BUILTIN_NAMES)
 
 
 class _PlainCompares(ast.NodeTransformer):
@@ -447,16 +445,18 @@ class _PlainAsserts(ast.NodeTransformer):
 
 
 def rewrite_opaque(code: str) -> str:
-    """An opaque test, ready for the harness: its asserts judged on plain values, its code
-    the body of ``__sandbox_test__(__sandbox_holds__, __sandbox_truthy__)``.
+    """An opaque test, ready for its test process (``worker_main._OpaqueTest``): its asserts
+    judged on plain values, its code the body of
+    ``__sandbox_test__(__sandbox_holds__, __sandbox_truthy__)``.
 
     Each one-operator comparison in an assert, ``A == B``, becomes
     ``__sandbox_holds__("==", A, B)``, false unless both sides are plain data and the
     relation holds by the rules of ``value_codec`` (a rigged ``__eq__`` or an ``int``
-    subclass does not pass); a bare ``assert A`` asks for a plain truthy value. The
-    comparisons arrive as the function's arguments because a program can rebind module
-    globals from another frame (``sys._getframe(1).f_globals``) but not a function's locals.
-    Code that does not compile is left as it is (it fails when run)."""
+    subclass does not pass); a bare ``assert A`` asks for a plain truthy value. (The test
+    process only ever holds plain values and references to program objects that refuse
+    every comparison, so these keep what ``value_codec`` adds to Python's own rules: a
+    ``bool`` is not an ``int``, a list is not a tuple.) Code that does not compile is left
+    as it is (it fails when run)."""
     try:
         compile(code, "<test>", "exec")
         module = _PlainAsserts().visit(ast.parse(code))

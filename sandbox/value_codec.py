@@ -56,19 +56,25 @@ _TYPES = (type(None), bool, int, float, complex, str, bytes, list, tuple, dict, 
 _TYPE_NAMES = {t.__name__: t for t in _TYPES}
 
 Tagged = list[Any]  # [tag, payload]
+# Hooks for values that are not plain data, used only between an opaque test's process and
+# the program's (sandbox/remote_calls.py sends such values as references); the host never
+# passes them, so for it such values stay unsendable.
+EncodeOther = Callable[[Any], Tagged]
+DecodeOther = Callable[[str, Any], object]
 
 
 class Unsendable(ValueError):
     """The value is not plain data (or is too deep or too large to send)."""
 
 
-def encode(value: object) -> Tagged:
-    """``value`` as ``[tag, payload]`` JSON-able data; raises Unsendable."""
+def encode(value: object, other: EncodeOther | None = None) -> Tagged:
+    """``value`` as ``[tag, payload]`` JSON-able data; raises Unsendable, or asks ``other``
+    for a value that is not plain data."""
     budget = [MAX_NODES]
-    return _encode(value, 0, budget)
+    return _encode(value, 0, budget, other)
 
 
-def _encode(value: Any, depth: int, budget: list[int]) -> Tagged:
+def _encode(value: Any, depth: int, budget: list[int], other: EncodeOther | None) -> Tagged:
     if depth > MAX_DEPTH:
         raise Unsendable("nested too deeply")
     budget[0] -= 1
@@ -99,16 +105,22 @@ def _encode(value: Any, depth: int, budget: list[int]) -> Tagged:
     if kind is list or kind is tuple or kind is set or kind is frozenset:
         items: list[Tagged] = []
         for item in value:
-            _list_append(items, _encode(item, depth + 1, budget))
+            _list_append(items, _encode(item, depth + 1, budget, other))
         return [kind.__name__, items]
     if kind is dict or kind is _counter or kind is _ordered or kind is _default:
         pairs: list[list[Tagged]] = []
         for key, item in _dict_items(value):
-            _list_append(pairs, [_encode(key, depth + 1, budget), _encode(item, depth + 1, budget)])
+            entry: list[Tagged] = [
+                _encode(key, depth + 1, budget, other),
+                _encode(item, depth + 1, budget, other),
+            ]
+            _list_append(pairs, entry)
         return ["dict", pairs]
     for builtin in _TYPES:
         if value is builtin:
             return ["type", builtin.__name__]
+    if other is not None:
+        return other(value)
     raise Unsendable(f"a {kind.__name__} object is not plain data")
 
 
@@ -134,8 +146,9 @@ def _exact(payload: object, kind: type) -> Any:
     return payload
 
 
-def decode(data: object, depth: int = 0) -> object:
-    """The value ``encode`` described; raises Unsendable for anything malformed."""
+def decode(data: object, depth: int = 0, other: DecodeOther | None = None) -> object:
+    """The value ``encode`` described; raises Unsendable for anything malformed. A tag of
+    its own is given to ``other`` (tag, payload) when there is one."""
     if depth > MAX_DEPTH:
         raise Unsendable("nested too deeply")
     if type(data) is not list or len(data) != 2 or type(data[0]) is not str:
@@ -155,16 +168,19 @@ def decode(data: object, depth: int = 0) -> object:
             real, imag = _exact(payload, list)
             return complex(float(_exact(real, str)), float(_exact(imag, str)))
         if tag in _SEQUENCES:
-            return _SEQUENCES[tag]([decode(item, depth + 1) for item in _exact(payload, list)])
+            items = [decode(item, depth + 1, other) for item in _exact(payload, list)]
+            return _SEQUENCES[tag](items)
         if tag == "dict":
             out: dict[object, object] = {}
             for pair in _exact(payload, list):
                 key, item = _exact(pair, list)
-                out[decode(key, depth + 1)] = decode(item, depth + 1)
+                out[decode(key, depth + 1, other)] = decode(item, depth + 1, other)
             return out
     # Unhashable, bad number text, a zero denominator, no such type.
     except (TypeError, ValueError, KeyError, ArithmeticError) as exc:
         raise Unsendable(f"malformed {tag}: {exc}") from None
+    if other is not None:
+        return other(tag, payload)
     raise Unsendable(f"unknown tag {tag!r:.40}")
 
 

@@ -21,6 +21,7 @@ deadline and the output cap, then kills every process the job left behind.
 import builtins
 import contextlib
 import ctypes
+import fcntl
 import gc
 import json
 import math
@@ -62,6 +63,9 @@ REPORT_CAP = 8 * 1024 * 1024
 # How often a job's CPU is read while its CPU budget, not the wall clock, is the limit.
 CPU_POLL_S = 0.02
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+# An opaque test's sealed part (its code and nonce) reaches the job on this descriptor, and
+# only the test process keeps it open (see _OpaqueTest).
+SEALED_FD = 4
 # Names of the harness's comparisons in an opaque test (sandbox/test_split.py rewrites its
 # asserts to call them).
 HOLDS = "__sandbox_holds__"
@@ -85,6 +89,7 @@ class WorkerConfig(TypedDict):
     qlic: NotRequired[str]  # ... into this directory, owned by the job uid
     uid: NotRequired[int]  # drop to this uid and the same gid (the host runs as root)
     codec: NotRequired[str]  # source of sandbox/value_codec.py, run before any job
+    remote: NotRequired[str]  # source of sandbox/remote_calls.py, run before any job
 
 
 @final
@@ -112,11 +117,15 @@ class JobLimits(TypedDict):
 class PythonJob(TypedDict):
     """Run ``files[main]`` in the forked interpreter.
 
-    With ``nonce``, after the program's top level has returned: either evaluate each of
-    ``probes`` (after ``setup``) and report their values, or run ``after`` (test code held
-    in memory, never in a file) and report that it finished. The report goes to
-    ``REPORT_FD`` with the nonce; ``builtins`` are names bound to Python's own builtins
-    while test code runs."""
+    With ``nonce`` (a split test), after the program's top level has returned: evaluate
+    each of ``probes`` (after ``setup``; ``builtins`` are names bound to Python's own
+    builtins meanwhile) and report their values on ``REPORT_FD`` with the nonce.
+
+    With ``sealed`` (an opaque test; see ``SealedTest``): the test runs in a process of its
+    own that never runs program code (``_OpaqueTest``). ``sealed`` exists on the host only:
+    ``write_job`` sends ``sealed_bytes`` in the frame and the sealed text after it, and the
+    worker moves that text into a pipe without reading it, so neither the worker's memory
+    nor the program's ever holds the test's code or nonce."""
 
     kind: Literal["python"]
     main: str
@@ -126,8 +135,20 @@ class PythonJob(TypedDict):
     nonce: NotRequired[str]
     probes: NotRequired[list[str]]
     setup: NotRequired[str]
-    after: NotRequired[str]
     builtins: NotRequired[list[str]]
+    sealed: NotRequired[str]
+    sealed_bytes: NotRequired[int]
+
+
+@final
+class SealedTest(TypedDict):
+    """What only an opaque test's own process reads: its code (rewritten by
+    ``test_split.rewrite_opaque``), the nonce of its completion record, and the names it
+    reads from the program (``None``: all of them, for a test that reads ``globals()``)."""
+
+    code: str
+    nonce: str
+    names: list[str] | None
 
 
 @final
@@ -279,6 +300,8 @@ def parse_job(value: object) -> Job | None:
     if isinstance(value, dict) and "op" in value:
         _expect(value, ExitFrame, "frame")
         return None
+    if isinstance(value, dict) and "sealed" in value:
+        raise FrameError("job: sealed travels after the frame, never in it")
     kind = value.get("kind") if isinstance(value, dict) else None
     shape = _JOB_KINDS.get(kind) if isinstance(kind, str) else None
     if shape is None:
@@ -297,10 +320,25 @@ def parse_reply(value: object) -> Reply:
 
 def write_frame(fd: int, frame: Frame) -> None:
     data = json.dumps(frame, separators=(",", ":")).encode()
-    buf = memoryview(_HEADER.pack(len(data)) + data)
+    _write_all(fd, _HEADER.pack(len(data)) + data)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    buf = memoryview(data)
     while buf:
-        n = os.write(fd, buf)
-        buf = buf[n:]
+        buf = buf[os.write(fd, buf) :]
+
+
+def write_job(fd: int, job: Job) -> None:
+    """A job frame; an opaque test's sealed text follows it, outside the frame."""
+    if job["kind"] != "python" or "sealed" not in job:
+        write_frame(fd, job)
+        return
+    sealed = job["sealed"].encode()
+    frame: PythonJob = {**job, "sealed_bytes": len(sealed)}
+    del frame["sealed"]
+    write_frame(fd, frame)
+    _write_all(fd, sealed)
 
 
 def _read_exact(fd: int, n: int) -> bytes | None:
@@ -480,6 +518,9 @@ class Worker:
         self.codec: dict[str, Any] = {}
         if self.cfg.get("codec"):
             exec(compile(self.cfg["codec"], "value_codec", "exec"), self.codec)
+        self.remote: dict[str, Any] = {}
+        if self.cfg.get("remote"):
+            exec(compile(self.cfg["remote"], "remote_calls", "exec"), self.remote)
         _wipe(self.scratch)
         # Objects that exist now are never collected: a job's GC pass then does not touch
         # (and copy-on-write) the worker's pages.
@@ -537,6 +578,15 @@ class Worker:
             del result
 
     def run_job(self, job: Job) -> JobResult:
+        # First, so that the host's stream stays in step whatever fails below.
+        sealed_r = _take_sealed(self.rfd, job["sealed_bytes"]) if "sealed_bytes" in job else -1
+        try:
+            return self._run_job(job, sealed_r)
+        finally:
+            if sealed_r >= 0:
+                os.close(sealed_r)
+
+    def _run_job(self, job: Job, sealed_r: int) -> JobResult:
         os.mkdir(self.job_dir, 0o700)
         for name, content in job["files"].items():
             with open(os.path.join(self.job_dir, name), "w", encoding="utf-8") as f:
@@ -547,11 +597,11 @@ class Worker:
         os.lseek(stdin_fd, 0, os.SEEK_SET)
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
-        rep_r, rep_w = os.pipe() if "nonce" in job else (-1, -1)
+        rep_r, rep_w = os.pipe() if "nonce" in job or sealed_r >= 0 else (-1, -1)
         t0 = time.monotonic()
         pid = os.fork()
         if pid == 0:  # child: never returns
-            self._child(job, stdin_fd, out_w, err_w, rep_w)
+            self._child(job, stdin_fd, out_w, err_w, rep_w, sealed_r)
         for fd in (stdin_fd, out_w, err_w, rep_w):
             if fd >= 0:
                 os.close(fd)
@@ -688,22 +738,33 @@ class Worker:
 
     # ---- the job child -----------------------------------------------------------
 
-    def _child(self, job: Job, stdin_fd: int, out_w: int, err_w: int, rep_w: int) -> None:
+    def _child(
+        self, job: Job, stdin_fd: int, out_w: int, err_w: int, rep_w: int, sealed_r: int
+    ) -> None:
         code = 125
         try:
             os.setsid()  # own session/process group, detached from the worker's
             os.dup2(stdin_fd, 0)
             os.dup2(out_w, 1)
             os.dup2(err_w, 2)
+            # Out of the way of REPORT_FD first: the pipe may have been given that number.
+            sealed = fcntl.fcntl(sealed_r, fcntl.F_DUPFD_CLOEXEC, 64) if sealed_r >= 0 else -1
             if rep_w >= 0:
                 os.dup2(rep_w, REPORT_FD, inheritable=False)
-            os.closerange(REPORT_FD + 1 if rep_w >= 0 else REPORT_FD, 1 << 16)
+            if sealed >= 0:
+                os.dup2(sealed, SEALED_FD, inheritable=False)
+            keep = SEALED_FD if sealed >= 0 else REPORT_FD if rep_w >= 0 else REPORT_FD - 1
+            os.closerange(keep + 1, 1 << 16)
             os.chdir(self.job_dir)
             if not self.pid1:
                 _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
             signal.signal(signal.SIGINT, signal.default_int_handler)
             for sig in _JOB_SIGNALS:
                 signal.signal(sig, signal.SIG_DFL)
+            test: _TestHarness | _ProgramServer | None = None
+            if sealed >= 0 and job["kind"] == "python":
+                # Before any limit: the test process applies them to itself.
+                test = _OpaqueTest(job, self.codec, self.remote).start()
             _set_limits(job["limits"])
             env = dict(job["env"]) if job["kind"] == "exec" else {}
             env.setdefault("HOME", self.job_dir)
@@ -716,7 +777,8 @@ class Worker:
                 full_env = {**os.environ, **env}
                 os.execve(argv[0], argv, full_env)
             os.environ.update(env)
-            test = _TestHarness(job, self.codec, self.cfg["preimport"]) if "nonce" in job else None
+            if "nonce" in job:
+                test = _TestHarness(job, self.codec, self.cfg["preimport"])
             code = _run_python(os.path.join(self.job_dir, job["main"]), test)
         except BaseException as exc:  # pragma: no cover - reported through stderr
             with contextlib.suppress(OSError):
@@ -752,14 +814,46 @@ def _set_limits(limits: JobLimits) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def _run_python(path: str, test: "_TestHarness | None" = None) -> int:
-    """Run a script in this (forked) interpreter with ``python script.py`` semantics; then,
-    if its top level returned normally, the test harness (which writes the report)."""
-    import atexit
+def _take_sealed(source: int, size: int) -> int:
+    """The read end of a new pipe holding the ``size`` bytes that follow a job frame on
+    ``source``. The bytes move inside the kernel (``splice``), never through the worker's
+    memory, where every later job's program would inherit them."""
+    r, w = os.pipe()
+    try:
+        with contextlib.suppress(OSError):  # up to fs.pipe-max-size (1 MiB by default)
+            fcntl.fcntl(w, fcntl.F_SETPIPE_SZ, max(size, 4096))
+        capacity = fcntl.fcntl(w, fcntl.F_GETPIPE_SZ)
+        left = size
+        while left and size <= capacity:
+            moved = os.splice(source, w, left)
+            if not moved:
+                raise EOFError("the host closed the job pipe")
+            left -= moved
+        if left:
+            _discard(source, left)
+            raise ValueError(f"an opaque test of {size} bytes exceeds the {capacity}-byte pipe")
+    except BaseException:
+        os.close(r)
+        raise
+    finally:
+        os.close(w)
+    return r
+
+
+def _discard(source: int, size: int) -> None:
+    buf = bytearray(min(size, 1 << 16))
+    while size:
+        got = os.readv(source, [memoryview(buf)[: min(size, len(buf))]])
+        if not got:
+            return
+        size -= got
+    buf[:] = bytes(len(buf))
+
+
+def _job_streams() -> None:
+    """Fresh streams on the job's fds 0/1/2, set up like the interpreter's own."""
     import io
 
-    atexit._clear()
-    # Fresh streams on the job's fds 0/1/2, set up like the interpreter's own.
     sys.stdin = io.TextIOWrapper(
         io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8"
     )
@@ -774,6 +868,20 @@ def _run_python(path: str, test: "_TestHarness | None" = None) -> int:
     )
     for name in ("stdin", "stdout", "stderr"):
         setattr(sys, f"__{name}__", getattr(sys, name))
+
+
+def _flush_stdout() -> None:
+    sys.stdout.flush()
+
+
+def _run_python(path: str, test: "_TestHarness | _ProgramServer | None" = None) -> int:
+    """Run a script in this (forked) interpreter with ``python script.py`` semantics; then,
+    if its top level returned normally, the test harness (which writes the report) or the
+    opaque test's server."""
+    import atexit
+
+    atexit._clear()
+    _job_streams()
     sys.argv = [path]
     rnd = sys.modules.get("random")
     if rnd is not None:  # forked jobs would otherwise all share the worker's RNG state
@@ -830,19 +938,18 @@ _pristine_builtins = dict(builtins.__dict__)
 
 
 class _TestHarness:
-    """The trusted part of a test, run in the job's interpreter after the program's top
-    level returned. It can only report; the host judges what it reports."""
+    """The trusted part of a split test, run in the job's interpreter after the program's
+    top level returned: it evaluates the program's side of each check and reports the
+    values. It can only report; the host judges what it reports."""
 
     def __init__(self, job: PythonJob, codec: dict[str, Any], modules: list[str]) -> None:
         self.job = job
         self.encode: Callable[[object], object] = codec["encode"]
-        self.decode: Callable[[object], object] = codec["decode"]
-        self.relation: Callable[[str, object, object], bool] = codec["holds"]
         self.unsendable: type[Exception] = codec["Unsendable"]
         # Module contents as the worker imported them, restored before each probe: a
         # program that patched math.isclose or itertools does not change the test. Only
         # modules the test's text names can be reached by it, so only those are kept.
-        text = " ".join([job.get("setup", ""), job.get("after", ""), *job.get("probes", [])])
+        text = " ".join([job.get("setup", ""), *job.get("probes", [])])
         self.modules = [
             (module.__dict__, dict(module.__dict__))
             for module in map(sys.modules.get, (m for m in modules if m in text))
@@ -854,22 +961,10 @@ class _TestHarness:
             saved_dict.update(saved)
         names = dict(main)
         names["__builtins__"] = dict(_pristine_builtins)
-        names[HOLDS], names[TRUTHY] = self._holds, self._truthy
         for name in self.job.get("builtins", []):
             if name in _pristine_builtins:
                 names[name] = _pristine_builtins[name]
         return names
-
-    # Both raise Unsendable for a value that is not plain data, and the test fails: a
-    # False would turn into a pass under ``assert not``.
-    def _plain(self, value: object) -> object:
-        return self.decode(self.encode(value))
-
-    def _holds(self, op: str, a: object, b: object) -> bool:
-        return self.relation(op, self._plain(a), self._plain(b))
-
-    def _truthy(self, value: object) -> bool:
-        return bool(self._plain(value))
 
     @staticmethod
     def guard() -> None:
@@ -880,30 +975,11 @@ class _TestHarness:
         sys.settrace = sys.setprofile = _no_tracing
 
     def run(self, main: dict[str, Any]) -> int:
-        if "after" in self.job:
-            return self._run_after(main)
-        return self._run_probes(main)
-
-    def _run_after(self, main: dict[str, Any]) -> int:
-        names = self._namespace(main)
-        try:
-            _exec(_compile(self.job["after"], "<test>", "exec"), names)
-            names[TEST_FUNCTION](self._holds, self._truthy)
-        except SystemExit as exc:
-            return _exit_code(exc)  # no completion proof: the test did not finish
-        except BaseException as exc:
-            tb = exc.__traceback__.tb_next if exc.__traceback__ else None
-            _print_exception(type(exc), exc.with_traceback(tb), tb)
-            return 1
-        self._send({"nonce": self.job["nonce"], "done": True})
-        return 0
-
-    def _run_probes(self, main: dict[str, Any]) -> int:
         names = self._namespace(main)
         try:
             _exec(_compile(self.job.get("setup", ""), "<test setup>", "exec"), names)
         except BaseException as exc:
-            self._send({"nonce": self.job["nonce"], "setup_error": _describe(exc)})
+            _send_report({"nonce": self.job["nonce"], "setup_error": _describe(exc)})
             return 0
         values: list[list[object]] = []
         for probe in self.job.get("probes", []):
@@ -914,13 +990,133 @@ class _TestHarness:
             except BaseException as exc:
                 kind = "unsendable" if isinstance(exc, self.unsendable) else "raised"
                 values.append([kind, _describe(exc)])
-        self._send({"nonce": self.job["nonce"], "values": values})
+        _send_report({"nonce": self.job["nonce"], "values": values})
         return 0
 
-    def _send(self, report: dict[str, object]) -> None:
-        data = memoryview(_dumps(report, separators=(",", ":")).encode())
-        while data:
-            data = data[_write(REPORT_FD, data) :]
+
+def _send_report(report: dict[str, object]) -> None:
+    data = memoryview(_dumps(report, separators=(",", ":")).encode())
+    while data:
+        data = data[_write(REPORT_FD, data) :]
+
+
+class _OpaqueTest:
+    """An opaque test: its code runs in a process of its own, forked before the program
+    runs, that never runs program code.
+
+    The test process alone holds the sealed part (the test's code and its nonce, on
+    ``SEALED_FD``) and the report descriptor; it is not dumpable, so the program (same
+    uid) can neither ptrace it nor read its memory or descriptors through ``/proc``. The
+    program's process closes both, runs the program's top level and then serves the test's
+    requests (``sandbox/remote_calls.py``): names read, functions called, values as plain
+    data. The test process writes the completion record after the test code returned; a
+    program that exits, kills the test process or breaks the protocol leaves no record."""
+
+    def __init__(self, job: PythonJob, codec: dict[str, Any], remote: dict[str, Any]) -> None:
+        self.job, self.codec, self.remote = job, codec, remote
+
+    def start(self) -> "_ProgramServer":
+        """Fork the test process; in the program's process, its end of the link."""
+        to_program_r, to_program_w = os.pipe()
+        to_test_r, to_test_w = os.pipe()
+        if os.fork() == 0:
+            code = 0
+            try:
+                os.close(to_program_r)
+                os.close(to_test_w)
+                self._test_process(to_test_r, to_program_w)
+            except BaseException as exc:
+                code = 125
+                with contextlib.suppress(BaseException):
+                    os.write(2, f"sandbox: the test process failed: {exc!r}\n".encode())
+            os._exit(code)
+        os.close(to_program_w)
+        os.close(to_test_r)
+        os.close(SEALED_FD)
+        os.close(REPORT_FD)
+        return _ProgramServer(
+            self.remote["Link"](to_program_r, to_test_w, self.codec, _flush_stdout)
+        )
+
+    def _test_process(self, rfd: int, wfd: int) -> None:
+        _prctl(PR_SET_DUMPABLE, 0)  # inherited from the worker already; said again here
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        null = os.open("/dev/null", os.O_RDONLY)
+        os.dup2(null, 0)  # the job's stdin is the program's
+        os.close(null)
+        _set_limits(self.job["limits"])
+        _job_streams()
+        with os.fdopen(SEALED_FD, "rb") as f:
+            sealed = cast(SealedTest, _expect(json.loads(f.read()), SealedTest, "sealed"))
+        link = self.remote["Link"](rfd, wfd, self.codec, _flush_stdout)
+        broken = self.remote["LinkBroken"]
+        try:
+            if link.receive() != ["ready"]:
+                return
+        except broken:
+            return  # the program's top level did not return
+        verdict = 1
+        try:
+            names = {**link.request(["names", sealed["names"]]), "__name__": "__main__"}
+            names["__builtins__"] = builtins
+            _exec(_compile(sealed["code"], "<test>", "exec"), names)
+            checks = _PlainChecks(self.codec)
+            names[TEST_FUNCTION](checks.holds, checks.truthy)
+            if link.ended is not None:  # the test caught what ended it
+                raise self.remote["ProgramExit"](link.ended)
+            _send_report({"nonce": sealed["nonce"], "done": True})
+            verdict = 0
+        except self.remote["ProgramExit"] as exc:
+            print(f"sandbox: the test could not finish: {exc}", file=sys.stderr)
+        except BaseException as exc:
+            tb = exc.__traceback__.tb_next if exc.__traceback__ else None
+            _print_exception(type(exc), exc.with_traceback(tb), tb)
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(BaseException):
+                stream.flush()
+        with contextlib.suppress(broken):
+            link.send(["end", verdict])
+
+
+class _PlainChecks:
+    """An opaque test's comparisons (``rewrite_opaque`` turns its asserts into calls of
+    these): both raise Unsendable for a value that is not plain data, so the test fails;
+    a False would turn into a pass under ``assert not``."""
+
+    def __init__(self, codec: dict[str, Any]) -> None:
+        self.encode: Callable[[object], object] = codec["encode"]
+        self.decode: Callable[[object], object] = codec["decode"]
+        self.relation: Callable[[str, object, object], bool] = codec["holds"]
+
+    def _plain(self, value: object) -> object:
+        return self.decode(self.encode(value))
+
+    def holds(self, op: str, a: object, b: object) -> bool:
+        return self.relation(op, self._plain(a), self._plain(b))
+
+    def truthy(self, value: object) -> bool:
+        return bool(self._plain(value))
+
+
+class _ProgramServer:
+    """The program's side of an opaque test: after the top level, answer the test."""
+
+    def __init__(self, link: Any) -> None:
+        self.link = link
+
+    @staticmethod
+    def guard() -> None:
+        """Nothing to guard: no test code runs in this process."""
+
+    def run(self, main: dict[str, Any]) -> int:
+        """The exit code: the test process's verdict, or the program's own exit."""
+        self.link.namespace = main
+        try:
+            return int(self.link.serve())
+        except SystemExit as exc:  # the program exited inside a call
+            return _exit_code(exc)
+        except Exception:  # the test process is gone: no record, whatever the status
+            return 0
 
 
 def _no_tracing(*_args: object) -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from sandbox.test_split import (
     Operand,
-    opaque_builtins,
+    opaque_names,
     program_names,
     rewrite_opaque,
     split_test,
@@ -144,8 +144,12 @@ def test_opaque_code_a_function_cannot_hold_runs_at_module_level() -> None:
     assert rewrite_opaque("def (").startswith("def (")  # fails when run
 
 
-def test_opaque_builtins() -> None:
-    assert opaque_builtins("x = len(y)\nassert abs(x) == 1\ndef max(a): pass") == ["abs", "len"]
+def test_opaque_names_are_what_the_test_reads_except_builtins() -> None:
+    code = "x = len(y)\nassert abs(x) == f(1)\ndef max(a): pass"
+    assert opaque_names(code) == ["f", "x", "y"]  # a name it binds too: fetched, shadowed
+    # KodCode's ``import solution``, rewritten to a namespace of globals(): every name.
+    assert opaque_names("s = types.SimpleNamespace(**globals())\nassert s.f(1)") is None
+    assert opaque_names("def (") == []
 
 
 def test_the_tests_own_imports_win_over_the_programs() -> None:
