@@ -152,7 +152,7 @@ class WorkerProcess:
 
     def run(self, job: Job, timeout: float) -> Reply:
         try:
-            worker_main.write_frame(self._w, job)
+            worker_main.write_job(self._w, job)
         except OSError as exc:
             raise WorkerDied(f"cannot send job: {exc}") from exc
         try:
