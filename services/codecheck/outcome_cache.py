@@ -76,9 +76,6 @@ class OutcomeCache:
         )
         self._on_lookup = on_lookup
 
-    def __len__(self) -> int:
-        return 0 if self._runs is None else len(self._runs)
-
     def get(self, key: RunKey) -> Run | None:
         if self._runs is None:
             return None

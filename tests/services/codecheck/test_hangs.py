@@ -38,8 +38,9 @@ def test_a_hang_skips_the_remaining_tests(client: httpx.Client) -> None:
     assert components["tests_skipped"] == 4.0
     assert result["reward"] == 0.0
     assert "4 more skipped after the first test timed out" in result["detail"]
-    # Five timeouts on the default service's two workers would take 3 x SPIN_S.
-    assert elapsed < 2 * SPIN_S
+    # The timeout is CPU time: five of them on the default service's two workers would take
+    # at least 3 x SPIN_S; one takes SPIN_S, longer only while other work shares the cores.
+    assert elapsed < 3 * SPIN_S
 
 
 def test_every_test_runs_them_all(client: httpx.Client) -> None:
@@ -58,5 +59,5 @@ def test_a_group_of_identical_hangs_runs_once(client: httpx.Client) -> None:
     results, elapsed = _score(client, [_spinner() for _ in range(8)] + [honest])
     assert [r["components"]["tests_skipped"] for r in results[:8]] == [4.0] * 8
     assert results[8]["components"]["tests_passed"] == 5.0 and results[8]["reward"] == 2.0
-    # Eight separate runs would hold two workers for 4 x SPIN_S.
-    assert elapsed < 2 * SPIN_S
+    # Eight separate runs would hold two workers for at least 4 x SPIN_S.
+    assert elapsed < 3 * SPIN_S
