@@ -4,10 +4,12 @@ Both judge the same generated GRPO-style pairs (``benchmarks/math_dataset/``) in
 * ours: the real service (started here on loopback), 256-item ``/score/math`` batches,
   sent one after another as a trainer would;
 * peer: math-verify's ``parse`` + ``verify`` on each pair, sequentially, in this process
-  (how TRL/verl-style reward functions call it).
+  (how TRL/verl-style reward functions call it), and again in a pool of N warmed processes
+  (N = cores, ``--pool``; ``math_diff_bench.run_math_verify_pool``), as a trainer that fans
+  its reward function out over processes runs it.
 
 Writes ``benchmarks/results/math_bench.json`` and prints a Markdown table.
-Usage: ``python benchmarks/math_bench.py [--references 400] [--batch 256]``.
+Usage: ``python benchmarks/math_bench.py [--references 400] [--batch 256] [--pool N]``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.math_corpus import Case
 from benchmarks.math_dataset import Pair, build_dataset
+from benchmarks.math_diff_bench import run_math_verify_pool
 from harness.service import running_service
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -108,6 +112,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--references", type=int, default=400)
     parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument(
+        "--pool", type=int, default=os.cpu_count() or 1, help="math-verify's pool size (cores)."
+    )
     args = parser.parse_args()
 
     pairs = build_dataset(n_references=args.references)
@@ -115,6 +122,10 @@ def main() -> None:
     ours, our_time, latencies = run_ours(pairs, args.batch)
     print("scoring with math-verify in-process...", file=sys.stderr)
     theirs, their_time = run_math_verify(pairs)
+    print(f"scoring with math-verify in {args.pool} processes...", file=sys.stderr)
+    # The same work as run_math_verify: the reference between $...$, the completion as is.
+    as_cases = [Case(p.category, p.reference, p.completion, bool(p.label), False) for p in pairs]
+    _, pool_time = run_math_verify_pool(as_cases, args.pool)
 
     disagreements: list[dict[str, Any]] = []
     our_right = their_right = 0
@@ -161,7 +172,13 @@ def main() -> None:
             "pairs_per_s": round(n / their_time, 1),
             "accuracy_vs_labels": round(their_right / n, 4),
         },
+        "math_verify_pool": {
+            "processes": args.pool,
+            "seconds": round(pool_time, 3),
+            "pairs_per_s": round(n / pool_time, 1),
+        },
         "throughput_ratio": round(their_time / our_time, 2),
+        "pool_ratio": round(pool_time / our_time, 2),
         "agreement_with_math_verify": round(1 - len(disagreements) / n, 4),
         "disagreement_reasons": dict(Counter(str(d["reason"]) for d in disagreements)),
         "disagreements": disagreements,
@@ -175,8 +192,11 @@ def main() -> None:
         f"{report['ours']['batch_latency_p50_s']:.3f} s / "
         f"{report['ours']['batch_latency_p99_s']:.3f} s | {our_right}/{n} |\n"
         f"| math-verify in-process | {report['math_verify']['pairs_per_s']} | – | "
-        f"{their_right}/{n} |\n\n"
-        f"Throughput ratio: **{report['throughput_ratio']}×**; agreement with math-verify "
+        f"{their_right}/{n} |\n"
+        f"| math-verify in {args.pool} processes | {report['math_verify_pool']['pairs_per_s']} "
+        "| – | – |\n\n"
+        f"Throughput ratio: **{report['throughput_ratio']}×** one process, "
+        f"**{report['pool_ratio']}×** the pool; agreement with math-verify "
         f"{report['agreement_with_math_verify']:.1%} ({len(disagreements)} disagreements, "
         f"ours matches the label in "
         f"{sum(bool(d['ours_matches_label']) for d in disagreements)} of them)."
