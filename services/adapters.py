@@ -26,6 +26,7 @@ from services.protocol import (
     Task,
 )
 from services.scoring import Scorer
+from services.tasks.math.evidence import MathEvidence
 
 # How a truncated prompt's tail is found in the query: by its first characters, trying a
 # bounded number of places (a prompt of one repeated character would have thousands).
@@ -120,7 +121,8 @@ _EXTRA_LOGS: dict[str, Callable[[ScoreResult | None], float]] = {
 
 
 async def grade(scorer: Scorer, request: GradeRequest) -> GradeResponse:
-    """One answer through the same path as a batch item, reported as a verdict."""
+    """One answer through the same path as a batch item, reported as its judgement's
+    verdict."""
     item = {
         "prompt": request.question,
         "completion": request.answer,
@@ -132,15 +134,18 @@ async def grade(scorer: Scorer, request: GradeRequest) -> GradeResponse:
         verifier_weight=request.verifier_weight,
         extraction=request.extraction or ExtractionPolicy.LENIENT,
     )
-    result = (await scorer.score_batch([item], options, only=Task.MATH)).results[0]
-    judged = result.reward is not None and result.status in (Status.OK, Status.UNAVAILABLE)
-    correct = result.components.get("correct") == 1.0 if judged else None
+    ((judgement, result),) = await scorer.score_items([item], options, only=Task.MATH)
+    evidence = judgement.evidence if isinstance(judgement.evidence, MathEvidence) else None
+    decided = judgement.judged and judgement.status in (Status.OK, Status.UNAVAILABLE)
+    view = evidence.verifier if evidence is not None else None
     return GradeResponse(
-        correct=correct,
-        status=result.status,
-        method=Judge.RULE if result.judge is Judge.NONE else result.judge,
-        probability=result.components.get("verifier"),
+        correct=judgement.correct if decided else None,
+        status=judgement.status,
+        method=Judge.RULE if judgement.judge is Judge.NONE else judgement.judge,
+        probability=view.probability if view is not None else None,
         extracted_answer=result.extracted,
-        extracted_reference=reference_answer(request.reference),
-        explanation=result.detail,
+        extracted_reference=(
+            evidence.reference if evidence is not None else reference_answer(request.reference)
+        ),
+        explanation=judgement.detail,
     )

@@ -10,11 +10,35 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_valida
 from services.codecheck.test_formats import looks_like_test_data, to_test_specs
 
 
+# The name of an item's task. The contract lists the built-in tasks; a task added at runtime
+# (services.tasks.registry.register) adds its name with Task.add, and its results report that
+# name. (A comment, not a docstring: a docstring would become the schema's description.)
 class Task(StrEnum):
     MATH = "math"
     CODE = "code"
     RUBRIC = "rubric"
     GRADE = "grade"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Task | None:
+        return _ADDED_TASKS.get(value) if isinstance(value, str) else None
+
+    @classmethod
+    def add(cls, name: str) -> Task:
+        """The name of a task added at runtime, as a value of this type. The built-in names
+        are members; an added one is accepted wherever a task name is read, and is not
+        listed in the OpenAPI document, which describes the built-in tasks."""
+        known = _ADDED_TASKS.get(name) or cls._value2member_map_.get(name)
+        if isinstance(known, Task):
+            return known
+        added = str.__new__(cls, name)
+        added._value_ = name
+        added._name_ = name.upper()
+        _ADDED_TASKS[name] = added
+        return added
+
+
+_ADDED_TASKS: dict[str, Task] = {}
 
 
 class Mode(StrEnum):

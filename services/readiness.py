@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 
 from services.composition import Backends
-from services.llm_stage import NOT_CONFIGURED
 from services.protocol import BackendStatus, ReadyResponse
 from services.settings import Settings
 from services.verifier import VerifierClient
+from services.verifier.not_configured import NOT_CONFIGURED
 
 NO_SANDBOX = "no sandbox in this process"
 NO_CANARIES = "exploit canaries are off (VERIFIER_EXPLOIT_CANARY_INTERVAL_S=0)"

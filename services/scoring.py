@@ -3,12 +3,16 @@
 A ``/score`` item goes through these stages, in this order:
 
 1. validation: the raw item becomes a typed item, or an 'error' judgement saying why;
-2. its task's judge (math, code, grade or rubric, from a registry keyed by task) gives an
-   :class:`~services.judgement.ItemJudgement`; judges run concurrently;
-3. the LLM stage (:mod:`services.llm_stage`) refines math judgements with the served
-   verifier where the mode asks for it;
-4. the request's :class:`~services.rewards.policy.RewardPolicy` gives the reward;
-5. :func:`services.results.to_result` builds the wire result.
+2. its task's judge gives a :class:`~services.judgement.Judgement` carrying the task's
+   evidence and verdict; judges run concurrently;
+3. the LLM stage (:mod:`services.llm_stage`) refines the verdicts of the tasks it applies
+   to (math) with the served verifier where the mode asks for it;
+4. the task's reward rule gives the reward under the request's
+   :class:`~services.rewards.policy.RewardPolicy`;
+5. :func:`services.results.to_result` builds the wire result with the task's presenter.
+
+Which tasks exist, and each one's item model, judge, reward rule and presenter, the
+scorer learns only from :mod:`services.tasks.registry`.
 
 Nothing an item contains can fail the batch: a malformed item, a pathological answer or an
 unavailable backend yields that item's result with an explicit status and a reason, and
@@ -23,38 +27,24 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from contextlib import nullcontext
-from typing import Any
+from typing import Any, NamedTuple
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from services.admission import Admission, Backend
-from services.codecheck.scorer import DEFAULT_MAX_TESTS, CodeScorer
-from services.judgement import ItemJudgement, unjudged
-from services.judges.base import BatchContext, Entry, TaskJudge, Unavailable
-from services.judges.grade_judge import GradeJudge
-from services.judges.math_judge import MathJudge
-from services.judges.rubric_judge import RubricJudge
+from services.judgement import Judgement, unjudged
 from services.llm_stage import LLMStage
 from services.mathcheck.checker import MathChecker
 from services.metrics import Metrics
-from services.protocol import (
-    AnyItem,
-    BatchSummary,
-    CodeItem,
-    RewardOptions,
-    ScoreItem,
-    ScoreResponse,
-    Status,
-    Task,
-)
+from services.protocol import BatchSummary, RewardOptions, ScoreResponse, ScoreResult, Status, Task
 from services.results import to_result
-from services.rewards.policy import RewardPolicy
+from services.rewards.policy import NO_REWARD, RewardPolicy
 from services.settings import Settings
+from services.tasks.entry import JudgeParts
+from services.tasks.judging import BatchContext, Entry, TaskJudge, item_id
+from services.tasks.registry import entry_of, item_adapter
 
 log = logging.getLogger(__name__)
-
-_ANY_ITEM: TypeAdapter[AnyItem] = TypeAdapter(ScoreItem)
-CODE_DISABLED = "code execution is not enabled on this server"
 
 
 def describe_validation_error(error: ValidationError) -> str:
@@ -66,44 +56,46 @@ def describe_validation_error(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def parse_item(index: int, raw: Any, only: Task | None) -> Entry | ItemJudgement:
+def parse_item(index: int, raw: Any, only: Task | None) -> Entry | Judgement[Any]:
     """The typed item, or the judgement of an item too malformed to judge."""
-    item_id = raw.get("id") if isinstance(raw, dict) else None
-    if not isinstance(item_id, str | int) or isinstance(item_id, bool):
-        item_id = None
+    raw_id = raw.get("id") if isinstance(raw, dict) else None
+    if not isinstance(raw_id, str | int) or isinstance(raw_id, bool):
+        raw_id = None
     if only is not None and isinstance(raw, dict):
         raw = {"task": only.value, **raw}
     try:
-        item = _ANY_ITEM.validate_python(raw)
-        if only is not None and item.task is not only:
+        item = item_adapter().validate_python(raw)
+        if only is not None and Task(item.task) is not only:
             raise ValueError(f"this endpoint scores only '{only.value}' items")
     except (ValidationError, ValueError) as exc:
         reason = describe_validation_error(exc) if isinstance(exc, ValidationError) else str(exc)
-        return unjudged(index, item_id, None, Status.ERROR, f"invalid item: {reason}")
+        return unjudged(index, raw_id, None, Status.ERROR, f"invalid item: {reason}")
     return Entry(index, item)
 
 
 def demand(entries: Sequence[Entry]) -> dict[Backend, int]:
-    """The work a request's valid items ask of each bounded backend: every test a code item
-    runs, one comparison per math item."""
+    """The work a request's valid items ask of each bounded backend, as their tasks count
+    it (every test a code item runs, one comparison per math item)."""
     units = dict.fromkeys(Backend, 0)
     for entry in entries:
-        item = entry.item
-        if isinstance(item, CodeItem):
-            units[Backend.SANDBOX] += len(item.tests[: item.max_tests or DEFAULT_MAX_TESTS])
-        elif item.task is Task.MATH:
-            units[Backend.MATH] += 1
+        task = entry_of(entry.task)
+        if task.backend is not None:
+            units[task.backend] += task.demand(entry.item)
     return units
 
 
-# The backend whose time a task's judge measures.
-_BACKEND_OF = {Task.CODE: Backend.SANDBOX, Task.MATH: Backend.MATH}
-
-
-def _lost(index: int, item: AnyItem | None) -> ItemJudgement:
+def _lost(index: int, item: Any) -> Judgement[Any]:
     """The judgement of an item its judge returned nothing for (a bug, said so)."""
-    task, item_id = (item.task, item.id) if item is not None else (None, None)
-    return unjudged(index, item_id, task, Status.ERROR, "internal error: the item got no verdict")
+    task = Task(item.task) if item is not None else None
+    reason = "internal error: the item got no verdict"
+    return unjudged(index, item_id(item), task, Status.ERROR, reason)
+
+
+class Scored(NamedTuple):
+    """One item's judgement (its verdict and evidence) and its wire result."""
+
+    judgement: Judgement[Any]
+    result: ScoreResult
 
 
 class Scorer:
@@ -112,21 +104,19 @@ class Scorer:
         settings: Settings,
         checker: MathChecker,
         metrics: Metrics,
-        code: CodeScorer | None = None,
-        llm: LLMStage | None = None,
+        code: TaskJudge | None,
+        llm: LLMStage,
         admission: Admission | None = None,
     ) -> None:
+        """``code``: the sandboxed code judge (None: code items say it is not enabled);
+        ``llm``: the LLM stage, whose client the tasks that need a model (rubric) share;
+        ``admission``: None where nothing is refused (the exploit canaries, the CLI)."""
         self._settings = settings
-        # None: nothing is refused (the exploit canaries, the CLI).
         self._admission = admission
         self._metrics = metrics
-        self._llm = llm or LLMStage(None, settings.mode, metrics)
-        self._judges: dict[Task, TaskJudge] = {
-            Task.MATH: MathJudge(checker, settings.extraction, settings.answer_after_reasoning),
-            Task.CODE: code if code is not None else Unavailable(CODE_DISABLED),
-            Task.GRADE: GradeJudge(),
-            Task.RUBRIC: RubricJudge(self._llm.client, metrics),
-        }
+        self._llm = llm
+        self._parts = JudgeParts(settings, checker, metrics, code, llm.client)
+        self._judges: dict[Task, TaskJudge] = {}
 
     async def score_batch(
         self, raw_items: list[Any], options: RewardOptions, *, only: Task | None = None
@@ -134,13 +124,9 @@ class Scorer:
         """Score every item; ``only`` restricts the batch to one task (the typed routes),
         which items may then omit."""
         started = time.perf_counter()
-        policy = RewardPolicy.from_options(options)
-        items, judgements = await self.judge_batch(raw_items, options, only=only)
-        judgements = await self._llm.refine(items, judgements, options, policy)
-        results = [to_result(j, policy.reward(j)) for j in judgements]
-        for result in results:
-            task = result.task.value if result.task is not None else "invalid"
-            self._metrics.items.labels(task=task, status=result.status.value).inc()
+        results = [
+            scored.result for scored in await self.score_items(raw_items, options, only=only)
+        ]
         rewards = [r.reward for r in results if r.reward is not None]
         summary = BatchSummary(
             items=len(results),
@@ -150,9 +136,25 @@ class Scorer:
         )
         return ScoreResponse(results=results, summary=summary)
 
+    async def score_items(
+        self, raw_items: list[Any], options: RewardOptions, *, only: Task | None = None
+    ) -> list[Scored]:
+        """Every item's final judgement and its result, in the request's order."""
+        policy = RewardPolicy.from_options(options)
+        items, judgements = await self.judge_batch(raw_items, options, only=only)
+        judgements = await self._llm.refine(items, judgements, options, policy)
+        scored = []
+        for judgement in judgements:
+            task = entry_of(judgement.task) if judgement.task is not None else None
+            reward = task.reward(judgement, policy) if task is not None else NO_REWARD
+            scored.append(Scored(judgement, to_result(judgement, reward)))
+            label = judgement.task.value if judgement.task is not None else "invalid"
+            self._metrics.items.labels(task=label, status=judgement.status.value).inc()
+        return scored
+
     async def judge_batch(
         self, raw_items: list[Any], options: RewardOptions, *, only: Task | None = None
-    ) -> tuple[list[AnyItem | None], list[ItemJudgement]]:
+    ) -> tuple[list[Any], list[Judgement[Any]]]:
         """Validate every item and hand each task's items to its judge, all concurrently.
 
         Returns the typed items (None where one was invalid) and their judgements, in the
@@ -166,32 +168,39 @@ class Scorer:
         by_task: dict[Task, list[Entry]] = {}
         for entry in parsed:
             if isinstance(entry, Entry):
-                by_task.setdefault(entry.item.task, []).append(entry)
+                by_task.setdefault(entry.task, []).append(entry)
         valid = [entry for entry in parsed if isinstance(entry, Entry)]
         with self._admission.admit(demand(valid)) if self._admission else nullcontext():
             judged = await asyncio.gather(
-                *(self._judge_task(task, entries, context) for task, entries in by_task.items())
+                *(self._judge_task(task, group, context) for task, group in by_task.items())
             )
         judgements = {j.index: j for group in judged for j in group}
         for entry in parsed:
-            if isinstance(entry, ItemJudgement):
+            if isinstance(entry, Judgement):
                 judgements[entry.index] = entry
         items = [entry.item if isinstance(entry, Entry) else None for entry in parsed]
         return items, [
             judgements.get(index) or _lost(index, item) for index, item in enumerate(items)
         ]
 
+    def _judge_of(self, task: Task) -> TaskJudge:
+        """The task's judge, built from its registry entry the first time it is needed."""
+        judge = self._judges.get(task)
+        if judge is None:
+            judge = self._judges[task] = entry_of(task).judge(self._parts)
+        return judge
+
     async def _judge_task(
-        self, task: Task, entries: Sequence[Entry], context: BatchContext
-    ) -> list[ItemJudgement]:
+        self, task: Task, group: Sequence[Entry], context: BatchContext
+    ) -> Sequence[Judgement[Any]]:
         started = time.perf_counter()
         try:
-            return await self._judges[task].judge(entries, context)
+            return await self._judge_of(task).judge(group, context)
         except Exception as exc:  # a bug in one judge must not lose the other tasks' results
             log.exception("judging the %s items failed", task.value)
             reason = f"internal error while scoring: {type(exc).__name__}"
-            return [unjudged(e.index, e.item.id, task, Status.ERROR, reason) for e in entries]
+            return [unjudged(e.index, item_id(e.item), task, Status.ERROR, reason) for e in group]
         finally:
-            backend = _BACKEND_OF.get(task)
+            backend = entry_of(task).backend
             if self._admission is not None and backend is not None:
                 self._admission.observe(backend, time.perf_counter() - started)

@@ -1,4 +1,5 @@
-"""The batch routes: ``/score`` and its typed shortcuts ``/score/{math,code,rubric}``."""
+"""The batch routes: ``/score``, and the typed shortcut of every task whose registry entry
+has one (``/score/math``, ``/score/code``, ``/score/rubric``)."""
 
 from __future__ import annotations
 
@@ -9,25 +10,16 @@ from pydantic import BaseModel
 
 from services.api.dependencies import Authorized, app_scorer, envelope
 from services.api.responses import BATCH_ERRORS
-from services.protocol import (
-    BatchEnvelope,
-    CodeScoreRequest,
-    MathScoreRequest,
-    RubricScoreRequest,
-    ScoreRequest,
-    ScoreResponse,
-    Task,
-)
+from services.protocol import BatchEnvelope, ScoreRequest, ScoreResponse, Task
 from services.scoring import Scorer
+from services.tasks.registry import entries
 
 router = APIRouter()
 
 # The bodies the batch routes document; they parse their body themselves (see envelope).
 BATCH_BODIES: tuple[type[BaseModel], ...] = (
     ScoreRequest,
-    MathScoreRequest,
-    CodeScoreRequest,
-    RubricScoreRequest,
+    *(entry.route.body for entry in entries() if entry.route is not None),
 )
 
 
@@ -61,6 +53,6 @@ def _add_score_route(path: str, only: Task | None, body: type[BaseModel], what: 
 
 
 _add_score_route("/score", None, ScoreRequest, "math, code and rubric items")
-_add_score_route("/score/math", Task.MATH, MathScoreRequest, "math items (task optional)")
-_add_score_route("/score/code", Task.CODE, CodeScoreRequest, "code items (task optional)")
-_add_score_route("/score/rubric", Task.RUBRIC, RubricScoreRequest, "rubric items (task optional)")
+for _entry in entries():
+    if _entry.route is not None:
+        _add_score_route(_entry.route.path, _entry.name, _entry.route.body, _entry.route.summary)

@@ -1,24 +1,21 @@
-"""Every reward the service returns: one policy built from the request's options.
+"""The reward arithmetic every task shares, and a request's reward parameters.
 
-The formulas, as the seeds give them:
+Each task's own rule is in its folder (``services/tasks/<task>/reward.py``). The formulas,
+as the seeds give them:
 
 * math (seed 001): the answer is worth ``correct`` / ``wrong`` / ``no_answer``; the reward
   is ``answer_weight * answer + format_weight * format + thinking_weight * thinking``.
 * the LLM verifier's modes (TinyV): a score in [0, 1] from the rule verdict and the
   verifier's probability ``p`` (:func:`combined_score`), mapped onto the reward scale
   (:func:`answer_value`), then the same weighted sum.
-* code (seed 003): ``pass_fraction * base_weight + perfect_bonus * perfect_weight`` (the
-  bonus only when every test passes), ``empty_code_reward`` when there is no code.
 * grade and rubric items (seed 004): ``(1 - |score - reference|)**2``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from services.judgement import ItemJudgement
-from services.protocol import Mode, RewardOptions, Task
+from services.protocol import Mode, RewardOptions
 from services.rewards.format_reward import FormatScore
 
 
@@ -38,13 +35,6 @@ class FormatWeights:
     answer: float = 1.0
     format: float = 0.0
     thinking: float = 0.0
-
-
-@dataclass(frozen=True)
-class CodeRewardWeights:
-    base_weight: float = 1.0
-    perfect_bonus: float = 1.0
-    perfect_weight: float = 1.0
 
 
 def combine(answer_value: float, fmt: FormatScore, weights: FormatWeights) -> float:
@@ -94,16 +84,6 @@ def answer_value(scale: RewardScale, score: float, answered: bool) -> float:
     return scale.no_answer + (scale.correct - scale.no_answer) * score
 
 
-def code_reward(passed: int, total: int, weights: CodeRewardWeights) -> float:
-    """``pass_fraction * base_weight + perfect_bonus * perfect_weight`` (bonus if all pass)."""
-    if total <= 0:
-        return 0.0
-    reward = passed / total * weights.base_weight
-    if passed == total:
-        reward += weights.perfect_bonus * weights.perfect_weight
-    return reward
-
-
 def rubric_reward(score: float, reference: float) -> float:
     """TinyV/RRM rubric reward: ``(1 - |score - reference|)**2`` for scores in [0, 1]."""
     return (1.0 - abs(score - reference)) ** 2
@@ -122,13 +102,13 @@ NO_REWARD = Reward(None)
 
 @dataclass(frozen=True)
 class RewardPolicy:
-    """The reward arithmetic of one request, one method per task and verifier mode."""
+    """The reward parameters of one request: the scale, the format weights and the
+    verifier weight every task shares, and the options a task's own rule reads."""
 
     scale: RewardScale
     weights: FormatWeights
-    code_weights: CodeRewardWeights
-    empty_code: float
     verifier_weight: float
+    options: RewardOptions
 
     @classmethod
     def from_options(cls, options: RewardOptions) -> RewardPolicy:
@@ -137,85 +117,14 @@ class RewardPolicy:
             weights=FormatWeights(
                 options.answer_weight, options.format_weight, options.thinking_weight
             ),
-            code_weights=CodeRewardWeights(
-                options.base_weight, options.perfect_bonus, options.perfect_weight
-            ),
-            empty_code=options.empty_code_reward,
             verifier_weight=options.verifier_weight,
+            options=options,
         )
-
-    def reward(self, judgement: ItemJudgement) -> Reward:
-        """The reward of a judged item, by its task."""
-        if judgement.task is None:
-            return NO_REWARD
-        return _BY_TASK[judgement.task](self, judgement)
-
-    # -- math -----------------------------------------------------------------------------
-
-    def rule_answer(self, answered: bool, accepted: bool) -> float:
-        """The answer component by the rule alone: correct, wrong, or no answer found."""
-        if not answered:
-            return self.scale.no_answer
-        return self.scale.correct if accepted else self.scale.wrong
 
     def verifier_score(self, mode: Mode, rule_accepted: bool, probability: float) -> float:
         """The mode's score in [0, 1] from the rule verdict and the verifier's probability."""
         return combined_score(mode, rule_accepted, probability, self.verifier_weight)
 
-    def verified_answer(self, score: float, answered: bool) -> float:
-        """The answer component for a verifier-mode score (with the no-answer floor)."""
-        return answer_value(self.scale, score, answered)
-
     def total(self, answer: float, fmt: FormatScore) -> float:
         """The reward: the answer component plus the weighted format terms."""
         return combine(answer, fmt, self.weights)
-
-    def math(self, judgement: ItemJudgement) -> Reward:
-        if judgement.format is None:
-            return NO_REWARD
-        answered = judgement.answer is not None
-        view = judgement.verifier
-        if view is not None:
-            answer = self.verified_answer(view.score, answered)
-        else:
-            answer = self.rule_answer(answered, judgement.accepted)
-        # A verdict that fell through (verifier_only without a verifier) keeps its answer
-        # component for the record, but earns no reward.
-        value = self.total(answer, judgement.format) if judgement.judged else None
-        return Reward(value, answer)
-
-    # -- code -----------------------------------------------------------------------------
-
-    def code(self, judgement: ItemJudgement) -> Reward:
-        fmt, tests = judgement.format, judgement.tests
-        if not judgement.judged or fmt is None or tests is None:
-            return NO_REWARD
-        if judgement.answer is None:
-            answer = self.empty_code
-        else:
-            answer = code_reward(tests.passed, tests.total, self.code_weights)
-        return Reward(self.total(answer, fmt), answer)
-
-    # -- graded critiques -----------------------------------------------------------------
-
-    def grade(self, judgement: ItemJudgement) -> Reward:
-        """Seed 004's RRM-training reward: 0.0 when no grade could be read."""
-        if not judgement.judged or judgement.target is None:
-            return NO_REWARD
-        if judgement.grade is None:
-            return Reward(0.0)
-        return Reward(rubric_reward(judgement.grade, judgement.target))
-
-    def rubric(self, judgement: ItemJudgement) -> Reward:
-        """The LLM grader's score against the target."""
-        if not judgement.judged or judgement.grade is None or judgement.target is None:
-            return NO_REWARD
-        return Reward(rubric_reward(judgement.grade, judgement.target))
-
-
-_BY_TASK: dict[Task, Callable[[RewardPolicy, ItemJudgement], Reward]] = {
-    Task.MATH: RewardPolicy.math,
-    Task.CODE: RewardPolicy.code,
-    Task.GRADE: RewardPolicy.grade,
-    Task.RUBRIC: RewardPolicy.rubric,
-}

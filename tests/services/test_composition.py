@@ -7,12 +7,12 @@ import pytest
 
 from harness.service import free_port
 from services.composition import build_backends
-from services.llm_stage import NOT_CONFIGURED
 from services.metrics import Metrics
 from services.protocol import RewardOptions, Status
 from services.readiness import NO_SANDBOX, readiness
 from services.settings import Settings
 from services.verifier import BreakerState, ErrorKind, VerifyRequest
+from services.verifier.not_configured import NOT_CONFIGURED
 
 pytestmark = pytest.mark.anyio
 

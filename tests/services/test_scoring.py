@@ -7,19 +7,22 @@ item the modes send to the verifier keeps its rule verdict and says so.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
-from services.judgement import ItemJudgement
+from services.judgement import Judgement
 from services.llm_stage import LLMStage
 from services.mathcheck.checker import MathChecker
 from services.mathcheck.pool import SymbolicPool
 from services.metrics import Metrics
-from services.protocol import Judge, Mode, RewardOptions, Status, Task
+from services.protocol import Judge, Mode, RewardOptions, Status, Task, VerdictSource
 from services.results import to_result
 from services.rewards.policy import RewardPolicy
 from services.scoring import Scorer
 from services.settings import Settings
+from services.tasks.math.evidence import MathEvidence
+from services.tasks.math.reward import math_reward
 
 pytestmark = pytest.mark.anyio
 
@@ -40,9 +43,15 @@ async def scorer() -> AsyncIterator[Scorer]:
     settings = Settings()
     checker = MathChecker(SymbolicPool(1, settings.math_timeout_s, settings.math_memory_mb), 64)
     try:
-        yield Scorer(settings, checker, Metrics())
+        stage = LLMStage(None, settings.mode, Metrics(), settings.llm.verdict_source)
+        yield Scorer(settings, checker, Metrics(), None, stage)
     finally:
         checker.close()
+
+
+def math_evidence(judgement: Judgement[Any]) -> MathEvidence:
+    assert isinstance(judgement.evidence, MathEvidence)
+    return judgement.evidence
 
 
 def math_items(*items: dict[str, str]) -> list[dict[str, str]]:
@@ -55,15 +64,16 @@ async def test_an_item_followed_through_every_stage(scorer: Scorer) -> None:
 
     # Stage 1, the math judge: the rule verdict with its evidence, the reference extracted.
     right, wrong, none = judged
-    assert (right.accepted, right.answer, right.reference, right.judge) == (
+    right_found, wrong_found, none_found = (math_evidence(j) for j in judged)
+    assert (right.correct, right_found.answer, right_found.reference, right.judge) == (
         True,
         "4",
         "4",
         Judge.RULE,
     )
-    assert right.format is not None and right.format.format == 1.0
-    assert (wrong.accepted, wrong.answer, wrong.status) == (False, "5", Status.OK)
-    assert (none.answer, none.accepted, none.detail) == (
+    assert right_found.accepted and right_found.format.format == 1.0
+    assert (wrong.correct, wrong_found.answer, wrong.status) == (False, "5", Status.OK)
+    assert (none_found.answer, none.correct, none.detail) == (
         None,
         False,
         "no final answer found (marked extraction)",
@@ -72,18 +82,18 @@ async def test_an_item_followed_through_every_stage(scorer: Scorer) -> None:
     # Stage 2, the LLM stage without a verifier: addon does not ask about the accepted
     # answer; the others keep their rule verdicts, labelled.
     policy = RewardPolicy.from_options(options)
-    stage = LLMStage(None, Mode.RULE, Metrics())
+    stage = LLMStage(None, Mode.RULE, Metrics(), VerdictSource.TINYV)
     refined = await stage.refine(items, judged, options, policy)
     assert refined[0] is right
     for before, after in zip(judged[1:], refined[1:], strict=True):
         assert after.status is Status.UNAVAILABLE and after.judge is Judge.RULE
         assert after.detail.startswith(before.detail)
         assert after.detail.endswith(f"LLM verifier unavailable ({FALLBACK}): rule verdict used")
-        assert after.verifier is None
+        assert math_evidence(after).verifier is None
     assert "verifier saw the best-effort answer 'I think it is four.'" in refined[2].detail
 
     # Stages 3 and 4, the reward policy and the wire result.
-    results = [to_result(j, policy.reward(j)) for j in refined]
+    results = [to_result(j, math_reward(j, policy)) for j in refined]
     assert [r.reward for r in results] == [1.5, -1.0, -0.5]
     assert results[0].components == {
         "format": 1.0,
@@ -144,12 +154,14 @@ async def test_every_task_dispatches_to_its_judge(scorer: Scorer) -> None:
 
 async def test_judgements_are_internal_and_results_are_wire_types(scorer: Scorer) -> None:
     _, judged = await scorer.judge_batch(math_items(RIGHT), RewardOptions())
-    assert isinstance(judged[0], ItemJudgement)
+    assert isinstance(judged[0], Judgement) and isinstance(judged[0].evidence, MathEvidence)
     long_answer = "\\boxed{" + "1" * 5000 + "}"
     _, (judgement,) = await scorer.judge_batch(
         math_items({"completion": long_answer}), RewardOptions()
     )
     # The judgement holds the full answer; only the response's echo is cut.
-    assert judgement.answer == "1" * 5000
-    result = to_result(judgement, RewardPolicy.from_options(RewardOptions()).reward(judgement))
+    assert math_evidence(judgement).answer == "1" * 5000
+    result = to_result(
+        judgement, math_reward(judgement, RewardPolicy.from_options(RewardOptions()))
+    )
     assert result.extracted is not None and result.extracted.endswith("[904 more characters]")

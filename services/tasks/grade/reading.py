@@ -32,7 +32,7 @@ def grade_text(completion: str) -> str:
     return text.split("/")[0].strip()
 
 
-def grade_reward(completion: str, reference: float) -> GradeReward:
+def read_grade(completion: str, reference: float) -> GradeReward:
     text = grade_text(completion)
     try:
         score = min(10.0, float(text)) / 10.0

@@ -7,7 +7,7 @@ import math
 import httpx
 import pytest
 
-from services.rewards.grade_reward import grade_reward, grade_text
+from services.tasks.grade.reading import grade_text, read_grade
 
 
 def seed_grade_reward(solution_str: str, ground_truth: float) -> float:
@@ -62,28 +62,28 @@ EDGE_CASES = [
 @pytest.mark.parametrize("completion", EDGE_CASES)
 @pytest.mark.parametrize("target", [0.0, 0.2, 0.75, 1.0])
 def test_matches_the_seed_parser(completion: str, target: float) -> None:
-    assert grade_reward(completion, target).reward == pytest.approx(
+    assert read_grade(completion, target).reward == pytest.approx(
         seed_grade_reward(completion, target)
     )
 
 
 def test_unreadable_grade_scores_zero_not_a_formula_value() -> None:
-    graded = grade_reward("I think it is fine.", 0.2)
+    graded = read_grade("I think it is fine.", 0.2)
     assert graded.reward == 0.0 and graded.score is None
     assert "no grade can be read" in graded.reason
 
 
 def test_reports_what_was_read() -> None:
-    graded = grade_reward("**Total Score:** [8 points]/10", 0.5)
+    graded = read_grade("**Total Score:** [8 points]/10", 0.5)
     assert graded.grade_text == grade_text("**Total Score:** [8 points]/10") == "8 ]"
     assert graded.reward == 0.0  # "]" is not one of the characters the seed removes
-    assert grade_reward("Total Score: 8/10", 0.5).score == pytest.approx(0.8)
+    assert read_grade("Total Score: 8/10", 0.5).score == pytest.approx(0.8)
 
 
 def test_minus_infinity_is_unreadable_rather_than_an_infinite_reward() -> None:
     # The one place we leave the seed: its formula gives inf, which no trainer can use.
     assert math.isinf(seed_grade_reward("Total Score: -inf", 0.2))
-    graded = grade_reward("Total Score: -inf", 0.2)
+    graded = read_grade("Total Score: -inf", 0.2)
     assert graded.reward == 0.0 and "not a finite number" in graded.reason
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
-from services.judgement import ItemJudgement
-from services.judges.base import BatchContext, Entry, judge_each
+from services.judgement import Judgement
 from services.mathcheck.checker import MathChecker, MathVerdict, Outcome
 from services.mathcheck.extraction import (
     Extraction,
@@ -24,6 +24,8 @@ from services.mathcheck.extraction import (
 from services.mathcheck.reasoning import Committed, ReasoningRule, committed
 from services.protocol import ExtractionPolicy, Judge, MathItem, RewardOptions, Status, Task
 from services.rewards.format_reward import score_format
+from services.tasks.judging import BatchContext, Entry, judge_each
+from services.tasks.math.evidence import MathEvidence
 
 
 class MathJudge:
@@ -37,12 +39,12 @@ class MathJudge:
         self._default_extraction = default_extraction
         self._answer_after_reasoning = answer_after_reasoning
 
-    async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[ItemJudgement]:
+    async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[Judgement[Any]]:
         # Each request may keep twice as many symbolic comparisons in flight as there are
         # workers: enough to keep them busy, few enough that requests interleave fairly.
         gate = asyncio.Semaphore(2 * self._checker.workers)
 
-        async def one(index: int, item: MathItem) -> ItemJudgement:
+        async def one(index: int, item: MathItem) -> Judgement[MathEvidence]:
             return await self.judge_item(index, item, context.options, gate)
 
         return await judge_each(entries, context, MathItem, one)
@@ -53,7 +55,7 @@ class MathJudge:
         item: MathItem,
         options: RewardOptions,
         gate: asyncio.Semaphore | None = None,
-    ) -> ItemJudgement:
+    ) -> Judgement[MathEvidence]:
         policy = options.extraction or self._default_extraction
         after_reasoning = options.answer_after_reasoning
         scope = committed(
@@ -66,29 +68,33 @@ class MathJudge:
             if searched is not None
             else Extraction(None, ExtractionMethod.NONE)
         )
-        reference = reference_answer(item.reference)
-        judgement = ItemJudgement(
+        evidence = MathEvidence(
+            answer=extraction.answer,
+            marked=extraction.marked,
+            reference=reference_answer(item.reference),
+            format=score_format(item.completion, options.min_thinking_words),
+            committed=scope,
+        )
+        judgement = Judgement(
             index=index,
             id=item.id,
             task=Task.MATH,
             status=Status.OK,
             judge=Judge.RULE,
             detail=_no_answer(scope, policy),
-            answer=extraction.answer,
-            marked=extraction.marked,
-            reference=reference,
-            format=score_format(item.completion, options.min_thinking_words),
-            committed=scope,
+            evidence=evidence,
+            correct=False,
         )
         if extraction.answer is None:
             return judgement
-        verdict = await self._checker.check(reference, extraction.answer, gate)
+        verdict = await self._checker.check(evidence.reference, extraction.answer, gate)
         status, detail = _outcome(verdict)
         where = "after the reasoning block: " if scope.rule is ReasoningRule.AFTER_BLOCK else ""
         return replace(
             judgement,
             status=status,
-            accepted=verdict.equal,
+            evidence=replace(evidence, accepted=verdict.equal),
+            correct=verdict.equal,
             detail=f"{detail} ({where}answer from {extraction.method.value})",
         )
 

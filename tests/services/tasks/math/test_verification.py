@@ -1,23 +1,13 @@
-"""What the LLM verifier is shown for an answer, and how its verdict refines a judgement."""
+"""What the LLM verifier is shown for a math answer, and how its verdict refines the math
+judgement."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
-from services.judgement import ItemJudgement, VerifierView
-from services.llm_stage import (
-    BEST_EFFORT_CHARS,
-    UNCLOSED,
-    Refused,
-    best_effort_answer,
-    verifier_span,
-    with_verdict,
-    without_verifier,
-)
+from services.judgement import Judgement
 from services.mathcheck.extraction import extract_answer
-from services.mathcheck.reasoning import committed
+from services.mathcheck.reasoning import Committed, ReasoningRule, committed
 from services.protocol import (
     ExtractionPolicy,
     Judge,
@@ -30,6 +20,17 @@ from services.protocol import (
 from services.results import to_result
 from services.rewards.format_reward import FormatScore
 from services.rewards.policy import RewardPolicy
+from services.tasks.entry import Refused
+from services.tasks.math.evidence import MathEvidence, VerifierView
+from services.tasks.math.reward import math_reward
+from services.tasks.math.verification import (
+    BEST_EFFORT_CHARS,
+    UNCLOSED,
+    best_effort_answer,
+    verifier_span,
+    with_verdict,
+    without_verifier,
+)
 from services.verifier import VerifierJudgement
 
 
@@ -50,20 +51,36 @@ def test_huge_marked_answers_are_bounded() -> None:
     assert len(best_effort_answer("\\boxed{" + "1" * 10_000 + "}")) == BEST_EFFORT_CHARS
 
 
-def _judged(answer: str | None, accepted: bool) -> ItemJudgement:
+WHOLE_COMPLETION = Committed(ReasoningRule.OFF, 0)
+
+
+def _judged(
+    answer: str | None, accepted: bool, scope: Committed = WHOLE_COMPLETION
+) -> Judgement[MathEvidence]:
     detail = "correct (string: equal)" if accepted else "no final answer found"
-    return ItemJudgement(
+    evidence = MathEvidence(
+        answer=answer,
+        marked=False,
+        reference="4",
+        format=FormatScore(format=0.0, thinking=0.0, thinking_words=0),
+        committed=scope,
+        accepted=accepted,
+    )
+    return Judgement(
         index=3,
         id="x",
         task=Task.MATH,
         status=Status.OK,
         judge=Judge.RULE,
         detail=detail,
-        accepted=accepted,
-        answer=answer,
-        reference="4",
-        format=FormatScore(format=0.0, thinking=0.0, thinking_words=0),
+        evidence=evidence,
+        correct=accepted,
     )
+
+
+def _evidence(judgement: Judgement[MathEvidence]) -> MathEvidence:
+    assert judgement.evidence is not None
+    return judgement.evidence
 
 
 def test_a_verdict_on_a_best_effort_answer_lifts_the_no_answer_floor() -> None:
@@ -72,7 +89,7 @@ def test_a_verdict_on_a_best_effort_answer_lifts_the_no_answer_floor() -> None:
     refined = with_verdict(
         _judged(None, False), verdict, "four", Mode.ADDON, VerdictSource.TINYV, policy
     )
-    assert (refined.status, refined.judge, refined.verifier) == (
+    assert (refined.status, refined.judge, _evidence(refined).verifier) == (
         Status.OK,
         Judge.VERIFIER,
         VerifierView("four", best_effort=True, probability=0.8, label_mass=0.9, score=0.8),
@@ -81,7 +98,7 @@ def test_a_verdict_on_a_best_effort_answer_lifts_the_no_answer_floor() -> None:
         "no final answer found; verifier saw the best-effort answer 'four'; "
         "verifier P(correct)=0.800, label mass 0.90; addon score 0.800"
     )
-    result = to_result(refined, policy.reward(refined))
+    result = to_result(refined, math_reward(refined, policy))
     assert result.reward == pytest.approx(-0.5 + 1.5 * 0.8)
     assert result.extracted == "four"
     assert result.components["verifier_best_effort"] == 1.0
@@ -94,9 +111,12 @@ def test_mixed_weighs_the_rule_verdict_against_the_verifier() -> None:
     refined = with_verdict(
         _judged("4", True), verdict, "4", Mode.MIXED, VerdictSource.RUBRIC, policy
     )
-    assert refined.verifier is not None and refined.verifier.score == pytest.approx(0.6)
+    view = _evidence(refined).verifier
+    assert view is not None and view.score == pytest.approx(0.6)
+    # The verdict is decided here: a mixed score of 0.6 counts as correct.
+    assert refined.correct is True
     assert refined.detail.endswith("; verifier rubric score 0.20; mixed score 0.600")
-    result = to_result(refined, policy.reward(refined))
+    result = to_result(refined, math_reward(refined, policy))
     assert result.reward == pytest.approx(-1.0 + 2.0 * 0.6)
     assert result.components["verifier_label_mass"] == 1.0  # no logprobs: all mass on labels
     assert result.extracted == "4"
@@ -104,12 +124,12 @@ def test_mixed_weighs_the_rule_verdict_against_the_verifier() -> None:
 
 def _rule_judged(
     completion: str, policy: ExtractionPolicy = ExtractionPolicy.MARKED
-) -> ItemJudgement:
+) -> Judgement[MathEvidence]:
     """A judgement as the math judge makes it: the reasoning rule, then the policy."""
     scope = committed(completion)
     text = scope.text(completion)
     answer = extract_answer(text, policy).answer if text is not None else None
-    return replace(_judged(answer, False), committed=scope)
+    return _judged(answer, False, scope)
 
 
 def test_the_verifier_judges_the_answer_the_rule_judged() -> None:
@@ -120,7 +140,7 @@ def test_the_verifier_judges_the_answer_the_rule_judged() -> None:
         "Final Answer: The final answer is $10,455$. I hope it is correct."
     )
     judgement = _rule_judged(completion)
-    assert judgement.answer == "255"
+    assert _evidence(judgement).answer == "255"
     assert best_effort_answer(completion) == "10,455"
     assert verifier_span(judgement, completion) == "255"
 
@@ -165,11 +185,11 @@ def test_master_keys_are_refused_under_every_policy(
 def test_a_refused_item_keeps_the_rule_verdict_and_says_why() -> None:
     policy = RewardPolicy.from_options(RewardOptions())
     refused = without_verifier(_judged(None, False), "only punctuation or whitespace: ':'")
-    assert refused.judge is Judge.RULE and refused.verifier is None
+    assert refused.judge is Judge.RULE and _evidence(refused).verifier is None
     assert refused.detail == (
         "no final answer found; not sent to the LLM verifier, no answer-bearing span "
         "(only punctuation or whitespace: ':'): rule verdict used"
     )
-    result = to_result(refused, policy.reward(refused))
+    result = to_result(refused, math_reward(refused, policy))
     assert result.reward == -0.5
     assert (result.components["answer_bearing"], result.components["no_answer"]) == (0.0, 1.0)

@@ -9,13 +9,15 @@ gets no reward.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from services.judgement import ItemJudgement, unjudged
-from services.judges.base import BatchContext, Entry, items_of
-from services.llm_stage import NOT_CONFIGURED
+from services.judgement import Judgement, unjudged
 from services.metrics import Metrics
 from services.protocol import Judge, RubricItem, Status, Task
+from services.tasks.judging import BatchContext, Entry, items_of
+from services.tasks.rubric.evidence import RubricEvidence
 from services.verifier import ErrorKind, RubricJudgement, RubricRequest, VerifierClient
+from services.verifier.not_configured import NOT_CONFIGURED
 
 _CRITIQUE_CHARS = 600
 
@@ -25,7 +27,7 @@ class RubricJudge:
         self._client = client
         self._metrics = metrics
 
-    async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[ItemJudgement]:
+    async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[Judgement[Any]]:
         items = items_of(entries, RubricItem)
         grades = await self._grade(
             [RubricRequest(item.prompt, item.completion, item.rubric) for item in items]
@@ -45,7 +47,7 @@ class RubricJudge:
         return await self._client.grade_rubric(requests)
 
 
-def judge_rubric(index: int, item: RubricItem, grade: RubricJudgement) -> ItemJudgement:
+def judge_rubric(index: int, item: RubricItem, grade: RubricJudgement) -> Judgement[Any]:
     critique = grade.critique[-_CRITIQUE_CHARS:]
     if grade.ok and grade.score is not None:
         score, detail = grade.score, f"graded {grade.score:.2f}: {critique}"
@@ -55,13 +57,12 @@ def judge_rubric(index: int, item: RubricItem, grade: RubricJudgement) -> ItemJu
     else:
         reason = f"rubric grading unavailable: {grade.error}"
         return unjudged(index, item.id, Task.RUBRIC, Status.UNAVAILABLE, reason)
-    return ItemJudgement(
+    return Judgement(
         index=index,
         id=item.id,
         task=Task.RUBRIC,
         status=Status.OK,
         judge=Judge.VERIFIER,
         detail=detail,
-        target=item.reference,
-        grade=score,
+        evidence=RubricEvidence(target=item.reference, grade=score),
     )

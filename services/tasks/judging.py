@@ -1,8 +1,8 @@
 """What a task's judge is, and the per-item isolation the rule judges share.
 
 The scorer groups a batch's valid items by task and hands each group to that task's judge
-(a registry keyed by :class:`~services.protocol.Task`). A judge returns one
-:class:`~services.judgement.ItemJudgement` per item, in any order (each carries its index).
+(built from the task's registry entry). A judge returns one
+:class:`~services.judgement.Judgement` per item, in any order (each carries its index).
 """
 
 from __future__ import annotations
@@ -11,22 +11,17 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from services.judgement import ItemJudgement, unjudged
-from services.protocol import (
-    AnyItem,
-    CodeItem,
-    GradeItem,
-    MathItem,
-    RewardOptions,
-    RubricItem,
-    Status,
-)
+from pydantic import BaseModel
+
+from services.judgement import Judgement, unjudged
+from services.protocol import RewardOptions, Status, Task
 
 log = logging.getLogger(__name__)
 
-ItemT = TypeVar("ItemT", MathItem, CodeItem, RubricItem, GradeItem)
+ItemT = TypeVar("ItemT", bound=BaseModel)
+JudgementT = TypeVar("JudgementT", bound=Judgement[Any])
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +29,11 @@ class Entry:
     """A valid item and its position in the request."""
 
     index: int
-    item: AnyItem
+    item: Any  # the item model of its task (services.tasks.registry)
+
+    @property
+    def task(self) -> Task:
+        return task_of(self.item)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +48,18 @@ class BatchContext:
 class TaskJudge(Protocol):
     async def judge(
         self, entries: Sequence[Entry], context: BatchContext
-    ) -> list[ItemJudgement]: ...
+    ) -> Sequence[Judgement[Any]]: ...
+
+
+def task_of(item: Any) -> Task:
+    """The task an item model names in its ``task`` field."""
+    return Task(item.task)
+
+
+def item_id(item: Any) -> str | int | None:
+    """The id an item model carries, echoed back in its result."""
+    found = getattr(item, "id", None)
+    return found if isinstance(found, str | int) else None
 
 
 def items_of(entries: Sequence[Entry], item_type: type[ItemT]) -> list[ItemT]:
@@ -65,15 +75,15 @@ async def judge_each(
     entries: Sequence[Entry],
     context: BatchContext,
     item_type: type[ItemT],
-    judge_one: Callable[[int, ItemT], Awaitable[ItemJudgement]],
-) -> list[ItemJudgement]:
+    judge_one: Callable[[int, ItemT], Awaitable[JudgementT]],
+) -> list[JudgementT | Judgement[Any]]:
     """Judge items concurrently, each within the batch deadline; a failure stays its own.
 
     An item still unjudged at the deadline gets status 'timeout', and an exception while
     judging one item (a bug) gets status 'error': every other item is judged as usual.
     """
 
-    async def one(index: int, item: ItemT) -> ItemJudgement:
+    async def one(index: int, item: ItemT) -> JudgementT | Judgement[Any]:
         try:
             async with asyncio.timeout_at(context.deadline):
                 return await judge_one(index, item)
@@ -81,11 +91,11 @@ async def judge_each(
             reason = (
                 f"batch time budget of {context.budget_s:g}s exhausted before this item was judged"
             )
-            return unjudged(index, item.id, item.task, Status.TIMEOUT, reason)
+            return unjudged(index, item_id(item), task_of(item), Status.TIMEOUT, reason)
         except Exception as exc:  # a bug in one judge must not lose the other results
             log.exception("scoring item %d failed", index)
             reason = f"internal error while scoring: {type(exc).__name__}"
-            return unjudged(index, item.id, item.task, Status.ERROR, reason)
+            return unjudged(index, item_id(item), task_of(item), Status.ERROR, reason)
 
     items = items_of(entries, item_type)
     return list(
@@ -99,8 +109,8 @@ class Unavailable:
     def __init__(self, reason: str) -> None:
         self._reason = reason
 
-    async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[ItemJudgement]:
+    async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[Judgement[Any]]:
         return [
-            unjudged(e.index, e.item.id, e.item.task, Status.UNAVAILABLE, self._reason)
+            unjudged(e.index, item_id(e.item), e.task, Status.UNAVAILABLE, self._reason)
             for e in entries
         ]

@@ -1,0 +1,45 @@
+"""Seed 003's code reward: ``pass_fraction * base_weight + perfect_bonus * perfect_weight``
+(the bonus only when every test passes), ``empty_code_reward`` when there is no code; the
+reward adds the weighted format terms."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from services.judgement import Judgement
+from services.protocol import RewardOptions
+from services.rewards.policy import NO_REWARD, Reward, RewardPolicy
+from services.tasks.code.evidence import CodeEvidence
+
+
+@dataclass(frozen=True)
+class CodeRewardWeights:
+    base_weight: float = 1.0
+    perfect_bonus: float = 1.0
+    perfect_weight: float = 1.0
+
+    @classmethod
+    def from_options(cls, options: RewardOptions) -> CodeRewardWeights:
+        return cls(options.base_weight, options.perfect_bonus, options.perfect_weight)
+
+
+def pass_reward(passed: int, total: int, weights: CodeRewardWeights) -> float:
+    """``pass_fraction * base_weight + perfect_bonus * perfect_weight`` (bonus if all pass)."""
+    if total <= 0:
+        return 0.0
+    reward = passed / total * weights.base_weight
+    if passed == total:
+        reward += weights.perfect_bonus * weights.perfect_weight
+    return reward
+
+
+def code_reward(judgement: Judgement[CodeEvidence], policy: RewardPolicy) -> Reward:
+    evidence = judgement.evidence
+    if not judgement.judged or evidence is None:
+        return NO_REWARD
+    if evidence.program is None:
+        answer = policy.options.empty_code_reward
+    else:
+        weights = CodeRewardWeights.from_options(policy.options)
+        answer = pass_reward(evidence.tests.passed, evidence.tests.total, weights)
+    return Reward(policy.total(answer, evidence.format), answer)

@@ -1,0 +1,121 @@
+"""What a task is to the rest of the service: one :class:`TaskEntry` per task folder.
+
+An entry names the task, its wire item model, how its judge is built from the service's
+backends, its reward rule, how a judgement is presented on the wire, and, where they apply,
+its typed batch route, the bounded backend its items load, and how the LLM stage may refine
+its verdicts. The scorer, the LLM stage, the result builder and the API read tasks only
+through entries (:mod:`services.tasks.registry`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+from services.admission import Backend
+from services.judgement import Judgement
+from services.mathcheck.checker import MathChecker
+from services.metrics import Metrics
+from services.protocol import Mode, Task, VerdictSource
+from services.rewards.policy import Reward, RewardPolicy
+from services.settings import Settings
+from services.tasks.judging import TaskJudge
+from services.verifier import VerifierClient, VerifierJudgement, VerifyRequest
+
+EvidenceT = TypeVar("EvidenceT")
+Components = dict[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeParts:
+    """The backends judges are built from (the composition root starts them)."""
+
+    settings: Settings
+    checker: MathChecker
+    metrics: Metrics
+    # The sandboxed code judge; None where code is not scored.
+    code: TaskJudge | None
+    # The LLM verifier client; None when no verifier URL is set.
+    verifier: VerifierClient | None
+
+
+@dataclass(frozen=True, slots=True)
+class Presented:
+    """A judgement as the wire shows it: its components and what was judged, cut short."""
+
+    components: Components
+    extracted: str | None
+
+
+NOT_PRESENTED = Presented({}, None)
+
+
+@dataclass(frozen=True, slots=True)
+class BatchRoute:
+    """A typed shortcut of ``/score`` for one task: its path, body model and summary."""
+
+    path: str
+    body: type[BaseModel]
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """Why the verifier is not asked about an item: its completion bears no answer."""
+
+    reason: str
+
+
+class Verification(Protocol[EvidenceT]):
+    """How the LLM stage refines a task's verdicts with the served verifier."""
+
+    def asks(self, judgement: Judgement[EvidenceT], mode: Mode) -> bool:
+        """Whether the mode asks the verifier about this judged item."""
+        ...
+
+    def span(self, judgement: Judgement[EvidenceT], item: Any) -> str | Refused:
+        """The answer to show the verifier, or why none may be shown."""
+        ...
+
+    def request(self, judgement: Judgement[EvidenceT], item: Any, shown: str) -> VerifyRequest:
+        """The verifier's request for ``shown``."""
+        ...
+
+    def refused(self, judgement: Judgement[EvidenceT], reason: str) -> Judgement[EvidenceT]:
+        """The judgement of an item the verifier is not asked about."""
+        ...
+
+    def refined(
+        self,
+        judgement: Judgement[EvidenceT],
+        verdict: VerifierJudgement,
+        shown: str,
+        mode: Mode,
+        source: VerdictSource,
+        policy: RewardPolicy,
+    ) -> Judgement[EvidenceT]:
+        """The judgement with the verifier's verdict on ``shown`` (or its failure)."""
+        ...
+
+
+def no_demand(item: Any) -> int:
+    return 0
+
+
+@dataclass(frozen=True, slots=True)
+class TaskEntry(Generic[EvidenceT]):
+    """One task, as its folder assembles it."""
+
+    name: Task
+    item: type[BaseModel]  # the wire item model; its ``task`` field is ``Literal[name]``
+    judge: Callable[[JudgeParts], TaskJudge]
+    reward: Callable[[Judgement[EvidenceT], RewardPolicy], Reward]
+    present: Callable[[Judgement[EvidenceT], Reward], Presented]
+    route: BatchRoute | None = None
+    # The bounded backend an item's work goes to, and how many units of it an item asks.
+    backend: Backend | None = None
+    demand: Callable[[Any], int] = no_demand
+    verification: Verification[EvidenceT] | None = None

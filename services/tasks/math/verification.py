@@ -1,0 +1,159 @@
+"""How the LLM stage refines math verdicts with the served verifier (TinyV's semantics).
+
+``addon`` asks about every answer the rule does not accept (wrong, none found, the rule
+timed out or failed), ``mixed`` and ``verifier_only`` about every answer. The verifier sees
+:func:`verifier_span` of the item: the answer the rule judged (the one ``extracted``
+reports), else a best-effort one from the text the completion commits to, and the
+reference's final answer the math judge extracted. A span with no answer in it
+(:mod:`services.verifier.answer_bearing`) is never shown: the rule verdict stands, which is
+the no-answer reward where the rule found no answer. When the verifier cannot answer, the
+rule verdict stands and ``status``/``detail`` say so (``verifier_only`` then gives no
+reward); nothing is silently rewarded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from services.echo import preview
+from services.judgement import Judgement
+from services.mathcheck.extraction import extract_answer
+from services.protocol import ExtractionPolicy, Judge, Mode, Status, VerdictSource
+from services.rewards.policy import RewardPolicy, needs_verifier
+from services.tasks.entry import Refused
+from services.tasks.math.evidence import MathEvidence, VerifierView
+from services.verifier import VerifierJudgement, VerifyRequest
+from services.verifier.answer_bearing import refusal
+
+BEST_EFFORT_CHARS = 600
+UNCLOSED = "the reasoning block never closes (a truncated completion)"
+# The verifier's score at which the answer counts as correct.
+CORRECT_AT = 0.5
+
+MathJudgement = Judgement[MathEvidence]
+
+
+def best_effort_answer(text: str) -> str:
+    """The lenient extraction of ``text``, else its bounded tail (TinyV's best effort)."""
+    answer = extract_answer(text, ExtractionPolicy.LENIENT).answer
+    if answer is not None:
+        return answer[:BEST_EFFORT_CHARS]
+    return text.strip()[-BEST_EFFORT_CHARS:]
+
+
+def _evidence(judgement: MathJudgement) -> MathEvidence:
+    if judgement.evidence is None:
+        raise ValueError(f"math item {judgement.index} has no evidence to refine")
+    return judgement.evidence
+
+
+def verifier_span(judgement: MathJudgement, completion: str) -> str | Refused:
+    """The answer to show the verifier: the rule's own answer where it found one (so the
+    verifier judges what the rule judged and ``extracted`` reports), else a best-effort one
+    from the text the reasoning rule left; refused when it bears no answer."""
+    evidence = _evidence(judgement)
+    if evidence.answer is not None:
+        shown = evidence.answer[:BEST_EFFORT_CHARS]
+    else:
+        text = evidence.committed.text(completion)
+        if text is None:
+            return Refused(UNCLOSED)
+        shown = best_effort_answer(text)
+    reason = refusal(shown)
+    if reason is not None:
+        return Refused(f"{reason}: {preview(shown, 80)!r}")
+    return shown
+
+
+def without_verifier(judgement: MathJudgement, reason: str) -> MathJudgement:
+    """A math judgement the verifier is not asked about: the rule verdict stands (the
+    no-answer reward where the rule found no answer), in every mode."""
+    return replace(
+        judgement,
+        evidence=replace(_evidence(judgement), verifier_refusal=reason),
+        detail=f"{judgement.detail}; not sent to the LLM verifier, no answer-bearing span "
+        f"({reason}): rule verdict used",
+    )
+
+
+def with_verdict(
+    judgement: MathJudgement,
+    verdict: VerifierJudgement,
+    answer: str,
+    mode: Mode,
+    source: VerdictSource,
+    policy: RewardPolicy,
+) -> MathJudgement:
+    """A math judgement refined by the verifier's verdict on ``answer``: the mode's score
+    when the verifier answered, else the rule verdict, labelled (none in verifier_only)."""
+    evidence = _evidence(judgement)
+    answered = evidence.answer is not None
+    saw = "" if answered else f"; verifier saw the best-effort answer {preview(answer, 80)!r}"
+    if not verdict.ok or verdict.probability is None:
+        reason = verdict.error or "no probability returned"
+        if mode is Mode.VERIFIER_ONLY:
+            return replace(
+                judgement,
+                status=Status.UNAVAILABLE,
+                judge=Judge.NONE,
+                judged=False,
+                detail=f"{judgement.detail}{saw}; LLM verifier unavailable ({reason}), and "
+                "mode 'verifier_only' has no fallback",
+            )
+        return replace(
+            judgement,
+            status=Status.UNAVAILABLE,
+            detail=f"{judgement.detail}{saw}; LLM verifier unavailable ({reason}): "
+            "rule verdict used",
+        )
+    probability = verdict.probability
+    score = policy.verifier_score(mode, evidence.accepted, probability)
+    mass = f", label mass {verdict.label_mass:.2f}" if verdict.label_mass is not None else ""
+    said = (
+        f"rubric score {probability:.2f}"
+        if source is VerdictSource.RUBRIC
+        else f"P(correct)={probability:.3f}{mass}"
+    )
+    view = VerifierView(
+        shown=answer,
+        best_effort=not answered,
+        probability=probability,
+        label_mass=verdict.label_mass,
+        score=score,
+    )
+    return replace(
+        judgement,
+        status=Status.OK,
+        judge=Judge.VERIFIER,
+        evidence=replace(evidence, verifier=view),
+        correct=score >= CORRECT_AT,
+        detail=f"{judgement.detail}{saw}; verifier {said}; {mode.value} score {score:.3f}",
+    )
+
+
+class MathVerification:
+    """The math task's hooks for the LLM stage (:class:`~services.tasks.entry.Verification`)."""
+
+    def asks(self, judgement: MathJudgement, mode: Mode) -> bool:
+        return needs_verifier(mode, rule_correct=_evidence(judgement).accepted)
+
+    def span(self, judgement: MathJudgement, item: Any) -> str | Refused:
+        return verifier_span(judgement, item.completion)
+
+    def request(self, judgement: MathJudgement, item: Any, shown: str) -> VerifyRequest:
+        return VerifyRequest(item.prompt, _evidence(judgement).reference, shown)
+
+    def refused(self, judgement: MathJudgement, reason: str) -> MathJudgement:
+        return without_verifier(judgement, reason)
+
+    def refined(
+        self,
+        judgement: MathJudgement,
+        verdict: VerifierJudgement,
+        shown: str,
+        mode: Mode,
+        source: VerdictSource,
+        policy: RewardPolicy,
+    ) -> MathJudgement:
+        return with_verdict(judgement, verdict, shown, mode, source, policy)

@@ -1,0 +1,65 @@
+"""Seed 003's code reward, in-process: judgements in, rewards out."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.judgement import Judgement
+from services.protocol import Judge, RewardOptions, Status, Task
+from services.rewards.format_reward import FormatScore
+from services.rewards.policy import NO_REWARD, RewardPolicy
+from services.tasks.code.evidence import CodeEvidence, PassCount
+from services.tasks.code.reward import CodeRewardWeights, code_reward, pass_reward
+
+SEED = RewardPolicy.from_options(RewardOptions())
+STRICT_FORMAT = FormatScore(format=1.0, thinking=0.0, thinking_words=30)
+
+
+def code(
+    passed: int,
+    total: int,
+    program: str | None = "print(1)",
+    judged: bool = True,
+    skipped: int = 0,
+) -> Judgement[CodeEvidence]:
+    evidence = CodeEvidence(
+        program=program, format=STRICT_FORMAT, tests=PassCount(passed, total, skipped)
+    )
+    return Judgement(
+        index=0,
+        id=None,
+        task=Task.CODE,
+        status=Status.OK,
+        judge=Judge.RULE,
+        detail="",
+        evidence=evidence,
+        correct=passed == total > 0,
+        judged=judged,
+    )
+
+
+def test_seed_003_code_reward() -> None:
+    # pass fraction * base weight, plus perfect bonus * perfect weight when all pass
+    assert code_reward(code(2, 4), SEED).value == pytest.approx(0.5)
+    assert code_reward(code(3, 3), SEED).value == pytest.approx(2.0)
+    assert code_reward(code(0, 3), SEED).value == 0.0
+    policy = RewardPolicy.from_options(
+        RewardOptions(base_weight=2.0, perfect_bonus=0.5, perfect_weight=3.0)
+    )
+    assert code_reward(code(1, 4), policy).value == pytest.approx(0.5)
+    assert code_reward(code(4, 4), policy).value == pytest.approx(2.0 + 1.5)
+
+
+def test_no_tests_earn_nothing() -> None:
+    assert pass_reward(0, 0, CodeRewardWeights()) == 0.0
+
+
+def test_code_format_terms_and_empty_completions() -> None:
+    policy = RewardPolicy.from_options(RewardOptions(format_weight=0.5, empty_code_reward=-0.7))
+    assert code_reward(code(1, 2), policy).value == pytest.approx(0.5 + 0.5)
+    empty = code_reward(code(0, 2, program=None), policy)
+    assert empty.value == pytest.approx(-0.7 + 0.5) and empty.answer == -0.7
+
+
+def test_code_the_sandbox_could_not_run_gets_no_reward() -> None:
+    assert code_reward(code(0, 2, judged=False), SEED) == NO_REWARD

@@ -1,0 +1,101 @@
+"""Seed 001's math reward and the verifier modes' reward, in-process: judgements in,
+rewards out."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.judgement import Judgement, unjudged
+from services.mathcheck.reasoning import Committed, ReasoningRule
+from services.protocol import Judge, RewardOptions, Status, Task
+from services.rewards.format_reward import FormatScore
+from services.rewards.policy import NO_REWARD, RewardPolicy
+from services.tasks.math.evidence import MathEvidence, VerifierView
+from services.tasks.math.reward import math_reward
+
+SEED_001 = RewardPolicy.from_options(RewardOptions())  # +1 correct, -1 wrong, -0.5 none
+STRICT_FORMAT = FormatScore(format=1.0, thinking=0.0, thinking_words=30)
+NO_FORMAT = FormatScore(format=0.0, thinking=-1.0, thinking_words=0)
+
+
+def math(
+    answer: str | None = "4",
+    accepted: bool = False,
+    fmt: FormatScore = STRICT_FORMAT,
+    view: VerifierView | None = None,
+    judged: bool = True,
+) -> Judgement[MathEvidence]:
+    evidence = MathEvidence(
+        answer=answer,
+        marked=True,
+        reference="4",
+        format=fmt,
+        committed=Committed(ReasoningRule.OFF, 0),
+        accepted=accepted,
+        verifier=view,
+    )
+    return Judgement(
+        index=0,
+        id=None,
+        task=Task.MATH,
+        status=Status.OK,
+        judge=Judge.RULE,
+        detail="",
+        evidence=evidence,
+        correct=accepted,
+        judged=judged,
+    )
+
+
+def verified(score: float, best_effort: bool = False) -> VerifierView:
+    return VerifierView("4", best_effort, probability=score, label_mass=None, score=score)
+
+
+def value(judgement: Judgement[MathEvidence], policy: RewardPolicy = SEED_001) -> float | None:
+    return math_reward(judgement, policy).value
+
+
+def test_seed_001_binary_reward() -> None:
+    assert value(math(accepted=True)) == 1.0
+    assert value(math(accepted=False)) == -1.0
+    assert value(math(answer=None)) == -0.5
+
+
+def test_format_terms_are_weighted_into_the_reward() -> None:
+    policy = RewardPolicy.from_options(
+        RewardOptions(answer_weight=2.0, format_weight=0.5, thinking_weight=0.25)
+    )
+    right = math_reward(math(accepted=True, fmt=STRICT_FORMAT), policy)
+    assert right.value == pytest.approx(2.0 + 0.5) and right.answer == 1.0
+    bare = math_reward(math(accepted=False, fmt=NO_FORMAT), policy)
+    assert bare.value == pytest.approx(-2.0 - 0.25) and bare.answer == -1.0
+
+
+def test_custom_scale() -> None:
+    policy = RewardPolicy.from_options(RewardOptions(correct=2.0, wrong=0.0, no_answer=-3.0))
+    assert [value(math(accepted=a), policy) for a in (True, False)] == [2.0, 0.0]
+    assert value(math(answer=None), policy) == -3.0
+
+
+def test_verifier_scores_map_onto_the_reward_scale() -> None:
+    # An answer the rule found runs from wrong (score 0) to correct (score 1).
+    assert value(math(view=verified(0.75))) == pytest.approx(0.5)
+    assert value(math(view=verified(0.0))) == -1.0
+    assert value(math(accepted=True, view=verified(1.0))) == 1.0
+
+
+def test_no_answer_floor_stands_only_when_the_verifier_rejects_too() -> None:
+    # The rule found no answer: the verifier judged the best-effort one, from no_answer up.
+    assert value(math(answer=None, view=verified(0.0, True))) == -0.5
+    assert value(math(answer=None, view=verified(0.6, True))) == pytest.approx(-0.5 + 1.5 * 0.6)
+    assert value(math(answer=None, view=verified(1.0, True))) == 1.0
+
+
+def test_a_verdict_that_fell_through_keeps_its_answer_but_earns_nothing() -> None:
+    reward = math_reward(math(accepted=True, judged=False), SEED_001)
+    assert (reward.value, reward.answer) == (None, 1.0)
+
+
+def test_an_item_no_judge_looked_at_gets_no_reward() -> None:
+    late = unjudged(0, None, Task.MATH, Status.TIMEOUT, "batch time budget exhausted")
+    assert math_reward(late, SEED_001) == NO_REWARD
