@@ -6,15 +6,17 @@ import asyncio
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from sandbox import Failure, Language, Limits, Sandbox, SandboxUnavailable, TestCase, TestOutcome
 from sandbox.scheduler import current_flow
 from services.codecheck.extraction import extract_code
 from services.codecheck.outcome_cache import OutcomeCache, Run, RunKey
-from services.judgement import ItemJudgement, PassCount
-from services.judges.base import BatchContext, Entry, judge_each
+from services.judgement import Judgement
 from services.protocol import CodeItem, Judge, RewardOptions, Status, Task
 from services.rewards.format_reward import score_format
+from services.tasks.code.evidence import CodeEvidence, PassCount
+from services.tasks.judging import BatchContext, Entry, judge_each
 
 DEFAULT_MAX_TESTS = 5
 DEFAULT_TIMEOUT_S = 1.0
@@ -67,12 +69,12 @@ class CodeScorer:
         """A test's limits for an item's timeout."""
         return Limits(wall_s=timeout_s * self._wall_backstop, cpu_s=timeout_s)
 
-    async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[ItemJudgement]:
+    async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[Judgement[Any]]:
         runs: Runs = {}
         # The sandbox takes requests in turn: this one's tests are one flow.
         current_flow.set(object())
 
-        async def one(index: int, item: CodeItem) -> ItemJudgement:
+        async def one(index: int, item: CodeItem) -> Judgement[CodeEvidence]:
             return await self.judge_item(index, item, context.options, runs)
 
         return await judge_each(entries, context, CodeItem, one)
@@ -102,19 +104,23 @@ class CodeScorer:
 
     async def judge_item(
         self, index: int, item: CodeItem, options: RewardOptions, runs: Runs | None = None
-    ) -> ItemJudgement:
+    ) -> Judgement[CodeEvidence]:
         code = extract_code(item.completion, item.language)
         tests = item.tests[: item.max_tests or DEFAULT_MAX_TESTS]
-        judgement = ItemJudgement(
+        evidence = CodeEvidence(
+            program=code,
+            format=score_format(item.completion, options.min_thinking_words),
+            tests=PassCount(passed=0, total=len(tests)),
+        )
+        judgement = Judgement(
             index=index,
             id=item.id,
             task=Task.CODE,
             status=Status.OK,
             judge=Judge.RULE,
             detail=f"no {item.language} code found in the completion",
-            answer=code,
-            format=score_format(item.completion, options.min_thinking_words),
-            tests=PassCount(passed=0, total=len(tests)),
+            evidence=evidence,
+            correct=False,
         )
         if code is None:
             return judgement
@@ -164,4 +170,9 @@ class CodeScorer:
                 f"; {run.skipped} more skipped after the first test timed out "
                 "(counted as failed; option every_test runs them)"
             )
-        return replace(judgement, tests=PassCount(passed, total, run.skipped), detail=summary)
+        return replace(
+            judgement,
+            evidence=replace(evidence, tests=PassCount(passed, total, run.skipped)),
+            correct=passed == total > 0,
+            detail=summary,
+        )
