@@ -40,6 +40,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harness.service import running_service
+from services.llm_stage import LLMStage
 from services.mathcheck.checker import MathChecker
 from services.mathcheck.pool import SymbolicPool
 from services.metrics import Metrics
@@ -81,7 +82,8 @@ class InProcessScorer:
             pool = SymbolicPool(s.math_workers, s.math_timeout_s, s.math_memory_mb)
             await pool.warm()
             self._checker = MathChecker(pool, s.cache_size)
-            self._scorer = Scorer(s, self._checker, Metrics(), code=None)
+            stage = LLMStage(None, s.mode, Metrics(), s.llm.verdict_source)
+            self._scorer = Scorer(s, self._checker, Metrics(), None, stage)
         response = await self._scorer.score_batch(list(items), RewardOptions(**options))
         return [result.model_dump(mode="json") for result in response.results]
 
