@@ -131,7 +131,7 @@ def sandbox_overhead(samples: int = 300) -> list[float]:
     from services.settings import Settings
 
     async def measure() -> list[float]:
-        box = Sandbox(Settings().sandbox.config())
+        box = Sandbox(Settings().sandbox)
         try:
             await box.warmup()
             times = []

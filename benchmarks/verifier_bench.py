@@ -188,7 +188,7 @@ def tinyv_request(
 
 
 def run_tinyv(server: Server, steps: list[list[Completion]]) -> tuple[list[bool], int]:
-    config = VerifierConfig(base_urls=(server.url,), model=server.model)
+    config = VerifierConfig(url=server.url, model=server.model)
     verdicts, requests = [], 0
     with httpx.Client(base_url=server.url, timeout=600, headers=server.headers) as http:
         for batch in steps:
@@ -202,7 +202,7 @@ def run_tinyv(server: Server, steps: list[list[Completion]]) -> tuple[list[bool]
 
 
 def run_pool(server: Server, steps: list[list[Completion]], workers: int) -> tuple[list[bool], int]:
-    config = VerifierConfig(base_urls=(server.url,), model=server.model)
+    config = VerifierConfig(url=server.url, model=server.model)
     limits = httpx.Limits(max_connections=workers)
     verdicts: list[bool] = []
 

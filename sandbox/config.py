@@ -1,16 +1,26 @@
-"""Sandbox configuration (the service builds it from its settings' sandbox section)."""
+"""The sandbox's settings: the ``sandbox`` section of the service's settings
+(``VERIFIER_SANDBOX_<NAME>``, and q's own variables), and the config :class:`Sandbox` takes
+as it is."""
 
 from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 from .models import Isolation
 
 
 def _default_workers() -> int:
     return os.cpu_count() or 1
+
+
+def _shown(text: str) -> dict[str, Any]:
+    """What the settings reference shows as the default of a field whose default is
+    computed on the machine that runs it."""
+    return {"shown_default": text}
 
 
 def default_q_bin(q_home: str | None) -> str | None:
@@ -24,21 +34,69 @@ def default_q_bin(q_home: str | None) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class SandboxConfig:
-    isolation: Isolation = Isolation.BWRAP
-    workers: int = field(default_factory=_default_workers)
-    recycle_after: int = 500
-    python_bin: str = sys.executable or "python3"
-    q_bin: str | None = None
-    q_home: str | None = None
-    q_license_dir: str | None = None
-    q_license_b64: str | None = None
-    q_k4_license_b64: str | None = None
-    q_workspace_mb: int = 512
-    # Extensions (not in the original brief):
-    bwrap_bin: str = "bwrap"
-    # When the service runs as root, worker slot i runs as uid/gid ``uid_base + i`` so
-    # RLIMIT_NPROC applies and counts only that worker's processes.
-    uid_base: int = 60000
-    tmpfs_mb: int = 64
+class SandboxConfig(BaseModel):
+    """The code sandbox: ``VERIFIER_SANDBOX_<NAME>``, and q's own variables.
+
+    A field whose ``validation_alias`` is set is read from that variable (q's names); in
+    code it is set by its field name."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+
+    isolation: Isolation = Field(
+        Isolation.BWRAP,
+        description="bwrap (bubblewrap namespaces) or none (rlimits and timeouts only: an "
+        "explicit opt-in where bubblewrap cannot run).",
+    )
+    workers: int = Field(
+        default_factory=_default_workers,
+        gt=0,
+        description="Warm sandbox worker processes.",
+        json_schema_extra=_shown("CPU count"),
+    )
+    recycle_after: int = Field(500, gt=0, description="Jobs a worker runs before it is replaced.")
+    python: str = Field(
+        default_factory=lambda: sys.executable or "python3",
+        min_length=1,
+        description="Python interpreter that runs Python items.",
+        json_schema_extra=_shown("the service's Python"),
+    )
+    bwrap: str = Field("bwrap", min_length=1, description="The bubblewrap binary.")
+    # Workers of a root service drop to their own uid, so RLIMIT_NPROC applies and counts
+    # only that worker's processes.
+    uid_base: int = Field(
+        60000,
+        gt=0,
+        description="When the service runs as root, worker i runs as uid/gid uid_base + i.",
+    )
+    tmpfs_mb: int = Field(64, gt=0, description="Size of each run's private /tmp.")
+    q_workspace_mb: int = Field(512, gt=0, description="q's workspace cap (q -w).")
+    q_bin: str | None = Field(
+        None,
+        validation_alias="Q_BIN",
+        description="The q binary; unset: `$QHOME/<arch>/q` where it exists.",
+    )
+    q_home: str | None = Field(None, validation_alias="QHOME", description="The q installation.")
+    q_license_dir: str | None = Field(
+        None, validation_alias="QLIC", description="Folder holding the licence (k4.lic or kc.lic)."
+    )
+    q_license_b64: SecretStr | None = Field(
+        None,
+        validation_alias="KDB_LICENSE_B64",
+        description="kc.lic, base64-encoded (needs network to its licence daemon).",
+    )
+    q_k4_license_b64: SecretStr | None = Field(
+        None,
+        validation_alias="KDB_K4LICENSE_B64",
+        description="k4.lic, base64-encoded (offline; preferred).",
+    )
+
+    @field_validator("isolation", mode="before")
+    @classmethod
+    def _any_case(cls, value: object) -> object:
+        return value.lower() if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _q_bin_from_q_home(self) -> SandboxConfig:
+        if self.q_bin or not self.q_home:
+            return self
+        return self.model_copy(update={"q_bin": default_q_bin(self.q_home)})

@@ -154,7 +154,7 @@ class Sandbox:
             python = PythonStatus(
                 ok=True,
                 version=self._python.version if self._python else None,
-                bin=self.config.python_bin,
+                bin=self.config.python,
             )
         workers = {
             lang: PoolStatus(alive=pool.alive(), spawned=pool.spawned, retired=pool.retired)
@@ -251,14 +251,14 @@ class Sandbox:
 
     def _spec(self, language: Language) -> WorkerSpec:
         cfg = self.config
-        if self._bwrap and not shutil.which(cfg.bwrap_bin):
+        if self._bwrap and not shutil.which(cfg.bwrap):
             raise SandboxUnavailable(
-                f"bubblewrap ({cfg.bwrap_bin}) is not installed: install bubblewrap, or set "
+                f"bubblewrap ({cfg.bwrap}) is not installed: install bubblewrap, or set "
                 "isolation=none to run code with rlimits and timeouts only (unsafe for "
                 "untrusted code)"
             )
         if self._python is None:
-            self._python = probe_python(cfg.python_bin)
+            self._python = probe_python(cfg.python)
         info = self._python
         ro_paths = list(info.mount_paths())
         worker_cfg: WorkerConfig = {
@@ -275,7 +275,9 @@ class Sandbox:
                 raise SandboxUnavailable(f"Q_BIN={cfg.q_bin} is not an executable file")
             if self._license is None:
                 self._license = prepare_license(
-                    cfg.q_license_dir, cfg.q_license_b64, cfg.q_k4_license_b64
+                    cfg.q_license_dir,
+                    cfg.q_license_b64.get_secret_value() if cfg.q_license_b64 else None,
+                    cfg.q_k4_license_b64.get_secret_value() if cfg.q_k4_license_b64 else None,
                 )
             license_dir = self._license.path
             ro_paths += [
@@ -298,7 +300,7 @@ class Sandbox:
             )
         worker_cfg["wipe"] = ["/dev/shm"]
         plan = BwrapPlan(
-            cfg.bwrap_bin,
+            cfg.bwrap,
             ro_paths=ro_paths,
             tmpfs_mb=cfg.tmpfs_mb,
             license_dir=license_dir,

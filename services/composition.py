@@ -67,10 +67,9 @@ async def build_backends(
         stack.callback(checker.close)
         await pool.warm()
         sandbox = await stack.enter_async_context(_started_sandbox(settings)) if code else None
-        client_config = settings.llm.client_config()
         verifier = None
-        if client_config is not None:
-            verifier = await stack.enter_async_context(VerifierClient(client_config))
+        if settings.llm.base_urls:
+            verifier = await stack.enter_async_context(VerifierClient(settings.llm))
         stage = LLMStage(verifier, settings.mode, metrics, settings.llm.verdict_source)
         code_scorer = _code_scorer(settings, sandbox, metrics) if sandbox is not None else None
         gate = _admission(settings, metrics) if admission else None
@@ -134,7 +133,7 @@ def _canary_monitor(
 
 @asynccontextmanager
 async def _started_sandbox(settings: Settings) -> AsyncIterator[Sandbox]:
-    sandbox = Sandbox(settings.sandbox.config())
+    sandbox = Sandbox(settings.sandbox)
     try:
         try:
             await sandbox.warmup()

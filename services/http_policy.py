@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import httpx
 from tenacity import (
@@ -83,16 +83,30 @@ def is_transient(error: BaseException) -> bool:
     return isinstance(error, TRANSIENT_ERRORS)
 
 
+def _described(default: float, description: str) -> Any:
+    """A field's default and the sentence the settings reference shows for it."""
+    return field(default=default, metadata={"description": description})
+
+
 @dataclass(frozen=True, slots=True)
 class HttpPolicy:
-    """Timeouts and retry schedule of one HTTP client (the defaults: a client of the service)."""
+    """Timeouts and retry schedule of one HTTP client (the defaults: a client of the service).
 
-    connect_timeout_s: float = 5.0  # TCP connect
-    timeout_s: float = 120.0  # one request: read, write, pool wait
-    retries: int = 5  # extra attempts after the first, on transient errors only
-    backoff_s: float = 0.5  # first wait; doubles each retry, plus jitter up to backoff_s
-    backoff_max_s: float = 10.0  # longest wait before the jitter
-    busy_wait_s: float = 600.0  # longest time spent retrying 429 answers, which use no attempt
+    A settings section that holds one (the LLM verifier's) reads its fields as its own
+    variables: ``VERIFIER_LLM_TIMEOUT_S`` is ``llm.http.timeout_s``."""
+
+    connect_timeout_s: float = _described(5.0, "Timeout of connecting to a server.")
+    timeout_s: float = _described(120.0, "Timeout of one request: read, write, pool wait.")
+    retries: int = _described(
+        5, "Extra attempts after the first, on connect errors, 5xx and timeouts."
+    )
+    backoff_s: float = _described(
+        0.5, "First wait before a retry; it doubles each retry, plus a jitter up to this."
+    )
+    backoff_max_s: float = _described(10.0, "Longest wait between retries, before the jitter.")
+    busy_wait_s: float = _described(
+        600.0, "Longest time spent retrying 429 answers (a full queue), which use no attempt."
+    )
 
     def __post_init__(self) -> None:
         if self.connect_timeout_s <= 0 or self.timeout_s <= 0:

@@ -13,9 +13,10 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
+from services.protocol import VerdictSource
 from services.verifier.breaker import BreakerState
 from services.verifier.cache import VerdictCache
-from services.verifier.config import VerdictSource, VerifierConfig
+from services.verifier.config import VerifierConfig
 from services.verifier.parsing import (
     label_probability,
     parse_total_score,
@@ -89,7 +90,7 @@ class VerifierClient:
                     raise CallError(ErrorKind.BAD_RESPONSE, "/v1/models lists no model") from exc
             if self._wrapper is None:
                 self._wrapper = await self._learn_chat_wrapper(self._model)
-            logprobs = self.config.mode == "logprob" and not self.config.thinking
+            logprobs = self.config.scoring == "logprob" and not self.config.thinking
             if logprobs and self._label_ids is None:
                 self._label_ids = await self._learn_label_ids(self._model)
             return self._model, self._wrapper
@@ -150,12 +151,12 @@ class VerifierClient:
     # -- verdicts ------------------------------------------------------------------------
 
     async def judge(
-        self, items: Sequence[VerifyRequest], source: VerdictSource = "tinyv"
+        self, items: Sequence[VerifyRequest], source: VerdictSource = VerdictSource.TINYV
     ) -> list[VerifierJudgement]:
         """P(answer is correct) for each item, in order; errors are per item, never raised.
 
-        ``source`` "tinyv": a True/False verdict (probability, text, or after thinking);
-        "rubric": a graded critique, whose min(10, X)/10 is the probability.
+        ``source`` tinyv: a True/False verdict (probability, text, or after thinking);
+        rubric: a graded critique, whose min(10, X)/10 is the probability.
         """
         keys = [(source, item.question, item.reference, item.answer) for item in items]
 
@@ -173,12 +174,12 @@ class VerifierClient:
         except CallError as exc:
             return [VerifierJudgement(None, error=exc.reason)] * len(items)
         prompts = [wrapper.wrap(verify_prompt(self.config, item, source)) for item in items]
-        if source == "rubric":
+        if source == VerdictSource.RUBRIC:
             run = self._rubric_verdict_chunk
         elif self.config.thinking:
             run = self._thinking_chunk
         else:
-            run = self._text_chunk if self.config.mode == "text" else self._logprob_chunk
+            run = self._text_chunk if self.config.scoring == "text" else self._logprob_chunk
 
         async def chunk(batch: list[str]) -> list[VerifierJudgement]:
             return await run(model, batch)

@@ -1,11 +1,16 @@
-"""Settings of the LLM verifier client (frozen: one config per client)."""
+"""The LLM verifier's settings: the ``llm`` section of the service's settings
+(``VERIFIER_LLM_<NAME>``), and the config :class:`~services.verifier.VerifierClient` takes
+as it is."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+import dataclasses
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 from services.http_policy import HttpPolicy
+from services.protocol import VerdictSource
 
 # TinyV's prompt (uw-nsl/TinyV, tinyv_config.json): question, ground truth, model answer.
 TINYV_TEMPLATE = (
@@ -59,20 +64,24 @@ RUBRIC_VERDICT_TEMPLATES = {"rubric": RUBRIC_VERDICT_TEMPLATE}
 VERIFIER_HTTP = HttpPolicy(
     connect_timeout_s=3.0, timeout_s=60.0, retries=2, backoff_s=0.25, backoff_max_s=4.0
 )
+HTTP_FIELDS = tuple(field.name for field in dataclasses.fields(HttpPolicy))
 
-ScoringMode = Literal["logprob", "text"]
+# How the verifier's True/False verdict is read: a probability from the label tokens'
+# logprobs, or a constrained text answer.
+Scoring = Literal["logprob", "text"]
 ChatFormat = Literal["server", "none"]
-VerdictSource = Literal["tinyv", "rubric"]
+# Templates of rubric grading (``task: rubric``) by name; any other value is the template.
+GRADING_TEMPLATES = {"rubric": RUBRIC_TEMPLATE}
 
 
-def resolve_template(value: str, presets: dict[str, str]) -> str:
-    """A preset's text by name, or ``value`` itself when it is a template with ``{answer}``."""
+def resolve_template(value: str, presets: dict[str, str], field: str = "{answer}") -> str:
+    """A preset's text by name, or ``value`` itself when it is a template with ``field``."""
     if value in presets:
         return presets[value]
-    if "{answer}" not in value:
+    if field not in value:
         raise ValueError(
             f"template {value[:40]!r} is neither a preset ({', '.join(presets)}) nor a text "
-            "containing {answer}"
+            f"containing {field}"
         )
     return value
 
@@ -89,54 +98,139 @@ def parse_urls(value: str) -> tuple[str, ...]:
     return tuple(base_url(url) for url in value.split(",") if url.strip())
 
 
-@dataclass(frozen=True, slots=True)
-class VerifierConfig:
-    base_urls: tuple[str, ...]
-    # None: the first model the server lists at /v1/models (vLLM serves one).
-    model: str | None = None
-    api_key: str | None = None
-    mode: ScoringMode = "logprob"
-    template: str = TINYV_TEMPLATE
-    rubric_verdict_template: str = RUBRIC_VERDICT_TEMPLATE
-    rubric_template: str = RUBRIC_TEMPLATE
-    true_label: str = "True"
-    false_label: str = "False"
-    # "server": wrap prompts in the model's own chat template, learned once from the
-    # server's /tokenize + /detokenize; "none": send the template text as is.
-    chat_format: ChatFormat = "server"
-    max_concurrency: int = 4
-    max_batch: int = 64
-    # The HTTP policy, flat so each is one setting; ``http`` is the HttpPolicy they make.
-    connect_timeout_s: float = VERIFIER_HTTP.connect_timeout_s
-    request_timeout_s: float = VERIFIER_HTTP.timeout_s  # also bounds the whole request
-    retries: int = VERIFIER_HTTP.retries  # extra attempts, on connect errors/5xx/timeouts
-    backoff_s: float = VERIFIER_HTTP.backoff_s  # first wait; doubles each retry, with jitter
-    backoff_max_s: float = VERIFIER_HTTP.backoff_max_s
-    breaker_failures: int = 3  # consecutive failed requests that open the breaker
-    breaker_reset_s: float = 10.0  # open for this long, then one half-open probe
-    cache_size: int = 16_384
-    rubric_max_tokens: int = 256
-    # A verifier that thinks first: free text up to thinking_max_tokens, verdict read after
-    # "</think>" or "Answer:" (TinyV's *-Think models).
-    thinking: bool = False
-    thinking_max_tokens: int = 512
-    extra_headers: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+class VerifierConfig(BaseModel):
+    """The LLM verifier (vLLM's OpenAI server): ``VERIFIER_LLM_<NAME>``.
 
-    def __post_init__(self) -> None:
-        if not self.base_urls:
-            raise ValueError("VerifierConfig needs at least one base URL")
-        if self.mode not in ("logprob", "text"):
-            raise ValueError(f"unknown scoring mode {self.mode!r}")
-        if self.max_batch < 1 or self.max_concurrency < 1:
-            raise ValueError("max_batch and max_concurrency must be >= 1")
-        object.__setattr__(self, "base_urls", tuple(base_url(u) for u in self.base_urls))
+    The HTTP policy's fields are this section's own variables (``VERIFIER_LLM_TIMEOUT_S``,
+    ``VERIFIER_LLM_RETRIES``, ...) and land in :attr:`http`, which the transport takes whole.
+    """
+
+    # Variables of the compose file's vLLM service share the prefix (VERIFIER_LLM_TP, ...).
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    url: str | None = Field(
+        None,
+        description="LLM verifier (vLLM OpenAI server) URL(s), comma-separated: "
+        "http://host:port or http://host:port/v1. Unset: no verifier.",
+    )
+    model: str | None = Field(
+        None, description="Model name served by the LLM verifier; unset: the first it lists."
+    )
+    api_key: SecretStr | None = Field(None, description="API key for the LLM verifier.")
+    scoring: Scoring = Field(
+        "logprob",
+        description="logprob: P(True)/(P(True)+P(False)) from token logprobs; "
+        "text: a constrained True/False answer.",
+    )
+    verdict_source: VerdictSource = Field(
+        VerdictSource.TINYV,
+        description="How the served model judges answers in the modes: 'tinyv' (True/False) or "
+        "'rubric' (a critique ending in 'Total Score: X/10', score min(10, X)/10).",
+    )
+    template: str = Field(
+        "tinyv-1.5b",
+        description="Verdict prompt: 'tinyv-1.5b', 'tinyv-qwen3', or a template text with "
+        "{question}, {reference}, {answer}, {true_label}, {false_label}.",
+    )
+    rubric_template: str = Field(
+        "rubric",
+        description="Prompt of the 'rubric' verdict source: 'rubric' or a template text with "
+        "{question}, {reference}, {answer}.",
+    )
+    grading_template: str = Field(
+        "rubric",
+        description="Prompt of rubric grading (task 'rubric'): 'rubric' or a template text "
+        "with {question}, {rubric}, {response}.",
+    )
+    true_label: str = Field("True", min_length=1, description="The verdict's 'yes' label.")
+    false_label: str = Field("False", min_length=1, description="The verdict's 'no' label.")
+    chat_format: ChatFormat = Field(
+        "server",
+        description="server: wrap prompts in the model's chat template, learned once from the "
+        "server's /tokenize; none: send the template text as is.",
+    )
+    thinking: bool = Field(
+        False,
+        description="The verifier thinks before answering (TinyV *-Think): free text, verdict "
+        "read after `</think>` or `Answer:`.",
+    )
+    thinking_max_tokens: int = Field(
+        512, gt=0, description="Tokens a thinking verifier may write per verdict."
+    )
+    rubric_max_tokens: int = Field(256, gt=0, description="Tokens of one rubric critique.")
+    max_batch: int = Field(64, gt=0, description="Prompts per verifier request.")
+    max_concurrency: int = Field(
+        4, gt=0, description="Verifier requests in flight at once, per service process."
+    )
+    http: HttpPolicy = Field(
+        VERIFIER_HTTP,
+        description="Timeouts and retries of each verifier request; its timeout also bounds "
+        "the request as a whole.",
+    )
+    breaker_failures: int = Field(
+        3,
+        gt=0,
+        description="Consecutive failed requests to a server that open its circuit breaker.",
+    )
+    breaker_reset_s: float = Field(
+        10.0,
+        gt=0,
+        description="How long an open breaker stays open before one half-open probe.",
+    )
+    cache_size: int = Field(
+        16_384, ge=1, description="Entries in each verdict cache (answers, rubric grades)."
+    )
+    extra_headers: dict[str, str] = Field(
+        default_factory=dict,
+        description='HTTP headers sent with every verifier request, as JSON: {"X-Team": "rl"}.',
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _http_fields_are_the_sections(cls, data: Any) -> Any:
+        """``timeout_s``, ``retries``, ... given at the section's level go into ``http``."""
+        if not isinstance(data, dict) or not any(name in data for name in HTTP_FIELDS):
+            return data
+        given = data.get("http", VERIFIER_HTTP)
+        policy = dataclasses.asdict(given) if isinstance(given, HttpPolicy) else dict(given)
+        policy.update({name: data[name] for name in HTTP_FIELDS if name in data})
+        rest = {key: value for key, value in data.items() if key not in HTTP_FIELDS}
+        return {**rest, "http": policy}
+
+    @field_validator("template")
+    @classmethod
+    def _known_template(cls, value: str) -> str:
+        resolve_template(value, VERDICT_TEMPLATES)
+        return value
+
+    @field_validator("rubric_template")
+    @classmethod
+    def _known_rubric_template(cls, value: str) -> str:
+        resolve_template(value, RUBRIC_VERDICT_TEMPLATES)
+        return value
+
+    @field_validator("grading_template")
+    @classmethod
+    def _known_grading_template(cls, value: str) -> str:
+        resolve_template(value, GRADING_TEMPLATES, "{response}")
+        return value
 
     @property
-    def http(self) -> HttpPolicy:
-        return HttpPolicy(
-            connect_timeout_s=self.connect_timeout_s,
-            timeout_s=self.request_timeout_s,
-            retries=self.retries,
-            backoff_s=self.backoff_s,
-            backoff_max_s=self.backoff_max_s,
-        )
+    def base_urls(self) -> tuple[str, ...]:
+        """The servers' roots, from :attr:`url`; empty when no verifier is configured."""
+        return parse_urls(self.url or "")
+
+    @property
+    def verdict_prompt(self) -> str:
+        """The text of :attr:`template`."""
+        return resolve_template(self.template, VERDICT_TEMPLATES)
+
+    @property
+    def rubric_verdict_prompt(self) -> str:
+        """The text of :attr:`rubric_template`."""
+        return resolve_template(self.rubric_template, RUBRIC_VERDICT_TEMPLATES)
+
+    @property
+    def grading_prompt(self) -> str:
+        """The text of :attr:`grading_template`."""
+        return resolve_template(self.grading_template, GRADING_TEMPLATES, "{response}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from services.protocol import VerdictSource
 from services.verifier.config import VerifierConfig
 from services.verifier.types import RubricRequest, VerifyRequest
 
@@ -67,11 +68,13 @@ def _fill(template: str, **fields: str) -> str:
     return pattern.sub(lambda match: fields[match.group(0)[1:-1]], template)
 
 
-def verify_prompt(config: VerifierConfig, item: VerifyRequest, source: str = "tinyv") -> str:
+def verify_prompt(
+    config: VerifierConfig, item: VerifyRequest, source: VerdictSource = VerdictSource.TINYV
+) -> str:
     """The user message for one item (before chat wrapping): the TinyV-style template, or
     the rubric verdict template when a rubric reward model judges."""
     return _fill(
-        config.rubric_verdict_template if source == "rubric" else config.template,
+        config.rubric_verdict_prompt if source == VerdictSource.RUBRIC else config.verdict_prompt,
         question=fenced(item.question, MAX_QUESTION_CHARS),
         reference=fenced(item.reference, MAX_REFERENCE_CHARS),
         answer=fenced(item.answer, MAX_ANSWER_CHARS),
@@ -82,7 +85,7 @@ def verify_prompt(config: VerifierConfig, item: VerifyRequest, source: str = "ti
 
 def rubric_prompt(config: VerifierConfig, item: RubricRequest) -> str:
     return _fill(
-        config.rubric_template,
+        config.grading_prompt,
         question=fenced(item.question, MAX_QUESTION_CHARS),
         response=fenced(item.response, MAX_RESPONSE_CHARS),
         rubric=fenced(item.rubric, MAX_QUESTION_CHARS)

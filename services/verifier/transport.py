@@ -57,6 +57,8 @@ class Transport:
     """Owns the single ``httpx.AsyncClient``; every call returns JSON or raises CallError."""
 
     def __init__(self, config: VerifierConfig) -> None:
+        if not config.base_urls:
+            raise ValueError("the LLM verifier needs at least one URL (VERIFIER_LLM_URL)")
         self.config = config
         self.policy = config.http
         self.endpoints = [
@@ -68,7 +70,7 @@ class Transport:
         self.requests_sent: Counter[str] = Counter()  # by path: lets tests count HTTP calls
         headers = dict(config.extra_headers)
         if config.api_key:
-            headers["Authorization"] = f"Bearer {config.api_key}"
+            headers["Authorization"] = f"Bearer {config.api_key.get_secret_value()}"
         self._http = httpx.AsyncClient(
             headers=headers,
             timeout=self.policy.timeout(),

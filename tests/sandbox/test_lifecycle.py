@@ -134,7 +134,7 @@ def test_status_reports_isolation_python_and_q() -> None:
 
 
 def test_missing_bwrap_refuses_with_reason() -> None:
-    with Sandbox(SandboxConfig(bwrap_bin="/nonexistent/bwrap")) as sb:
+    with Sandbox(SandboxConfig(bwrap="/nonexistent/bwrap")) as sb:
         with pytest.raises(SandboxUnavailable, match="bubblewrap") as info:
             asyncio.run(sb.run_tests(Language.PYTHON, "print(1)", [TestCase()], Limits()))
         assert "isolation=none" in info.value.reason
@@ -152,7 +152,7 @@ def test_unusable_bwrap_refuses_with_its_error(tmp_path: os.PathLike[str]) -> No
         f.write('#!/bin/sh\nexec /usr/bin/bwrap --no-such-option "$@"\n')
     os.chmod(wrapper, 0o755)
     with (
-        Sandbox(SandboxConfig(bwrap_bin=wrapper)) as sb,
+        Sandbox(SandboxConfig(bwrap=wrapper)) as sb,
         pytest.raises(SandboxUnavailable, match=r"failed to start.*no-such-option"),
     ):
         asyncio.run(sb.run_tests(Language.PYTHON, "print(1)", [TestCase()], Limits()))

@@ -21,7 +21,7 @@ def test_interpreter_under_tmp_runs_and_scratch_is_wiped() -> None:
         python = str(venv / "bin" / "python")
 
         async def scenario() -> None:
-            box = Sandbox(SandboxConfig(python_bin=python, workers=1))
+            box = Sandbox(SandboxConfig(python=python, workers=1))
             try:
                 write = TestCase(code="open('/tmp/left-behind', 'w').write('x')")
                 check = TestCase(

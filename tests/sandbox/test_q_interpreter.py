@@ -21,7 +21,7 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def q_runner() -> Runner:
-    return Runner(Sandbox(Settings().sandbox.config()))
+    return Runner(Sandbox(Settings().sandbox))
 
 
 def _run(r: Runner, program: str, tests: list[TestCase]) -> list[Failure]:

@@ -190,7 +190,7 @@ def test_invalid_policies_are_refused(bad: dict[str, Any]) -> None:
 
 
 def test_the_verifier_config_makes_its_policy() -> None:
-    config = VerifierConfig(base_urls=("http://v:8000",), retries=7, request_timeout_s=9.0)
+    config = VerifierConfig(url="http://v:8000", retries=7, timeout_s=9.0)
     assert config.http == HttpPolicy(
         connect_timeout_s=VERIFIER_HTTP.connect_timeout_s,
         timeout_s=9.0,
@@ -198,7 +198,7 @@ def test_the_verifier_config_makes_its_policy() -> None:
         backoff_s=VERIFIER_HTTP.backoff_s,
         backoff_max_s=VERIFIER_HTTP.backoff_max_s,
     )
-    assert VerifierConfig(base_urls=("http://v:8000",)).http == VERIFIER_HTTP
+    assert VerifierConfig(url="http://v:8000").http == VERIFIER_HTTP
 
 
 class _Flaky(BaseHTTPRequestHandler):

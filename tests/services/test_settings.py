@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-import dataclasses
+from functools import reduce
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -8,7 +9,8 @@ from pydantic import ValidationError
 from sandbox import Isolation
 from services.protocol import ExtractionPolicy, Mode, VerdictSource
 from services.settings import Settings, variables
-from services.verifier import RUBRIC_TEMPLATE, VerifierConfig
+from services.verifier import RUBRIC_TEMPLATE
+from services.verifier.config import VERIFIER_HTTP, VerifierConfig
 
 
 def test_blank_variables_mean_unset(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -60,9 +62,11 @@ def test_sandbox_section_reads_q_and_sandbox_variables(monkeypatch: pytest.Monke
         "VERIFIER_SANDBOX_TMPFS_MB": "32",
     }.items():
         monkeypatch.setenv(name, value)
-    cfg = Settings().sandbox.config()
+    cfg = Settings().sandbox
     assert (cfg.q_bin, cfg.q_home, cfg.q_license_dir) == ("/opt/kx/l64/q", "/opt/kx", "/lic")
-    assert (cfg.q_license_b64, cfg.q_k4_license_b64) == ("a2M=", "azQ=")
+    assert cfg.q_license_b64 is not None and cfg.q_k4_license_b64 is not None
+    licenses = (cfg.q_license_b64.get_secret_value(), cfg.q_k4_license_b64.get_secret_value())
+    assert licenses == ("a2M=", "azQ=")
     assert cfg.isolation is Isolation.NONE and cfg.workers == 3 and cfg.tmpfs_mb == 32
 
 
@@ -70,7 +74,7 @@ def test_sandbox_without_q_variables_has_no_q(monkeypatch: pytest.MonkeyPatch) -
     for name in ("Q_BIN", "QHOME", "QLIC", "KDB_LICENSE_B64", "KDB_K4LICENSE_B64"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("VERIFIER_SANDBOX_ISOLATION", "BWRAP")  # any case, as before
-    cfg = Settings().sandbox.config()
+    cfg = Settings().sandbox
     assert cfg.q_bin is None and cfg.q_license_dir is None
     assert cfg.isolation is Isolation.BWRAP
 
@@ -81,12 +85,13 @@ def test_invalid_sandbox_values_are_refused(monkeypatch: pytest.MonkeyPatch) -> 
         Settings()
 
 
-# A value other than the default for every VerifierConfig field, by its variable.
+# A value other than the default for every variable of the LLM verifier's section.
 _LLM_VALUES = {
     "VERIFIER_LLM_URL": "http://a:8000/v1, http://b:8000",
     "VERIFIER_LLM_MODEL": "judge",
     "VERIFIER_LLM_API_KEY": "secret",
     "VERIFIER_LLM_SCORING": "text",
+    "VERIFIER_LLM_VERDICT_SOURCE": "rubric",
     "VERIFIER_LLM_TEMPLATE": "tinyv-qwen3",
     "VERIFIER_LLM_RUBRIC_TEMPLATE": "Is {answer} right? Total Score: X/10",
     "VERIFIER_LLM_GRADING_TEMPLATE": "Grade {response} for {question} by {rubric}",
@@ -100,6 +105,7 @@ _LLM_VALUES = {
     "VERIFIER_LLM_RETRIES": "0",
     "VERIFIER_LLM_BACKOFF_S": "0.5",
     "VERIFIER_LLM_BACKOFF_MAX_S": "2",
+    "VERIFIER_LLM_BUSY_WAIT_S": "30",
     "VERIFIER_LLM_BREAKER_FAILURES": "5",
     "VERIFIER_LLM_BREAKER_RESET_S": "30",
     "VERIFIER_LLM_CACHE_SIZE": "10",
@@ -110,33 +116,48 @@ _LLM_VALUES = {
 }
 
 
-def test_every_verifier_client_field_is_settable(monkeypatch: pytest.MonkeyPatch) -> None:
+def _at(settings: Settings, path: str) -> Any:
+    return reduce(getattr, path.split("."), settings)
+
+
+def test_every_verifier_variable_reaches_the_client_config(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    llm = [variable for variable in variables() if variable.section == "llm"]
+    assert sorted(variable.env for variable in llm) == sorted(_LLM_VALUES)
     for name, value in _LLM_VALUES.items():
         monkeypatch.setenv(name, value)
-    config = Settings().llm.client_config()
-    assert config is not None
-    default = VerifierConfig(base_urls=("http://a:8000",))
-    unset = [
-        field.name
-        for field in dataclasses.fields(VerifierConfig)
-        if getattr(config, field.name) == getattr(default, field.name)
-    ]
-    assert unset == []
+    settings = Settings()
+    unchanged = [v.env for v in llm if _at(settings, v.path) == v.default]
+    assert unchanged == []
+    config = settings.llm
     assert config.base_urls == ("http://a:8000", "http://b:8000")
-    assert (config.api_key, config.mode, config.chat_format) == ("secret", "text", "none")
-    assert (config.retries, config.request_timeout_s, config.cache_size) == (0, 12.0, 10)
-    assert config.extra_headers == (("X-Team", "rl"),)
+    assert config.api_key is not None and config.api_key.get_secret_value() == "secret"
+    assert (config.scoring, config.chat_format) == ("text", "none")
+    # The HTTP policy the transport takes whole, from the section's own variables.
+    http = (config.http.retries, config.http.timeout_s, config.http.connect_timeout_s)
+    assert http == (0, 12.0, 1.5)
+    assert config.extra_headers == {"X-Team": "rl"}
+    assert config.grading_prompt == _LLM_VALUES["VERIFIER_LLM_GRADING_TEMPLATE"]
+
+
+def test_http_fields_given_to_the_config_directly_land_in_its_policy() -> None:
+    config = VerifierConfig(url="http://a:1", timeout_s=9.0, retries=7)
+    assert config.http.timeout_s == 9.0 and config.http.retries == 7
+    assert config.http.backoff_s == VERIFIER_HTTP.backoff_s  # the rest: the verifier's own
+    assert VerifierConfig(url="http://a:1").http == VERIFIER_HTTP
+    assert "timeout_s" not in VerifierConfig.model_fields  # one place for it: http
 
 
 def test_verifier_defaults_are_the_clients(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in _LLM_VALUES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("VERIFIER_LLM_URL", "http://a:8000")
-    config = Settings().llm.client_config()
-    assert config == VerifierConfig(base_urls=("http://a:8000",))
-    assert config.rubric_template == RUBRIC_TEMPLATE
+    config = Settings().llm
+    assert config == VerifierConfig(url="http://a:8000")
+    assert config.grading_prompt == RUBRIC_TEMPLATE
     monkeypatch.delenv("VERIFIER_LLM_URL")
-    assert Settings().llm.client_config() is None
+    assert Settings().llm.base_urls == ()
 
 
 def test_the_vllm_services_variables_do_not_disturb_the_service(

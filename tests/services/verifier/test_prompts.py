@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from services.protocol import VerdictSource
+from services.verifier import VerifierClient
 from services.verifier.config import (
     VERDICT_TEMPLATES,
     VerifierConfig,
@@ -23,7 +25,7 @@ from services.verifier.prompts import (
 )
 from services.verifier.types import RubricRequest, VerifyRequest
 
-CONFIG = VerifierConfig(base_urls=("http://127.0.0.1:1",))
+CONFIG = VerifierConfig(url="http://127.0.0.1:1")
 
 
 def test_tinyv_layout_holds_question_reference_and_answer_in_order() -> None:
@@ -45,7 +47,7 @@ def test_latex_braces_and_placeholders_in_inputs_are_left_alone() -> None:
 
 
 def test_custom_labels_reach_the_prompt() -> None:
-    config = VerifierConfig(base_urls=("http://x",), true_label="Yes", false_label="No")
+    config = VerifierConfig(url="http://x", true_label="Yes", false_label="No")
     assert 'Return "Yes"' in verify_prompt(config, VerifyRequest("q", "r", "a"))
 
 
@@ -66,11 +68,12 @@ def test_chat_wrapper_from_rendered_template() -> None:
 
 def test_config_validation_and_url_parsing() -> None:
     assert parse_urls(" http://a:1/, ,http://b:2 ") == ("http://a:1", "http://b:2")
-    assert VerifierConfig(base_urls=("http://a/",)).base_urls == ("http://a",)
+    assert VerifierConfig(url="http://a/").base_urls == ("http://a",)
+    assert VerifierConfig().base_urls == ()  # no URL: no verifier, and no client for it
+    with pytest.raises(ValueError, match="at least one URL"):
+        VerifierClient(VerifierConfig())
     with pytest.raises(ValueError):
-        VerifierConfig(base_urls=())
-    with pytest.raises(ValueError):
-        VerifierConfig(base_urls=("http://a",), max_batch=0)
+        VerifierConfig(url="http://a", max_batch=0)
 
 
 def test_v1_urls_are_taken_as_the_server_root() -> None:
@@ -81,14 +84,12 @@ def test_v1_urls_are_taken_as_the_server_root() -> None:
         "http://b:8000",
         "http://c:8000",
     )
-    assert VerifierConfig(base_urls=("http://a:1/v1",)).base_urls == ("http://a:1",)
+    assert VerifierConfig(url="http://a:1/v1").base_urls == ("http://a:1",)
     assert parse_urls("http://a:1/api/v1") == ("http://a:1/api",)
 
 
 def test_template_presets_and_custom_templates() -> None:
-    qwen3 = VerifierConfig(
-        base_urls=("http://x",), template=resolve_template("tinyv-qwen3", VERDICT_TEMPLATES)
-    )
+    qwen3 = VerifierConfig(url="http://x", template="tinyv-qwen3")
     text = verify_prompt(qwen3, VerifyRequest("q?", "1", "one"))
     assert text.startswith("You are an AI tasked with identifying if the model's answer")
     assert "<model_answer>one</model_answer>" in text
@@ -100,7 +101,7 @@ def test_template_presets_and_custom_templates() -> None:
 
 
 def test_rubric_source_uses_the_rubric_verdict_template() -> None:
-    text = verify_prompt(CONFIG, VerifyRequest("2+2?", "4", "four"), source="rubric")
+    text = verify_prompt(CONFIG, VerifyRequest("2+2?", "4", "four"), source=VerdictSource.RUBRIC)
     assert "Total Score: X/10" in text and "<model_answer>four</model_answer>" in text
     assert "<ground_truth_answer>4</ground_truth_answer>" in text
 

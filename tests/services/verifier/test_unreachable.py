@@ -26,7 +26,7 @@ def anyio_backend() -> str:
 
 def _config(**overrides: object) -> VerifierConfig:
     base = {
-        "base_urls": (f"http://127.0.0.1:{free_port()}",),
+        "url": f"http://127.0.0.1:{free_port()}",
         "model": "verifier",
         "retries": 1,
         "backoff_s": 0.01,
@@ -34,7 +34,7 @@ def _config(**overrides: object) -> VerifierConfig:
         "breaker_reset_s": 30.0,
         "connect_timeout_s": 1.0,
     }
-    return VerifierConfig(**{**base, **overrides})  # type: ignore[arg-type]
+    return VerifierConfig(**{**base, **overrides})
 
 
 async def test_dead_server_gives_unavailable_then_circuit_open() -> None:
@@ -57,7 +57,7 @@ async def test_dead_server_gives_unavailable_then_circuit_open() -> None:
 
 async def test_round_robin_skips_an_open_endpoint() -> None:
     dead_a, dead_b = (f"http://127.0.0.1:{free_port()}" for _ in range(2))
-    config = _config(base_urls=(dead_a, dead_b), retries=3, breaker_failures=1)
+    config = _config(url=f"{dead_a},{dead_b}", retries=3, breaker_failures=1)
     async with VerifierClient(config) as client:
         await client.judge([VerifyRequest("q", "r", "a")])
         sent = client.transport.requests_sent

@@ -21,8 +21,8 @@ ITEMS = [
 
 
 def _config(server: VLLMServer, **overrides: object) -> VerifierConfig:
-    base = {"base_urls": (server.url,), "model": server.model, "api_key": server.api_key}
-    return VerifierConfig(**{**base, **overrides})  # type: ignore[arg-type]
+    base = {"url": server.url, "model": server.model, "api_key": server.api_key}
+    return VerifierConfig(**{**base, **overrides})
 
 
 async def test_logprob_mode_gives_probabilities_and_label_mass(vllm_server: VLLMServer) -> None:
@@ -73,7 +73,7 @@ async def test_128_items_use_few_http_requests_and_then_the_cache(
     before = _server_completion_requests(vllm_server)
     # A shared 2-core host can take over a minute for a 64-prompt batch: a generous timeout
     # keeps a slow-but-alive server from triggering retries, which this test counts.
-    config = _config(vllm_server, max_batch=64, request_timeout_s=600)
+    config = _config(vllm_server, max_batch=64, timeout_s=600)
     async with VerifierClient(config) as client:
         results = await client.judge(items)
         assert all(j.ok for j in results), [j.error for j in results if not j.ok][:3]
@@ -93,7 +93,7 @@ async def test_duplicates_in_a_batch_are_asked_once(vllm_server: VLLMServer) -> 
 
 
 async def test_text_mode_returns_only_labels(vllm_server: VLLMServer) -> None:
-    async with VerifierClient(_config(vllm_server, mode="text")) as client:
+    async with VerifierClient(_config(vllm_server, scoring="text")) as client:
         results = await client.judge(ITEMS)
     for judgement in results:
         assert judgement.error is None, judgement.error

@@ -23,8 +23,8 @@ ITEMS = [VerifyRequest(f"What is {i} * 3?", str(3 * i), str(3 * i + i % 3)) for 
 
 
 def _config(server: VLLMServer, api_key: str | None, **overrides: object) -> VerifierConfig:
-    base = {"base_urls": (server.url,), "model": server.model, "api_key": api_key}
-    return VerifierConfig(**{**base, **overrides})  # type: ignore[arg-type]
+    base = {"url": server.url, "model": server.model, "api_key": api_key}
+    return VerifierConfig(**{**base, **overrides})
 
 
 async def test_api_key_works_and_its_absence_is_a_clear_error(
@@ -60,7 +60,7 @@ async def test_kill_mid_batch_then_restart_recovers(vllm_server_with_key: VLLMSe
         backoff_s=0.1,
         breaker_failures=2,
         breaker_reset_s=1.0,
-        request_timeout_s=120.0,
+        timeout_s=120.0,
     )
     async with VerifierClient(config) as client:
         assert (await client.judge(ITEMS[:1]))[0].ok  # chat format and label ids learned
