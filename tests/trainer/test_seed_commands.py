@@ -280,19 +280,25 @@ def write_q_rows(path: Path, count: int) -> Path:
     return path
 
 
+def q_seed_argv(command: str, size: str, kind: str, model: Path, out: Path, rows: int) -> list[str]:
+    """Seed 003's command with its checkpoint and output folder swapped for ours, and a
+    local dataset of ``rows`` q problems beside ``out``."""
+    argv = seed_argv(
+        command,
+        **{
+            f"/your/best/sft/{size}/checkpoint": str(model),
+            f"final_outputs/{size}/{kind}/": str(out),
+        },
+    )
+    return [*argv, "--dataset", str(write_q_rows(out.parent / "q.jsonl", rows))]
+
+
 def test_seed003_command_resolves_to_q_and_the_preflight_stops_without_q(
     tiny_model_dir: Path, service_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "out"
-    argv = seed_argv(
-        SEED003_SMALL,
-        **{
-            "/your/best/sft/1.5b/checkpoint": str(tiny_model_dir),
-            "final_outputs/1.5b/non_reasoning/": str(out),
-        },
-    )
-    argv += ["--dataset", str(write_q_rows(tmp_path / "q.jsonl", 20)), "--service_url"]
-    argv += [service_url, *SHORT]
+    argv = q_seed_argv(SEED003_SMALL, "1.5b", "non_reasoning", tiny_model_dir, out, 20)
+    argv += ["--service_url", service_url, *SHORT]
     recipe = recipe_of(argv)
     config = recipe.config
     assert recipe.seed == "003" and recipe.sources["model.path"] == "flag --model"
@@ -321,15 +327,8 @@ def test_seed003_reasoning_command_with_allow_unavailable_says_what_it_could_not
     tiny_model_dir: Path, service_url: str, tmp_path: Path
 ) -> None:
     out = tmp_path / "out"
-    argv = seed_argv(
-        SEED003_LARGE,
-        **{
-            "/your/best/sft/14b/checkpoint": str(tiny_model_dir),
-            "final_outputs/14b/reasoning/": str(out),
-        },
-    )
-    argv += ["--dataset", str(write_q_rows(tmp_path / "q.jsonl", 17)), "--service_url"]
-    argv += [service_url, "--allow-unavailable", *SHORT]
+    argv = q_seed_argv(SEED003_LARGE, "14b", "reasoning", tiny_model_dir, out, 17)
+    argv += ["--service_url", service_url, "--allow-unavailable", *SHORT]
     recipe = recipe_of(argv)
     assert recipe.config.data.reasoning_format == "reasoning"  # --use_reasoning_format
     assert main(argv) == 0
