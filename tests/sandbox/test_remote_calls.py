@@ -1,0 +1,144 @@
+"""The link between an opaque test's process and the program's, over real pipes (the
+program's side served by a thread here; in the sandbox it is another process)."""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from sandbox import remote_calls, value_codec
+from sandbox.remote_calls import Link, ProgramExit, Remote
+
+CODEC = {
+    "encode": value_codec.encode,
+    "decode": value_codec.decode,
+    "Unsendable": value_codec.Unsendable,
+}
+
+
+class Rigged:
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+class Custom(KeyError):
+    pass
+
+
+def _leave() -> None:
+    raise SystemExit(0)
+
+
+PROGRAM: dict[str, Any] = {
+    "double": lambda x: 2 * x,
+    "rigged": lambda: Rigged(),
+    "fail": lambda: (_ for _ in ()).throw(Custom("gone")),
+    "leave": _leave,
+    "apply": lambda f, x: f(x),
+    "append": lambda items: items.append(len(items)),
+    "math": math,
+    "LIMIT": 3,
+}
+
+
+@pytest.fixture
+def test_side() -> Iterator[Link]:
+    to_program_r, to_program_w = os.pipe()
+    to_test_r, to_test_w = os.pipe()
+    program = Link(to_program_r, to_test_w, CODEC, lambda: None, PROGRAM)
+    served: list[int] = []
+
+    def serve() -> None:
+        try:
+            served.append(program.serve())
+        except SystemExit:  # the program "exited" inside a call: its process would end
+            served.append(-1)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    link = Link(to_test_r, to_program_w, CODEC, lambda: None)
+    assert link.receive() == ["ready"]
+    yield link
+    if link.ended is None:
+        link.send(["end", 7])
+        thread.join(5)
+        assert served == [7]
+    for fd in (to_program_r, to_program_w, to_test_r, to_test_w):
+        os.close(fd)
+
+
+def _names(link: Link, *names: str) -> dict[str, Any]:
+    got: dict[str, Any] = link.request(["names", list(names)])
+    return got
+
+
+def test_values_cross_as_plain_data_and_functions_as_references(test_side: Link) -> None:
+    names = _names(test_side, "double", "LIMIT", "missing")
+    assert set(names) == {"double", "LIMIT"} and names["LIMIT"] == 3
+    assert type(names["double"]) is Remote
+    assert names["double"](21) == 42
+    assert names["double"]([1]) == [1, 1]
+
+
+def test_program_objects_refuse_comparison_and_truth(test_side: Link) -> None:
+    value = _names(test_side, "rigged")["rigged"]()
+    assert type(value) is Remote
+    for attempt in (lambda: value == 1, lambda: value != 1, lambda: bool(value)):
+        with pytest.raises(TypeError, match="not plain data"):
+            attempt()
+    with pytest.raises(value_codec.Unsendable):
+        value_codec.encode(value)
+
+
+def test_exceptions_arrive_as_their_nearest_builtin_class(test_side: Link) -> None:
+    with pytest.raises(KeyError, match="gone") as raised:
+        _names(test_side, "fail")["fail"]()
+    assert type(raised.value) is KeyError
+    assert test_side.ended is None
+
+
+def test_an_exit_inside_a_call_ends_the_test_for_good(test_side: Link) -> None:
+    leave = _names(test_side, "leave")["leave"]
+    with pytest.raises(ProgramExit):
+        leave()
+    assert test_side.ended is not None
+    with pytest.raises(ProgramExit):  # even after a test caught the first one
+        _names(test_side, "double")
+
+
+def test_callbacks_run_on_the_test_side_and_changes_come_back(test_side: Link) -> None:
+    names = _names(test_side, "apply", "append")
+    seen: list[int] = []
+
+    def key(v: int) -> int:
+        seen.append(v)
+        return v + 1
+
+    assert names["apply"](key, 1) == 2
+    assert seen == [1]
+    items = [0]
+    names["append"](items)
+    assert items == [0, 1]
+
+
+def test_modules_are_the_test_sides_own(test_side: Link) -> None:
+    assert _names(test_side, "math")["math"] is math
+
+
+def test_a_message_out_of_protocol_ends_the_test() -> None:
+    r, w = os.pipe()
+    other_r, other_w = os.pipe()
+    link = Link(r, other_w, CODEC, lambda: None)
+    remote_calls.Link(other_r, w, CODEC, lambda: None).send(["ok", ["int", "1"]])  # 2 fields
+    with pytest.raises(ProgramExit):
+        link.request(["names", []])
+    assert link.ended is not None and "broke" in link.ended
+    for fd in (r, w, other_r, other_w):
+        os.close(fd)
