@@ -21,6 +21,7 @@ deadline and the output cap, then kills every process the job left behind.
 import builtins
 import contextlib
 import ctypes
+import errno
 import fcntl
 import gc
 import json
@@ -825,7 +826,7 @@ def _take_sealed(source: int, size: int) -> int:
         capacity = fcntl.fcntl(w, fcntl.F_GETPIPE_SZ)
         left = size
         while left and size <= capacity:
-            moved = os.splice(source, w, left)
+            moved = _move(source, w, left)
             if not moved:
                 raise EOFError("the host closed the job pipe")
             left -= moved
@@ -838,6 +839,23 @@ def _take_sealed(source: int, size: int) -> int:
     finally:
         os.close(w)
     return r
+
+
+def _move(source: int, target: int, size: int) -> int:
+    """Move up to ``size`` bytes between descriptors, in the kernel where both allow it
+    (``splice`` needs a pipe at one end); otherwise through a buffer wiped afterwards."""
+    try:
+        return os.splice(source, target, size)
+    except OSError as exc:
+        if exc.errno != errno.EINVAL:
+            raise
+    buf = bytearray(min(size, 1 << 16))
+    got = os.readv(source, [buf])
+    view = memoryview(buf)[:got]
+    while view:
+        view = view[os.write(target, view) :]
+    buf[:] = bytes(len(buf))
+    return got
 
 
 def _discard(source: int, size: int) -> None:

@@ -29,6 +29,7 @@ from sandbox.worker_main import (
     parse_reply,
     read_frame,
     write_frame,
+    write_job,
 )
 
 from .conftest import needs_bwrap
@@ -186,6 +187,25 @@ def test_malformed_job_frame_is_answered_with_an_error(
     # Nothing ran and nothing broke: the next job is served as usual.
     out = parse_reply(wire.ask(_python_job("print(2)")))
     assert "error" not in out and out["stdout"] == "2\n"
+
+
+def test_an_opaque_tests_sealed_part_follows_its_frame_outside_it() -> None:
+    """The worker moves what follows the frame into a pipe without reading it, so the
+    test's code and nonce never sit in the memory its programs are forked from."""
+    sealed = json.dumps({"code": "assert f(1) == 2", "nonce": "ab" * 16, "names": ["f"]})
+    r, w = os.pipe()
+    try:
+        write_job(w, {**_python_job("def f(x):\n    return 2\n"), "sealed": sealed})
+        frame = read_frame(r)
+        assert isinstance(frame, dict) and "sealed" not in frame
+        assert frame["sealed_bytes"] == len(sealed.encode())
+        assert os.read(r, 1 << 16) == sealed.encode()
+        assert parse_job(frame) == {**_python_job("def f(x):\n    return 2\n"), **frame}
+    finally:
+        os.close(r)
+        os.close(w)
+    with pytest.raises(FrameError, match="sealed travels after the frame"):
+        parse_job({**_python_job(""), "sealed": sealed})
 
 
 @needs_bwrap
