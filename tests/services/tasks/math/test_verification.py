@@ -54,7 +54,7 @@ def test_huge_marked_answers_are_bounded() -> None:
 WHOLE_COMPLETION = Committed(ReasoningRule.OFF, 0)
 
 
-def _judged(
+def math_judged(
     answer: str | None, accepted: bool, scope: Committed = WHOLE_COMPLETION
 ) -> Judgement[MathEvidence]:
     detail = "correct (string: equal)" if accepted else "no final answer found"
@@ -87,7 +87,7 @@ def test_a_verdict_on_a_best_effort_answer_lifts_the_no_answer_floor() -> None:
     policy = RewardPolicy.from_options(RewardOptions())
     verdict = VerifierJudgement(0.8, label_mass=0.9)
     refined = with_verdict(
-        _judged(None, False), verdict, "four", Mode.ADDON, VerdictSource.TINYV, policy
+        math_judged(None, False), verdict, "four", Mode.ADDON, VerdictSource.TINYV, policy
     )
     assert (refined.status, refined.judge, _evidence(refined).verifier) == (
         Status.OK,
@@ -109,7 +109,7 @@ def test_mixed_weighs_the_rule_verdict_against_the_verifier() -> None:
     policy = RewardPolicy.from_options(RewardOptions(verifier_weight=0.5))
     verdict = VerifierJudgement(0.2)
     refined = with_verdict(
-        _judged("4", True), verdict, "4", Mode.MIXED, VerdictSource.RUBRIC, policy
+        math_judged("4", True), verdict, "4", Mode.MIXED, VerdictSource.RUBRIC, policy
     )
     view = _evidence(refined).verifier
     assert view is not None and view.score == pytest.approx(0.6)
@@ -129,7 +129,7 @@ def _rule_judged(
     scope = committed(completion)
     text = scope.text(completion)
     answer = extract_answer(text, policy).answer if text is not None else None
-    return _judged(answer, False, scope)
+    return math_judged(answer, False, scope)
 
 
 def test_the_verifier_judges_the_answer_the_rule_judged() -> None:
@@ -184,7 +184,7 @@ def test_master_keys_are_refused_under_every_policy(
 
 def test_a_refused_item_keeps_the_rule_verdict_and_says_why() -> None:
     policy = RewardPolicy.from_options(RewardOptions())
-    refused = without_verifier(_judged(None, False), "only punctuation or whitespace: ':'")
+    refused = without_verifier(math_judged(None, False), "only punctuation or whitespace: ':'")
     assert refused.judge is Judge.RULE and _evidence(refused).verifier is None
     assert refused.detail == (
         "no final answer found; not sent to the LLM verifier, no answer-bearing span "
