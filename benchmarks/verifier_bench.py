@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harness.vllm import VLLM_VERSION, VLLMServer, running_vllm
 from services.launcher import free_port, running_service
-from services.llm_stage import best_effort_answer
+from services.tasks.math.verification import best_effort_answer
 from services.verifier import VerifierConfig, VerifyRequest
 from services.verifier.prompts import verify_prompt
 
