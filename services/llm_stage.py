@@ -18,6 +18,7 @@ from services.metrics import Metrics
 from services.protocol import Mode, RewardOptions, VerdictSource
 from services.rewards.policy import RewardPolicy
 from services.tasks.entry import Refused, Verification
+from services.tasks.judging import TaskItem
 from services.tasks.registry import entry_of
 from services.verifier import VerifierClient, VerifierJudgement, VerifyRequest
 from services.verifier.not_configured import NOT_CONFIGURED
@@ -42,7 +43,7 @@ class LLMStage:
 
     async def refine(
         self,
-        items: Sequence[Any],
+        items: Sequence[TaskItem | None],
         judgements: list[Judgement[Any]],
         options: RewardOptions,
         policy: RewardPolicy,
@@ -66,7 +67,8 @@ class LLMStage:
         if not asked:
             return refined
         requests = [
-            hooks.request(judgements[index], items[index], shown) for index, hooks, shown in asked
+            hooks.request(judgements[index], _item(items[index]), shown)
+            for index, hooks, shown in asked
         ]
         verdicts = await self._judge(requests, source)
         for (index, hooks, shown), verdict in zip(asked, verdicts, strict=True):
@@ -96,3 +98,9 @@ class LLMStage:
         if self._client is None:
             return [VerifierJudgement(None, error=f"unavailable: {NOT_CONFIGURED}")] * len(requests)
         return await self._client.judge(requests, source)
+
+
+def _item(item: TaskItem | None) -> TaskItem:
+    if item is None:
+        raise ValueError("an invalid item cannot be sent to the verifier")
+    return item

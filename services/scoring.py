@@ -41,7 +41,7 @@ from services.results import to_result
 from services.rewards.policy import NO_REWARD, RewardPolicy
 from services.settings import Settings
 from services.tasks.entry import JudgeParts
-from services.tasks.judging import BatchContext, Entry, TaskJudge, item_id
+from services.tasks.judging import BatchContext, Entry, TaskItem, TaskJudge, task_of
 from services.tasks.registry import entry_of, item_adapter
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ def parse_item(index: int, raw: Any, only: Task | None) -> Entry | Judgement[Any
         raw = {"task": only.value, **raw}
     try:
         item = item_adapter().validate_python(raw)
-        if only is not None and Task(item.task) is not only:
+        if only is not None and task_of(item) is not only:
             raise ValueError(f"this endpoint scores only '{only.value}' items")
     except (ValidationError, ValueError) as exc:
         reason = describe_validation_error(exc) if isinstance(exc, ValidationError) else str(exc)
@@ -84,11 +84,11 @@ def demand(entries: Sequence[Entry]) -> dict[Backend, int]:
     return units
 
 
-def _lost(index: int, item: Any) -> Judgement[Any]:
+def _lost(index: int, item: TaskItem | None) -> Judgement[Any]:
     """The judgement of an item its judge returned nothing for (a bug, said so)."""
-    task = Task(item.task) if item is not None else None
+    task, item_id = (task_of(item), item.id) if item is not None else (None, None)
     reason = "internal error: the item got no verdict"
-    return unjudged(index, item_id(item), task, Status.ERROR, reason)
+    return unjudged(index, item_id, task, Status.ERROR, reason)
 
 
 class Scored(NamedTuple):
@@ -154,7 +154,7 @@ class Scorer:
 
     async def judge_batch(
         self, raw_items: list[Any], options: RewardOptions, *, only: Task | None = None
-    ) -> tuple[list[Any], list[Judgement[Any]]]:
+    ) -> tuple[list[TaskItem | None], list[Judgement[Any]]]:
         """Validate every item and hand each task's items to its judge, all concurrently.
 
         Returns the typed items (None where one was invalid) and their judgements, in the
@@ -199,7 +199,7 @@ class Scorer:
         except Exception as exc:  # a bug in one judge must not lose the other tasks' results
             log.exception("judging the %s items failed", task.value)
             reason = f"internal error while scoring: {type(exc).__name__}"
-            return [unjudged(e.index, item_id(e.item), task, Status.ERROR, reason) for e in group]
+            return [unjudged(e.index, e.item.id, task, Status.ERROR, reason) for e in group]
         finally:
             backend = entry_of(task).backend
             if self._admission is not None and backend is not None:

@@ -22,7 +22,7 @@ from services.metrics import Metrics
 from services.protocol import Mode, Task, VerdictSource
 from services.rewards.policy import Reward, RewardPolicy
 from services.settings import Settings
-from services.tasks.judging import TaskJudge
+from services.tasks.judging import TaskItem, TaskJudge
 from services.verifier import VerifierClient, VerifierJudgement, VerifyRequest
 
 EvidenceT = TypeVar("EvidenceT")
@@ -76,11 +76,11 @@ class Verification(Protocol[EvidenceT]):
         """Whether the mode asks the verifier about this judged item."""
         ...
 
-    def span(self, judgement: Judgement[EvidenceT], item: Any) -> str | Refused:
+    def span(self, judgement: Judgement[EvidenceT], item: TaskItem) -> str | Refused:
         """The answer to show the verifier, or why none may be shown."""
         ...
 
-    def request(self, judgement: Judgement[EvidenceT], item: Any, shown: str) -> VerifyRequest:
+    def request(self, judgement: Judgement[EvidenceT], item: TaskItem, shown: str) -> VerifyRequest:
         """The verifier's request for ``shown``."""
         ...
 

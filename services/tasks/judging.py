@@ -13,15 +13,31 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from pydantic import BaseModel
-
 from services.judgement import Judgement, unjudged
 from services.protocol import RewardOptions, Status, Task
 
 log = logging.getLogger(__name__)
 
-ItemT = TypeVar("ItemT", bound=BaseModel)
 JudgementT = TypeVar("JudgementT", bound=Judgement[Any])
+
+
+class TaskItem(Protocol):
+    """What every task's item model has (see the item models in :mod:`services.protocol`)."""
+
+    @property
+    def task(self) -> str: ...  # its task's name (a Literal of it)
+
+    @property
+    def id(self) -> str | int | None: ...
+
+    @property
+    def prompt(self) -> str: ...
+
+    @property
+    def completion(self) -> str: ...
+
+
+ItemT = TypeVar("ItemT", bound=TaskItem)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +45,7 @@ class Entry:
     """A valid item and its position in the request."""
 
     index: int
-    item: Any  # the item model of its task (services.tasks.registry)
+    item: TaskItem  # the item model of its task (services.tasks.registry)
 
     @property
     def task(self) -> Task:
@@ -51,15 +67,9 @@ class TaskJudge(Protocol):
     ) -> Sequence[Judgement[Any]]: ...
 
 
-def task_of(item: Any) -> Task:
+def task_of(item: TaskItem) -> Task:
     """The task an item model names in its ``task`` field."""
     return Task(item.task)
-
-
-def item_id(item: Any) -> str | int | None:
-    """The id an item model carries, echoed back in its result."""
-    found = getattr(item, "id", None)
-    return found if isinstance(found, str | int) else None
 
 
 def items_of(entries: Sequence[Entry], item_type: type[ItemT]) -> list[ItemT]:
@@ -91,11 +101,11 @@ async def judge_each(
             reason = (
                 f"batch time budget of {context.budget_s:g}s exhausted before this item was judged"
             )
-            return unjudged(index, item_id(item), task_of(item), Status.TIMEOUT, reason)
+            return unjudged(index, item.id, task_of(item), Status.TIMEOUT, reason)
         except Exception as exc:  # a bug in one judge must not lose the other results
             log.exception("scoring item %d failed", index)
             reason = f"internal error while scoring: {type(exc).__name__}"
-            return unjudged(index, item_id(item), task_of(item), Status.ERROR, reason)
+            return unjudged(index, item.id, task_of(item), Status.ERROR, reason)
 
     items = items_of(entries, item_type)
     return list(
@@ -111,6 +121,5 @@ class Unavailable:
 
     async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[Judgement[Any]]:
         return [
-            unjudged(e.index, item_id(e.item), e.task, Status.UNAVAILABLE, self._reason)
-            for e in entries
+            unjudged(e.index, e.item.id, e.task, Status.UNAVAILABLE, self._reason) for e in entries
         ]

@@ -14,7 +14,6 @@ reward); nothing is silently rewarded.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from services.echo import preview
 from services.judgement import Judgement
@@ -22,6 +21,7 @@ from services.mathcheck.extraction import extract_answer
 from services.protocol import ExtractionPolicy, Judge, Mode, Status, VerdictSource
 from services.rewards.policy import RewardPolicy, needs_verifier
 from services.tasks.entry import Refused
+from services.tasks.judging import TaskItem
 from services.tasks.math.evidence import MathEvidence, VerifierView
 from services.verifier import VerifierJudgement, VerifyRequest
 from services.verifier.answer_bearing import refusal
@@ -138,10 +138,10 @@ class MathVerification:
     def asks(self, judgement: MathJudgement, mode: Mode) -> bool:
         return needs_verifier(mode, rule_correct=_evidence(judgement).accepted)
 
-    def span(self, judgement: MathJudgement, item: Any) -> str | Refused:
+    def span(self, judgement: MathJudgement, item: TaskItem) -> str | Refused:
         return verifier_span(judgement, item.completion)
 
-    def request(self, judgement: MathJudgement, item: Any, shown: str) -> VerifyRequest:
+    def request(self, judgement: MathJudgement, item: TaskItem, shown: str) -> VerifyRequest:
         return VerifyRequest(item.prompt, _evidence(judgement).reference, shown)
 
     def refused(self, judgement: MathJudgement, reason: str) -> MathJudgement:

@@ -9,7 +9,7 @@ import pytest
 
 from services.judgement import Judgement
 from services.protocol import GradeItem, Judge, MathItem, RewardOptions, Status, Task
-from services.tasks.judging import BatchContext, Entry, Unavailable, item_id, judge_each
+from services.tasks.judging import BatchContext, Entry, Unavailable, judge_each, task_of
 
 MATH = MathItem(id="m", completion="\\boxed{1}", reference="1")
 GRADE = GradeItem(task=Task.GRADE, id=7, completion="Total Score: 1/10", reference=0.1)
@@ -65,5 +65,5 @@ def test_an_unavailable_task_says_why_for_every_item() -> None:
     )
 
 
-def test_item_ids_are_echoed_only_when_they_are_ids() -> None:
-    assert (item_id(MATH), item_id(GRADE), item_id(object())) == ("m", 7, None)
+def test_an_item_s_task_is_the_name_its_model_carries() -> None:
+    assert (task_of(MATH), task_of(GRADE)) == (Task.MATH, Task.GRADE)
