@@ -1,7 +1,7 @@
 """Build ``docs/results.md`` and its plots (``docs/img/*.png``) from benchmarks/results/*.json.
 
 Every number in the report comes from those files; a file that is missing (e.g.
-``scale_bench.json`` before the scaling benchmark has run) leaves its section saying so.
+``replica_scaling_bench.json`` before the scaling benchmark has run) leaves its section saying so.
 Usage: ``python benchmarks/report.py`` (after the benchmarks; see docs/results.md).
 """
 
@@ -238,7 +238,7 @@ def load_section(load_test: Json | None) -> str:
 
 def scale_section(scale: Json | None) -> str:
     if scale is None:
-        return missing("scale_bench", "python benchmarks/scale_bench.py")
+        return missing("replica_scaling_bench", "python benchmarks/replica_scaling_bench.py")
     rows = scale["rows"]
     text = (
         "| setup | math items/s | math p50 / p99 s | code items/s | code p50 / p99 s |\n"
@@ -274,7 +274,7 @@ installed on the GPU machine; it is not measured either.
 
 def scaling_section(result: Json | None) -> str:
     if result is None:
-        return missing("scaling_bench", "python benchmarks/scaling_bench.py")
+        return missing("worker_scaling_bench", "python benchmarks/worker_scaling_bench.py")
     rows = result["rows"]
     machine = result["machine"]
     load = ", ".join(f"{value:.1f}" for value in machine["loadavg_at_start"])
@@ -455,12 +455,12 @@ def build() -> str:
         "## Math throughput vs batch size (`benchmarks/batch_sweep.py`)\n\nOne client, "
         "batches sent back to back, unique answers (no cache hits).\n",
         batch_section(load("batch_sweep")),
-        "## Scaling with replicas (`benchmarks/scale_bench.py`)\n\n",
-        scale_section(load("scale_bench")),
-        "## Scaling with workers inside one replica (`benchmarks/scaling_bench.py`)\n\n"
+        "## Scaling with replicas (`benchmarks/replica_scaling_bench.py`)\n\n",
+        scale_section(load("replica_scaling_bench")),
+        "## Scaling with workers inside one replica (`benchmarks/worker_scaling_bench.py`)\n\n"
         "Math and sandbox workers swept 1, 2, 4, … up to the cores the benchmark sees, the "
         "same items for every count.\n",
-        scaling_section(load("scaling_bench")),
+        scaling_section(load("worker_scaling_bench")),
         "## Not measured here\n\n",
         NOT_MEASURED,
     ]

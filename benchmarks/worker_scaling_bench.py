@@ -13,7 +13,7 @@ extraction, fast paths, JSON, pool dispatch) and of its worker processes is read
 what caps scaling on a machine with more cores than this one.
 
 Worker counts above the cores seen are marked oversubscribed (``--beyond``). Writes
-``benchmarks/results/scaling_bench.json`` and prints a Markdown table. A benchmark, not a
+``benchmarks/results/worker_scaling_bench.json`` and prints a Markdown table. A benchmark, not a
 test: absolute numbers depend on the machine and on what else runs on it.
 """
 
@@ -32,7 +32,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.math_dataset import build_dataset
-from benchmarks.scale_bench import code_batches, drive, machine_busy_s, own_cpu_s, tree_cpu_s
+from benchmarks.replica_scaling_bench import (
+    code_batches,
+    drive,
+    machine_busy_s,
+    own_cpu_s,
+    tree_cpu_s,
+)
 from harness.service import ServiceProcess
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -214,7 +220,7 @@ def main() -> None:
         metavar="NAME=VALUE",
         help="Extra service setting for every run (repeatable).",
     )
-    parser.add_argument("--output", default="scaling_bench.json")
+    parser.add_argument("--output", default="worker_scaling_bench.json")
     args = parser.parse_args()
 
     cores = cores_seen()

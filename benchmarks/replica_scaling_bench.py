@@ -10,7 +10,7 @@ CPU time of every process tree (replicas with their math and sandbox workers, ng
 load generator) is read from /proc during each measurement, which shows where the cores
 go and so where the next bottleneck is.
 
-Writes ``benchmarks/results/scale_bench.json`` and prints a Markdown table. This is a
+Writes ``benchmarks/results/replica_scaling_bench.json`` and prints a Markdown table. This is a
 benchmark, not a test: absolute numbers depend on the machine and on what else runs on it.
 """
 
@@ -242,7 +242,7 @@ def main() -> None:
         "rows": rows,
     }
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "scale_bench.json").write_text(json.dumps(result, indent=2) + "\n")
+    (RESULTS / "replica_scaling_bench.json").write_text(json.dumps(result, indent=2) + "\n")
 
     print(
         f"| config | math pairs/s | ×1 | per replica-core | p50 / p99 per {args.math_batch}"
@@ -266,7 +266,7 @@ def main() -> None:
             f"| {code['per_s']} | {code['speedup_vs_1']} | {code['per_replica_cpu_s']} "
             f"| {split[0]} / {split[1]} |"
         )
-    print(f"\n{os.cpu_count()} cores; results in {RESULTS / 'scale_bench.json'}")
+    print(f"\n{os.cpu_count()} cores; results in {RESULTS / 'replica_scaling_bench.json'}")
 
 
 if __name__ == "__main__":
