@@ -16,6 +16,7 @@ notations only mean something next to the other side of the comparison:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
 
 from services.mathcheck.normalization import (
@@ -36,6 +37,19 @@ _LABELLED_CHOICE = re.compile(
 )
 _ANOTHER_LABEL = re.compile(rf"\(\s*{CHOICE_LETTER}\s*\)")
 
+# A rule for a notation on its first argument, against the second; None when it does not
+# apply. ``_either_way`` applies it with the notation on either side.
+OneWay = Callable[[str, str], tuple[str, str] | None]
+
+
+def _either_way(rule: OneWay, reference: str, answer: str) -> tuple[str, str]:
+    """``rule`` applied to the pair in both orders: symmetric by construction."""
+    aligned = rule(reference, answer)
+    if aligned is not None:
+        return aligned
+    swapped = rule(answer, reference)
+    return (reference, answer) if swapped is None else (swapped[1], swapped[0])
+
 
 def _labelled_choice(text: str) -> tuple[str, str] | None:
     match = _LABELLED_CHOICE.match(text)
@@ -49,24 +63,22 @@ def _labelled_choice(text: str) -> tuple[str, str] | None:
 def _align_choices(reference: str, answer: str) -> tuple[str, str]:
     labelled_reference = _labelled_choice(reference)
     labelled_answer = _labelled_choice(answer)
-    if labelled_reference is None and labelled_answer is None:
-        return reference, answer
     if labelled_reference is not None and labelled_answer is not None:
         if labelled_reference[0] != labelled_answer[0]:
             return labelled_reference[0], labelled_answer[0]
         return labelled_reference[1], labelled_answer[1]
-    if labelled_reference is not None:
-        letter, value = labelled_reference
-        other = answer
-    else:
-        assert labelled_answer is not None
-        letter, value = labelled_answer
-        other = reference
+    return _either_way(_labelled_against_other, reference, answer)
+
+
+def _labelled_against_other(labelled: str, other: str) -> tuple[str, str] | None:
+    """ "(C) 12" against "C" is "C"; against anything else, its value "12"."""
+    choice = _labelled_choice(labelled)
+    if choice is None:
+        return None
+    letter, value = choice
     if ONE_CHOICE_LETTER.match(normalize_answer(other)):
-        aligned = (letter, normalize_answer(other))
-    else:
-        aligned = (value, other)
-    return aligned if labelled_reference is not None else (aligned[1], aligned[0])
+        return letter, normalize_answer(other)
+    return value, other
 
 
 _DEGREE_MARK = re.compile(
@@ -112,14 +124,16 @@ def _trig_in_radians(text: str) -> str:
 
 def _align_angles(reference: str, answer: str) -> tuple[str, str]:
     reference, answer = _trig_in_radians(reference), _trig_in_radians(answer)
-    for degrees, radians, swap in ((reference, answer, False), (answer, reference, True)):
-        in_degrees = _DEGREE_MARK.search(degrees) and not _PI.search(degrees)
-        in_radians = _PI.search(radians) and not _DEGREE_MARK.search(radians)
-        if in_degrees and in_radians:
-            converted = _in_radians(degrees)
-            if converted is not None:
-                return (radians, converted) if swap else (converted, radians)
-    return reference, answer
+    return _either_way(_degrees_against_radians, reference, answer)
+
+
+def _degrees_against_radians(degrees: str, radians: str) -> tuple[str, str] | None:
+    in_degrees = _DEGREE_MARK.search(degrees) and not _PI.search(degrees)
+    in_radians = _PI.search(radians) and not _DEGREE_MARK.search(radians)
+    if not (in_degrees and in_radians):
+        return None
+    converted = _in_radians(degrees)
+    return None if converted is None else (converted, radians)
 
 
 _NAME = r"[a-zA-Z](?:_\{?\w+\}?)?"
@@ -201,19 +215,15 @@ def _tuples(text: str, arity: int) -> list[str] | None:
     return tuples
 
 
-def _align_groups(reference: str, answer: str) -> tuple[str, str]:
+def _groups_against_tuples(grouped: str, other: str) -> tuple[str, str] | None:
     """Solutions of a system against a list of tuples: each group in the first's name order."""
-    for grouped, other, swap in ((reference, answer, False), (answer, reference, True)):
-        groups = _named_groups(grouped)
-        if groups is None:
-            continue
-        order = [name for name, _ in groups[0]]
-        tuples = _tuples(other, len(order))
-        if tuples is None:
-            return reference, answer
-        written = ", ".join(_tuple([dict(group)[name] for name in order]) for group in groups)
-        return (other, written) if swap else (written, other)
-    return reference, answer
+    groups = _named_groups(grouped)
+    if groups is None:
+        return None
+    order = [name for name, _ in groups[0]]
+    if _tuples(other, len(order)) is None:
+        return None
+    return ", ".join(_tuple([dict(group)[name] for name in order]) for group in groups), other
 
 
 def _align_assignments(reference: str, answer: str) -> tuple[str, str]:
@@ -226,15 +236,14 @@ def _align_assignments(reference: str, answer: str) -> tuple[str, str]:
             return reference, answer
         ordered = [answer_by_name[name] for name, _ in named_reference]
         return _tuple([value for _, value in named_reference]), _tuple(ordered)
-    for named, other, swap in ((named_reference, answer, False), (named_answer, reference, True)):
-        if named is None:
-            continue
-        unnamed = _unnamed_values(other)
-        if unnamed is None or len(unnamed) != len(named):
-            return reference, answer
-        aligned = (_tuple([value for _, value in named]), _tuple(unnamed))
-        return (aligned[1], aligned[0]) if swap else aligned
-    return reference, answer
+    return _either_way(_named_against_unnamed, reference, answer)
+
+
+def _named_against_unnamed(named_text: str, other: str) -> tuple[str, str] | None:
+    named, unnamed = _named_values(named_text), _unnamed_values(other)
+    if named is None or unnamed is None or len(unnamed) != len(named):
+        return None
+    return _tuple([value for _, value in named]), _tuple(unnamed)
 
 
 _PLUS_MINUS = re.compile(r"\\pm\b|±")
@@ -249,17 +258,12 @@ def _both_signs(text: str) -> str | None:
     return f"{_PLUS_MINUS.sub(' + ', text)}, {_PLUS_MINUS.sub(' - ', text)}"
 
 
-def _align_signs(reference: str, answer: str) -> tuple[str, str]:
+def _signs_against_list(signed: str, listed: str) -> tuple[str, str] | None:
     """A "\\pm" against a list of two solutions stands for both."""
-    for signed, listed, swap in ((reference, answer, False), (answer, reference, True)):
-        if _PLUS_MINUS.search(listed) is None and split_top_level(listed, ",") not in (
-            None,
-            [listed],
-        ):
-            expanded = _both_signs(signed)
-            if expanded is not None:
-                return (listed, expanded) if swap else (expanded, listed)
-    return reference, answer
+    if _PLUS_MINUS.search(listed) is not None or split_top_level(listed, ",") in (None, [listed]):
+        return None
+    expanded = _both_signs(signed)
+    return None if expanded is None else (expanded, listed)
 
 
 # "1011_2", "A3_{16}": digits in a base given as a subscript.
@@ -281,18 +285,17 @@ def _in_base(text: str) -> tuple[str, int] | None:
 def _align_bases(reference: str, answer: str) -> tuple[str, str]:
     """A number written in a base equals its value ("1011_2" is 11), and its digits when
     the other side leaves the base out ("1011")."""
-    based_reference, based_answer = _in_base(reference), _in_base(answer)
-    if based_reference is None and based_answer is None:
-        return reference, answer
-    written: list[str | None] = []
-    for based, other in ((based_reference, answer), (based_answer, reference)):
-        if based is None:
-            written.append(None)
-            continue
-        digits, value = based
-        plain = strip_outer_delimiters(other).strip().upper()
-        written.append(digits if plain == digits.upper() else str(value))
-    return written[0] or reference, written[1] or answer
+    return _base_as(reference, answer), _base_as(answer, reference)
+
+
+def _base_as(text: str, other: str) -> str:
+    """``text`` as its digits or its value when it is a number in a base, else as it is."""
+    based = _in_base(text)
+    if based is None:
+        return text
+    digits, value = based
+    plain = strip_outer_delimiters(other).strip().upper()
+    return digits if plain == digits.upper() else str(value)
 
 
 # "\\frac{dy}{dx} = ", "y' = ": the name of a derivative carries no value.
@@ -310,8 +313,8 @@ def align(reference: str, answer: str) -> tuple[str, str]:
     reference, answer = _align_choices(reference, answer)
     reference, answer = _align_bases(reference, answer)
     reference, answer = _align_assignments(reference, answer)
-    reference, answer = _align_groups(reference, answer)
-    reference, answer = _align_signs(reference, answer)
+    reference, answer = _either_way(_groups_against_tuples, reference, answer)
+    reference, answer = _either_way(_signs_against_list, reference, answer)
     return _align_angles(reference, answer)
 
 

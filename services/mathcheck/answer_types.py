@@ -35,11 +35,14 @@ class Quantity:
 
 
 @dataclass(frozen=True)
-class Choice:
-    """One option letter of a multiple-choice question."""
+class _Written:
+    """An answer that is its canonical form: the type says how it reads."""
 
-    letter: str
     canonical: str
+
+
+class Choice(_Written):
+    """One option letter of a multiple-choice question."""
 
 
 @dataclass(frozen=True)
@@ -72,12 +75,8 @@ class Roman:
     canonical: str
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(_Written):
     """An answer in words that names no number: ``yes``, ``east``, ``odd``."""
-
-    text: str
-    canonical: str
 
 
 @dataclass(frozen=True)
@@ -89,12 +88,9 @@ class Assignment:
     canonical: str
 
 
-@dataclass(frozen=True)
-class Expr:
-    """Anything the readers above do not take: compared by the remaining fast checks and
-    the symbolic engine."""
-
-    canonical: str
+class Expr(_Written):
+    """Anything the readers above do not take: compared by the numeric probe, the
+    remaining fast checks and the symbolic engine."""
 
 
 Answer = Number | Quantity | Choice | Options | Ratio | Roman | Word | Assignment | Expr

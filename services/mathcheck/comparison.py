@@ -86,7 +86,7 @@ def _assignment_and_other(assignment: Assignment, other: Answer) -> Verdict | No
 
 
 def _choices(reference: Choice, answer: Choice) -> Verdict:
-    return Verdict(reference.letter == answer.letter, Method.STRING)
+    return Verdict(reference.canonical == answer.canonical, Method.STRING)
 
 
 def _chosen_options(reference: Options, answer: Options) -> Verdict | None:
@@ -118,7 +118,7 @@ def _roman_and_other(roman: Roman, other: Answer) -> Verdict | None:
 def _words(reference: Word, answer: Word) -> Verdict | None:
     # Read as products of single-letter symbols, two words with different letters differ
     # too, so the symbolic engine would agree; "ab" and "ba" may be one product twice.
-    if sorted(reference.text.replace(" ", "")) != sorted(answer.text.replace(" ", "")):
+    if sorted(reference.canonical.replace(" ", "")) != sorted(answer.canonical.replace(" ", "")):
         return Verdict(False, Method.STRING)
     return None
 

@@ -54,7 +54,6 @@ _FUNCTIONS: dict[str, Callable[[mpmath.mpc], mpmath.mpc]] = {
     "\\cot": mpmath.cot,
     "\\ln": mpmath.log,
     "\\exp": mpmath.exp,
-    "\\sqrt": mpmath.sqrt,
     "sqrt": mpmath.sqrt,
     "sin": mpmath.sin,
     "cos": mpmath.cos,
@@ -162,29 +161,16 @@ class _Reader:
         if token is None or token[1] not in ("^", "**"):
             return base
         self.take()
-        # An exponent is a group, or one digit or letter: "x^2y" is x² · y.
-        exponent = self._exponent()
-        return _power(base, exponent)
+        return _power(base, self._exponent())
 
     def _exponent(self) -> Value:
         token = self.peek()
-        if token is None:
-            raise _Unreadable("no exponent")
-        kind, text = token
-        if text in ("{", "("):
+        if token is not None and token[1] == "(":
             return self.group()
-        if text == "-":
+        if token is not None and token[1] == "-":
             self.take()
             return _negated(self._exponent())
-        if kind == "number":
-            if len(text) > 1:
-                # "x^23" is x²·3 in LaTeX and x²³ in plain text: ambiguous.
-                raise _Unreadable("several digits after ^ without braces")
-            self.take()
-            return _integer(int(text))
-        if kind == "word" and len(text) == 1:
-            return self.atom()
-        raise _Unreadable("exponent")
+        return self._braced()
 
     def factorial(self, value: Value) -> Value:
         while (token := self.peek()) is not None and token[1] == "!":
@@ -210,16 +196,16 @@ class _Reader:
         if kind == "number":
             self.take()
             return _integer(int(text))
-        if kind == "command":
-            return self._command(text)
-        if kind == "word":
-            return self._word(text)
-        raise _Unreadable(text)
+        if kind not in ("command", "word"):
+            raise _Unreadable(text)
+        self.take()
+        if text in _CONSTANTS:
+            return _constant(_CONSTANTS[text])
+        if text in _FUNCTIONS:
+            return _applied(_FUNCTIONS[text], self._argument(text))
+        return self._command(text) if kind == "command" else self._letter(text)
 
     def _command(self, name: str) -> Value:
-        self.take()
-        if name in _CONSTANTS:
-            return _constant(_CONSTANTS[name])
         if name in _FRACTIONS:
             numerator = self._braced()
             return _combined(numerator, self._braced(), mpmath.fdiv)
@@ -228,50 +214,44 @@ class _Reader:
             degree = self.sum()
             self.take("]")
             return _power(self._braced(), _combined(_integer(1), degree, mpmath.fdiv))
+        if name == "\\sqrt":
+            return _applied(mpmath.sqrt, self._braced())
         if name == "\\binom":
             return _binomial(self._braced(), self._braced())
-        if name in _FUNCTIONS:
-            return _applied(_FUNCTIONS[name], self._argument(name))
         raise _Unreadable(name)
 
-    def _word(self, word: str) -> Value:
-        self.take()
-        if word in _CONSTANTS:
-            return _constant(_CONSTANTS[word])
-        if word in _FUNCTIONS:
-            if self.peek() != ("op", "("):
-                raise _Unreadable(f"{word} without parentheses")
-            return _applied(_FUNCTIONS[word], self.group())
-        if len(word) != 1:
+    def _letter(self, letter: str) -> Value:
+        if len(letter) != 1:
             # "ab" may be a·b or a name; "sinx" a function without parentheses.
-            raise _Unreadable(word)
-        if word == "e":
+            raise _Unreadable(letter)
+        if letter == "e":
             return _constant(mpmath.e)
-        if word == "i":
+        if letter == "i":
             return _constant(mpmath.mpc(0, 1))
-        self.unknowns.add(word)
-        return lambda point: point[word]
+        self.unknowns.add(letter)
+        return lambda point: point[letter]
 
     def _braced(self) -> Value:
+        """A group in braces, or one digit or one letter: "\\frac12"; "x^2y" is x²·y, and
+        "x^23" is not read (x²·3 in LaTeX, x²³ in plain text)."""
         token = self.peek()
         if token is None:
             raise _Unreadable("missing argument")
-        if token[1] == "{":
-            return self.group()
-        # "\\frac12", "\\sqrt3": one digit or one letter.
         kind, text = token
+        if text == "{":
+            return self.group()
         if kind == "number" and len(text) == 1:
             self.take()
             return _integer(int(text))
         if kind == "word" and len(text) == 1:
-            return self._word(text)
+            self.take()
+            return self._letter(text)
         raise _Unreadable("argument")
 
     def _argument(self, name: str) -> Value:
+        """A function's argument: in parentheses, or braces after a command."""
         token = self.peek()
-        if name == "\\sqrt":
-            return self._braced()
-        if token is not None and token[1] in ("(", "{"):
+        if token is not None and (token[1] == "(" or (token[1] == "{" and name[0] == "\\")):
             return self.group()
         raise _Unreadable(f"{name} without parentheses")
 

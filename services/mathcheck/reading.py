@@ -53,7 +53,7 @@ def read(text: str) -> Answer:
     verdict = _YES_OR_NO.match(text)
     if verdict is not None:
         word = verdict.group(1).lower()
-        return Word(word, word)
+        return Word(word)
     written = read_ratio(text) or read_quantity(text) or _plain(text)
     return _options(text, written) or written
 
@@ -82,9 +82,9 @@ def read_normalized(canonical: str) -> Answer:
     if parsed is not None:
         return Number(parsed, canonical)
     if ONE_CHOICE_LETTER.match(canonical):
-        return Choice(canonical, canonical)
+        return Choice(canonical)
     if len(canonical) > 1 and _WORDS.match(canonical):
-        return Word(canonical, canonical)
+        return Word(canonical)
     return Expr(canonical)
 
 

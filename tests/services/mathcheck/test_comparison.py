@@ -73,7 +73,10 @@ def test_a_unit_alone_is_decoration(reference: str, answer: str, equal_: bool) -
         ("x = 2", "3", (False, Method.NUMERIC)),
         ("x = 30 s", "x = \\frac{1}{2} min", (True, Method.NUMERIC)),
         ("x = \\pi", "\\pi", (True, Method.STRING)),
-        ("x = \\pi", "x = 2\\pi", None),  # for the symbolic engine
+        # The values, expressions, are compared by the numeric probe.
+        ("x = \\pi", "x = 2\\pi", (False, Method.NUMERIC)),
+        ("x = \\pi", "x = \\frac{2\\pi}{2}", (True, Method.NUMERIC)),
+        ("x = \\pi", "x = 3.14", None),  # a decimal: for the symbolic engine
     ],
 )
 def test_assignments(reference: str, answer: str, expected: tuple[bool, Method] | None) -> None:
@@ -112,3 +115,18 @@ def test_letters_words_and_the_rest(
     reference: str, answer: str, expected: tuple[bool, Method] | None
 ) -> None:
     assert _verdict(reference, answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("\\frac{n(n+1)}{2}", "(n^2+n)/2", (True, Method.NUMERIC)),
+        ("2^{10}", "1024", (True, Method.NUMERIC)),
+        ("x^2-1", "(x-1)(x+2)", (False, Method.NUMERIC)),
+        ("\\sqrt{x^2}", "x", None),  # equal only for x > 0: for the symbolic engine
+        ("\\sin^2 x", "1-\\cos^2 x", None),  # a function without parentheses
+    ],
+)
+def test_expressions(reference: str, answer: str, expected: tuple[bool, Method] | None) -> None:
+    assert _verdict(reference, answer) == expected
+    assert _verdict(answer, reference) == expected

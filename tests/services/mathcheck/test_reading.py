@@ -82,7 +82,7 @@ def test_lists_and_equations_are_no_single_assignment(text: str) -> None:
 @pytest.mark.parametrize(("text", "letter"), [("(B)", "B"), ("Option c", "C"), ("D", "D")])
 def test_option_letters(text: str, letter: str) -> None:
     choice = read(text)
-    assert isinstance(choice, Choice) and choice.letter == letter
+    assert isinstance(choice, Choice) and choice.canonical == letter
 
 
 @pytest.mark.parametrize(
@@ -125,7 +125,7 @@ def test_one_letter_and_malformed_numerals_are_not_roman(text: str) -> None:
 )
 def test_words(text: str, words: str) -> None:
     word = read(text)
-    assert isinstance(word, Word) and word.text == words
+    assert isinstance(word, Word) and word.canonical == words
 
 
 @pytest.mark.parametrize("text", ["x", "x^2+1", "\\sqrt{2}", "(1, 2)", "x \\ge 5"])

@@ -1,0 +1,63 @@
+"""Sets, tuples, intervals and matrices of plain numbers compared exactly, in-process."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from services.mathcheck.normalization import normalize_answer
+from services.mathcheck.structures import (
+    Matrix,
+    NumberSet,
+    Sequence,
+    parse_structure,
+    split_top_level,
+    structures_equal,
+)
+
+
+def _equal(reference: str, answer: str) -> bool | None:
+    return structures_equal(normalize_answer(reference), normalize_answer(answer))
+
+
+def test_split_top_level_keeps_nested_separators() -> None:
+    assert split_top_level("(1, 2), 3", ",") == ["(1, 2)", " 3"]
+    assert split_top_level("(1, 2", ",") is None  # unbalanced
+
+
+def test_parsed_shapes() -> None:
+    assert parse_structure(normalize_answer("\\{1, 2, 3\\}")) == NumberSet(
+        frozenset({Fraction(1), Fraction(2), Fraction(3)})
+    )
+    interval = parse_structure(normalize_answer("(0, 1]"))
+    assert isinstance(interval, Sequence) and (interval.opening, interval.closing) == ("(", "]")
+    matrix = parse_structure(normalize_answer("\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}"))
+    assert isinstance(matrix, Matrix) and len(matrix.rows) == 2
+    assert parse_structure(normalize_answer("(\\sqrt{2}, 1)")) is None
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("\\{1, 2, 3\\}", "\\{3, 2, 1\\}", True),  # a set is order-free
+        ("\\{1, 2\\}", "\\{1, 2, 3\\}", False),
+        ("(1, 2)", "(2, 1)", False),  # a tuple is not
+        ("(0, 1]", "[0, 1]", False),  # brackets tell an interval's ends
+        ("(-\\infty, 2]", "[-\\infty, 2]", True),  # an infinite end is always open
+        ("(\\frac{3}{5}, \\frac{8}{3}]", "(0.6, 2.6667]", True),  # rounded to 4 places
+        ("\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", "(1, 2)", True),  # a vector as a tuple
+        ("\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", "[1, 2]", True),  # and as a list
+        (
+            "\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}",
+            "\\begin{pmatrix} 1 & 2 \\\\ 3 & 5 \\end{pmatrix}",
+            False,
+        ),
+        ("x \\ge 5", "[5, \\infty)", True),  # a relation is the interval it describes
+        ("x > 2", "y > 2", None),  # different unknowns: for the symbolic engine
+        ("(\\sqrt{2}, 1)", "(1, 1)", None),  # not plain numbers
+    ],
+)
+def test_structures_compared(reference: str, answer: str, expected: bool | None) -> None:
+    assert _equal(reference, answer) is expected
+    assert _equal(answer, reference) is expected
