@@ -1,10 +1,12 @@
-"""Fair dispatch of sandbox jobs: round-robin across flows (a flow is one request).
+"""Fair dispatch of sandbox jobs across flows (a flow is one request).
 
 A plain thread pool runs jobs first come, first served, so one request with many tests (or
 many programs that spin to their timeout) holds every worker while a later request's
-short tests wait behind all of them. Here each flow has its own queue and the threads take
-the next job from the flows in turn: a new request waits for at most one job of each
-request ahead of it, not for their backlogs.
+short tests wait behind all of them. Here each flow has its own queue, and a thread that
+frees up takes the next job of the flow with the fewest jobs running (the flows in turn
+among equals). A new request then waits only for the first worker to free up, and keeps
+it while its jobs last: one request's spinners cannot hold every worker while another
+request waits, and its short jobs do not alternate with the spinners' long ones.
 
 The flow of a job is ``current_flow`` (a context variable the scorer sets per request);
 where none is set, each :meth:`FairScheduler.submit` caller passes its own.
@@ -28,11 +30,12 @@ _Job = tuple[Callable[[], Any], "Future[Any]"]
 
 
 class FairScheduler:
-    """``threads`` threads that run submitted calls, taking flows round-robin."""
+    """``threads`` threads that run submitted calls, the flow with the fewest running first."""
 
     def __init__(self, threads: int, name: str = "sandbox") -> None:
         # Insertion order is the rotation: a flow served goes to the back.
         self._queues: dict[Hashable, deque[_Job]] = {}
+        self._running: dict[Hashable, int] = {}
         self._cond = threading.Condition()
         self._closed = False
         self._threads = [
@@ -66,27 +69,37 @@ class FairScheduler:
             for _call, future in queue:
                 future.cancel()
 
-    def _take(self) -> _Job | None:
+    def _take(self) -> tuple[Hashable, _Job] | None:
         with self._cond:
             while not self._queues:
                 if self._closed:
                     return None
                 self._cond.wait()
-            flow = next(iter(self._queues))
+            flow = min(self._queues, key=lambda f: self._running.get(f, 0))
             queue = self._queues.pop(flow)
             job = queue.popleft()
             if queue:
                 self._queues[flow] = queue
-            return job
+            self._running[flow] = self._running.get(flow, 0) + 1
+            return flow, job
+
+    def _done(self, flow: Hashable) -> None:
+        with self._cond:
+            self._running[flow] -= 1
+            if not self._running[flow]:
+                del self._running[flow]
 
     def _serve(self) -> None:
-        while (job := self._take()) is not None:
-            call, future = job
-            if not future.set_running_or_notify_cancel():
-                continue
+        while (taken := self._take()) is not None:
+            flow, (call, future) = taken
             try:
-                result = call()
-            except BaseException as exc:  # handed to the waiter, as a thread pool does
-                future.set_exception(exc)
-            else:
-                future.set_result(result)
+                if not future.set_running_or_notify_cancel():
+                    continue
+                try:
+                    result = call()
+                except BaseException as exc:  # handed to the waiter, as a thread pool does
+                    future.set_exception(exc)
+                else:
+                    future.set_result(result)
+            finally:
+                self._done(flow)

@@ -52,12 +52,13 @@ def test_a_short_request_does_not_wait_for_another_requests_spinners(sandbox: Sa
     async def both() -> tuple[float, float]:
         spinners = asyncio.ensure_future(_request(sandbox, [SPIN] * 8))
         await asyncio.sleep(0.05)  # the spinners' jobs are queued first
-        short = await _request(sandbox, ["x = 1\n"])
+        short = await _request(sandbox, ["x = 1\n"] * 4)
         return short, await spinners
 
     short, spinners = asyncio.run(both())
-    # First come, first served, the short program would start after four rounds of two
-    # spinners (4 x 0.5 s); in turn, after at most one spinner's CPU_S.
+    # First come, first served, the short programs would start after four rounds of two
+    # spinners (4 x 0.5 s); here on the first worker a spinner frees, one by one, after at
+    # most one spinner's CPU_S (jobs taken in turn would put spinners between them).
     assert spinners >= 4 * CPU_S
     assert short < 2.5 * CPU_S, (short, spinners)
 

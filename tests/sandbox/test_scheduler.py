@@ -1,8 +1,10 @@
-"""The fair scheduler: flows are served in turn, whatever order their jobs arrived in."""
+"""The fair scheduler: the flow with the fewest jobs running is served first, flows in turn
+among equals, whatever order their jobs arrived in."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -41,6 +43,32 @@ def test_a_later_flow_does_not_wait_for_an_earlier_backlog(one_thread: FairSched
     for future in futures:
         future.result(10)
     assert order == ["a0", "b0", "c0", "a1", "c1", "a2", "a3"]
+
+
+def test_a_flow_with_nothing_running_goes_before_one_holding_a_thread() -> None:
+    scheduler = FairScheduler(2, name="test")
+    gates = [threading.Event() for _ in range(4)]
+    started: list[str] = []
+
+    def hold(i: int) -> None:
+        started.append(f"long{i}")
+        gates[i].wait(10)
+
+    try:
+        long = [scheduler.submit("spin", hold, i) for i in range(4)]
+        time.sleep(0.1)  # both threads hold a long job
+        short = [scheduler.submit("short", started.append, f"short{i}") for i in range(3)]
+        gates[0].set()  # one thread frees up: the short jobs run on it, one after another
+        for future in short:
+            future.result(10)
+    finally:
+        for gate in gates:
+            gate.set()
+    for future in long:
+        future.result(10)
+    scheduler.shutdown()
+    assert set(started[:2]) == {"long0", "long1"}
+    assert started[2:] == ["short0", "short1", "short2", "long2", "long3"]
 
 
 def test_results_and_errors_reach_the_caller(one_thread: FairScheduler) -> None:
