@@ -19,7 +19,8 @@ def _default_workers() -> int:
 
 def _shown(text: str) -> dict[str, Any]:
     """What the settings reference shows as the default of a field whose default is
-    computed on the machine that runs it."""
+    computed on the machine that runs it (services.reference_docs.SHOWN_DEFAULT; the
+    sandbox imports nothing of the service)."""
     return {"shown_default": text}
 
 

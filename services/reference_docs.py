@@ -22,6 +22,10 @@ from pydantic_core import PydanticUndefined, to_jsonable_python
 # A field whose default is computed where it runs (a CPU count, a path) says what to show
 # instead: ``json_schema_extra={SHOWN_DEFAULT: "CPU count"}``.
 SHOWN_DEFAULT = "shown_default"
+# A settings section's field that holds a policy dataclass names the policy's fields that
+# are the section's own variables: ``json_schema_extra={SECTION_VARIABLES: [...]}`` (the
+# verifier's HTTP policy: VERIFIER_LLM_TIMEOUT_S, ...; see services.settings.variables).
+SECTION_VARIABLES = "section_variables"
 
 
 @dataclass(frozen=True, slots=True)

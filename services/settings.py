@@ -22,6 +22,7 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 
 from sandbox import SandboxConfig
 from services.protocol import BACKENDS, ExtractionPolicy, Mode
+from services.reference_docs import SECTION_VARIABLES, SHOWN_DEFAULT
 from services.verifier.config import VerifierConfig
 
 PREFIX = "VERIFIER_"
@@ -33,7 +34,7 @@ def _cpu_count() -> int:
 
 def _shown(text: str) -> dict[str, Any]:
     """What the reference shows as the default of a field whose default is computed."""
-    return {"shown_default": text}
+    return {SHOWN_DEFAULT: text}
 
 
 class _UnprefixedSource(PydanticBaseSettingsSource):
@@ -214,7 +215,8 @@ def variables() -> Iterator[Variable]:
     """Every variable the service reads, top-level settings first, then each section.
 
     A section's field that holds a policy dataclass (the verifier's :class:`HttpPolicy`)
-    is set through the section's own variables, one per field of the policy."""
+    is set through the section's own variables, one per policy field it names in
+    ``json_schema_extra[SECTION_VARIABLES]``."""
     for name, info in Settings.model_fields.items():
         if name not in SECTIONS:
             yield Variable(f"{PREFIX}{name.upper()}", name, info, _default(info))
@@ -222,11 +224,13 @@ def variables() -> Iterator[Variable]:
         infix = f"{PREFIX}{section.upper()}_"
         for name, info in model.model_fields.items():
             default = _default(info)
-            if dataclasses.is_dataclass(default):
-                for part in dataclasses.fields(default):
-                    described = FieldInfo(description=part.metadata.get("description"))
-                    env, path = f"{infix}{part.name.upper()}", f"{section}.{name}.{part.name}"
-                    yield Variable(env, path, described, getattr(default, part.name))
+            extra = info.json_schema_extra
+            if isinstance(extra, dict) and isinstance(parts := extra.get(SECTION_VARIABLES), list):
+                described = {part.name: part for part in dataclasses.fields(default)}
+                for part in map(str, parts):
+                    about = FieldInfo(description=described[part].metadata.get("description"))
+                    env, path = f"{infix}{part.upper()}", f"{section}.{name}.{part}"
+                    yield Variable(env, path, about, getattr(default, part))
                 continue
             alias = info.validation_alias
             env = alias if isinstance(alias, str) else f"{infix}{name.upper()}"

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, m
 
 from services.http_policy import HttpPolicy
 from services.protocol import VerdictSource
+from services.reference_docs import SECTION_VARIABLES
 
 # TinyV's prompt (uw-nsl/TinyV, tinyv_config.json): question, ground truth, model answer.
 TINYV_TEMPLATE = (
@@ -64,7 +65,11 @@ RUBRIC_VERDICT_TEMPLATES = {"rubric": RUBRIC_VERDICT_TEMPLATE}
 VERIFIER_HTTP = HttpPolicy(
     connect_timeout_s=3.0, timeout_s=60.0, retries=2, backoff_s=0.25, backoff_max_s=4.0
 )
-HTTP_FIELDS = tuple(field.name for field in dataclasses.fields(HttpPolicy))
+# The policy's fields that are this section's own variables. Not busy_wait_s: the transport
+# turns every failed answer (a 429 too) into an attempt of its own, so it has no busy wait.
+HTTP_FIELDS = tuple(
+    field.name for field in dataclasses.fields(HttpPolicy) if field.name != "busy_wait_s"
+)
 
 # How the verifier's True/False verdict is read: a probability from the label tokens'
 # logprobs, or a constrained text answer.
@@ -166,6 +171,7 @@ class VerifierConfig(BaseModel):
         VERIFIER_HTTP,
         description="Timeouts and retries of each verifier request; its timeout also bounds "
         "the request as a whole.",
+        json_schema_extra={SECTION_VARIABLES: list(HTTP_FIELDS)},
     )
     breaker_failures: int = Field(
         3,
