@@ -126,6 +126,10 @@ class Sandbox:
             for t, r, proof in zip(tests, replies, proofs, strict=True)
         ]
 
+    def queue_wait_s(self) -> float:
+        """How long the request waiting longest for a worker has waited (0: none waits)."""
+        return self._scheduler.longest_wait_s()
+
     async def warmup(self) -> None:
         """Start the Python workers now instead of on the first request."""
         loop = asyncio.get_running_loop()

@@ -15,6 +15,7 @@ where none is set, each :meth:`FairScheduler.submit` caller passes its own.
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future
@@ -36,6 +37,9 @@ class FairScheduler:
         # Insertion order is the rotation: a flow served goes to the back.
         self._queues: dict[Hashable, deque[_Job]] = {}
         self._running: dict[Hashable, int] = {}
+        # Per flow with jobs queued: since when it has waited for a thread (its arrival,
+        # or the last time one of its jobs was taken).
+        self._waiting_since: dict[Hashable, float] = {}
         self._cond = threading.Condition()
         self._closed = False
         self._threads = [
@@ -51,6 +55,7 @@ class FairScheduler:
             if self._closed:
                 raise RuntimeError("the scheduler is shut down")
             self._queues.setdefault(flow, deque()).append((lambda: fn(*args), future))
+            self._waiting_since.setdefault(flow, time.monotonic())
             self._cond.notify()
         return future
 
@@ -59,11 +64,22 @@ class FairScheduler:
         with self._cond:
             return sum(len(queue) for queue in self._queues.values())
 
+    def longest_wait_s(self) -> float:
+        """How long the flow waiting longest for a thread has waited (0: none waits).
+
+        A flow whose jobs keep being taken does not count as waiting, however long its
+        backlog: this is what a new request would face, not the depth of the queue."""
+        with self._cond:
+            if not self._waiting_since:
+                return 0.0
+            return time.monotonic() - min(self._waiting_since.values())
+
     def shutdown(self) -> None:
         """Stop taking jobs; queued ones are cancelled, running ones finish."""
         with self._cond:
             self._closed = True
             queues, self._queues = self._queues, {}
+            self._waiting_since.clear()
             self._cond.notify_all()
         for queue in queues.values():
             for _call, future in queue:
@@ -80,6 +96,9 @@ class FairScheduler:
             job = queue.popleft()
             if queue:
                 self._queues[flow] = queue
+                self._waiting_since[flow] = time.monotonic()
+            else:
+                del self._waiting_since[flow]
             self._running[flow] = self._running.get(flow, 0) + 1
             return flow, job
 
