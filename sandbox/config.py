@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 
 from .models import Isolation
 
@@ -71,12 +71,13 @@ class SandboxConfig(BaseModel):
     )
     tmpfs_mb: int = Field(64, gt=0, description="Size of each run's private /tmp.")
     q_workspace_mb: int = Field(512, gt=0, description="q's workspace cap (q -w).")
+    q_home: str | None = Field(None, validation_alias="QHOME", description="The q installation.")
     q_bin: str | None = Field(
         None,
         validation_alias="Q_BIN",
+        validate_default=True,
         description="The q binary; unset: `$QHOME/<arch>/q` where it exists.",
     )
-    q_home: str | None = Field(None, validation_alias="QHOME", description="The q installation.")
     q_license_dir: str | None = Field(
         None, validation_alias="QLIC", description="Folder holding the licence (k4.lic or kc.lic)."
     )
@@ -96,8 +97,7 @@ class SandboxConfig(BaseModel):
     def _any_case(cls, value: object) -> object:
         return value.lower() if isinstance(value, str) else value
 
-    @model_validator(mode="after")
-    def _q_bin_from_q_home(self) -> SandboxConfig:
-        if self.q_bin or not self.q_home:
-            return self
-        return self.model_copy(update={"q_bin": default_q_bin(self.q_home)})
+    @field_validator("q_bin")
+    @classmethod
+    def _q_bin_from_q_home(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return value or default_q_bin(info.data.get("q_home"))
