@@ -8,6 +8,11 @@ that this replica is full. Nothing of a refused request has started: it is never
 partially scored batch. A request larger than the bound on its own is admitted when that
 backend is idle, or it could never be scored.
 
+Work is counted in units (tests, comparisons), but units differ in cost: one test of a
+program that spins holds a worker for its whole timeout. So a backend may also report how
+long the request waiting longest for one of its workers has waited; past ``max_wait_s`` the
+backend is full whatever its count, and new requests are refused until it catches up.
+
 The counts live on the event loop's thread: admitting and releasing never race.
 """
 
@@ -17,7 +22,7 @@ import math
 import statistics
 import time
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from enum import StrEnum
 from functools import partial
@@ -41,22 +46,27 @@ UNITS = {Backend.SANDBOX: "tests", Backend.MATH: "comparisons"}
 class Saturated(Exception):
     """A backend has no room for a request's work; retry after ``retry_after_s``."""
 
-    def __init__(
-        self, backend: Backend, in_flight: int, wanted: int, bound: int, retry_after_s: int
-    ):
-        super().__init__(
-            f"{backend.value} queue full: {in_flight} {UNITS[backend]} in flight, this request "
-            f"adds {wanted}, the bound is {bound}; retry after {retry_after_s}s"
-        )
+    def __init__(self, backend: Backend, reason: str, retry_after_s: int):
+        super().__init__(f"{backend.value} queue full: {reason}; retry after {retry_after_s}s")
         self.backend = backend
         self.retry_after_s = retry_after_s
 
 
 class Admission:
-    """Work in flight per backend, against each backend's bound (0: no bound)."""
+    """Work in flight per backend, against each backend's bound (0: no bound); and, for a
+    backend in ``waits``, its longest wait for a worker against ``max_wait_s`` (0: none)."""
 
-    def __init__(self, bounds: Mapping[Backend, int], metrics: Metrics | None = None) -> None:
+    def __init__(
+        self,
+        bounds: Mapping[Backend, int],
+        metrics: Metrics | None = None,
+        *,
+        waits: Mapping[Backend, Callable[[], float]] | None = None,
+        max_wait_s: float = 0.0,
+    ) -> None:
         self._bounds = {backend: bounds.get(backend, 0) for backend in Backend}
+        self._waits = dict(waits or {}) if max_wait_s > 0 else {}
+        self._max_wait_s = max_wait_s
         self._in_flight = dict.fromkeys(Backend, 0)
         # When each admitted request's work entered its backend, oldest first.
         self._admitted: dict[Backend, dict[int, float]] = {backend: {} for backend in Backend}
@@ -86,11 +96,27 @@ class Admission:
 
     def saturated(self) -> list[Backend]:
         """The backends at or past their bound: a new request for them would be refused."""
-        return [b for b, bound in self._bounds.items() if bound > 0 and self._in_flight[b] >= bound]
+        return [
+            b
+            for b, bound in self._bounds.items()
+            if (bound > 0 and self._in_flight[b] >= bound) or self._waited_too_long(b)
+        ]
+
+    def _wait_s(self, backend: Backend) -> float:
+        wait = self._waits.get(backend)
+        return wait() if wait is not None else 0.0
+
+    def _waited_too_long(self, backend: Backend) -> bool:
+        return backend in self._waits and self._wait_s(backend) > self._max_wait_s
 
     def describe(self) -> str:
         return ", ".join(
             f"{b.value} {self._in_flight[b]}/{self._bounds[b] or 'unbounded'} {UNITS[b]}"
+            + (
+                f", longest wait {self._wait_s(b):.1f}/{self._max_wait_s:g} s"
+                if b in self._waits
+                else ""
+            )
             for b in Backend
         )
 
@@ -105,11 +131,11 @@ class Admission:
         """Hold ``demand`` (units per backend) while the block runs, or raise Saturated."""
         wanted = {backend: units for backend, units in demand.items() if units > 0}
         for backend, units in wanted.items():
-            bound, busy = self._bounds[backend], self._in_flight[backend]
-            if bound > 0 and busy > 0 and busy + units > bound:
+            reason = self._refusal(backend, units)
+            if reason is not None:
                 if self._metrics is not None:
                     self._metrics.queue_refused.labels(backend=backend.value).inc()
-                raise Saturated(backend, busy, units, bound, self.retry_after_s(backend))
+                raise Saturated(backend, reason, self.retry_after_s(backend))
         ticket = next(self._tickets)
         started = time.monotonic()
         for backend, units in wanted.items():
@@ -123,6 +149,21 @@ class Admission:
                 self._in_flight[backend] -= units
                 del self._admitted[backend][ticket]
                 self._publish(backend)
+
+    def _refusal(self, backend: Backend, units: int) -> str | None:
+        """Why ``units`` more of ``backend``'s work cannot be admitted now (None: they can)."""
+        bound, busy = self._bounds[backend], self._in_flight[backend]
+        if bound > 0 and busy > 0 and busy + units > bound:
+            return (
+                f"{busy} {UNITS[backend]} in flight, this request adds {units}, the bound is "
+                f"{bound}"
+            )
+        if busy > 0 and self._waited_too_long(backend):
+            return (
+                f"a request has waited {self._wait_s(backend):.1f} s for a worker, the bound "
+                f"is {self._max_wait_s:g} s"
+            )
+        return None
 
     def observe(self, backend: Backend, seconds: float) -> None:
         """One request's time with ``backend``, queued and running."""

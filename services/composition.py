@@ -72,7 +72,7 @@ async def build_backends(
             verifier = await stack.enter_async_context(VerifierClient(settings.llm))
         stage = LLMStage(verifier, settings.mode, metrics, settings.llm.verdict_source)
         code_scorer = _code_scorer(settings, sandbox, metrics) if sandbox is not None else None
-        gate = _admission(settings, metrics) if admission else None
+        gate = _admission(settings, metrics, sandbox) if admission else None
         scorer = Scorer(settings, checker, metrics, code_scorer, stage, gate)
         monitor = None
         if canaries and settings.exploit_canary_interval_s > 0:
@@ -101,13 +101,15 @@ def _code_scorer(settings: Settings, sandbox: Sandbox, metrics: Metrics) -> Code
     )
 
 
-def _admission(settings: Settings, metrics: Metrics) -> Admission:
-    """Bounds per worker, so a replica with more workers admits more."""
+def _admission(settings: Settings, metrics: Metrics, sandbox: Sandbox | None) -> Admission:
+    """Bounds per worker, so a replica with more workers admits more; and the sandbox's
+    longest wait for a worker against its bound."""
     bounds = {
         Backend.SANDBOX: settings.queued_tests_per_worker * settings.sandbox.workers,
         Backend.MATH: settings.queued_math_per_worker * settings.math_workers,
     }
-    return Admission(bounds, metrics)
+    waits = {Backend.SANDBOX: sandbox.queue_wait_s} if sandbox is not None else {}
+    return Admission(bounds, metrics, waits=waits, max_wait_s=settings.max_queue_wait_s)
 
 
 def _canary_monitor(

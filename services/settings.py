@@ -138,6 +138,14 @@ class Settings(BaseSettings):
         "worker; a request that would go past this answers 429 with Retry-After, and /ready "
         "says 503 while the bound is reached. 0: no bound.",
     )
+    max_queue_wait_s: float = Field(
+        2.0,
+        ge=0,
+        description="Sandbox: once a request has waited this long for a worker (a queue "
+        "of programs that run to their timeout fills it long before the test bound), new "
+        "code requests answer 429 with Retry-After and /ready says 503 until it catches up. "
+        "0: no bound.",
+    )
     queued_math_per_worker: int = Field(
         1024,
         ge=0,

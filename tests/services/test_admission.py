@@ -187,3 +187,33 @@ def test_retry_after_follows_recent_request_times() -> None:
     for _ in range(3):
         admission.observe(Backend.SANDBOX, 500.0)
     assert admission.retry_after_s(Backend.SANDBOX) == 60  # capped
+
+
+def test_a_long_wait_for_a_worker_fills_the_queue_whatever_its_count() -> None:
+    waited = [0.0]
+    admission = Admission(
+        {Backend.SANDBOX: 1000}, waits={Backend.SANDBOX: lambda: waited[0]}, max_wait_s=2.0
+    )
+    with admission.admit({Backend.SANDBOX: 5}):
+        waited[0] = 1.5
+        with admission.admit({Backend.SANDBOX: 5}):  # within the bound: admitted
+            pass
+        waited[0] = 2.5
+        assert admission.saturated() == [Backend.SANDBOX]
+        assert "longest wait 2.5/2 s" in admission.describe()
+        with (
+            pytest.raises(Saturated, match=r"waited 2\.5 s for a worker"),
+            admission.admit({Backend.SANDBOX: 1}),
+        ):
+            pass
+        with admission.admit({Backend.MATH: 3}):  # other backends are not held back
+            pass
+    # Idle (nothing admitted), a request is let in whatever the wait says.
+    with admission.admit({Backend.SANDBOX: 1}):
+        pass
+
+
+def test_no_wait_bound_without_max_wait() -> None:
+    admission = Admission({Backend.SANDBOX: 0}, waits={Backend.SANDBOX: lambda: 99.0})
+    with admission.admit({Backend.SANDBOX: 1}), admission.admit({Backend.SANDBOX: 1}):
+        assert admission.saturated() == []
