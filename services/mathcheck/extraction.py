@@ -208,23 +208,25 @@ def _last_boxes(text: str) -> str | None:
 
 
 # "1, 2, 3, ..." lists a sequence that goes on: its dots are not a full stop.
-_OPEN_ENDED = re.compile(r",\s*(?:\.\.\.|…|\\[lc]?dots)\s*\.?\s*$")
+_OPEN_ENDED = re.compile(r",\s*(?:\.\.\.|…|\\[lc]?dots)(?=\s*\.?\s*$)")
+
+
+def _trimmed(answer: str) -> str:
+    """Trailing punctuation off the answer, but not the dots of a sequence that goes on:
+    "1, 2, 3, ...." is "1, 2, 3, ..."."""
+    goes_on = _OPEN_ENDED.search(answer)
+    if goes_on is not None and answer[: goes_on.start()].strip(_TRAILING_JUNK):
+        return answer[: goes_on.end()].strip()
+    return answer.rstrip(_TRAILING_JUNK).strip()
 
 
 def _clean(answer: str) -> str | None:
-    open_ended = _OPEN_ENDED.search(answer.strip()) is not None
     # "**Answer:** 10" leaves "** 10"; Markdown emphasis is never part of an answer.
-    answer = answer.strip().lstrip(_LEADING_JUNK).rstrip(_TRAILING_JUNK).rstrip("*").strip()
+    answer = _trimmed(answer.strip().lstrip(_LEADING_JUNK)).rstrip("*").strip()
     for opening, closing in _MATH_DELIMITERS:
         if answer.startswith(opening) and answer.endswith(closing) and len(answer) > 2:
             answer = answer[len(opening) : len(answer) - len(closing)].strip()
-            open_ended = open_ended or _OPEN_ENDED.search(answer) is not None
-    answer = answer.rstrip(_TRAILING_JUNK).strip()
-    if not answer:
-        return None
-    if open_ended and _OPEN_ENDED.search(answer) is None:
-        return answer + ", ..."  # the dots were taken for a full stop above
-    return answer
+    return _trimmed(answer) or None
 
 
 def extract_answer_tag(text: str) -> str | None:
