@@ -27,7 +27,7 @@ class ErrorKind(StrEnum):
     """Why an item got no verdict; the caller falls back to the rule verdict."""
 
     UNAVAILABLE = "unavailable"  # connection refused/reset, 5xx after retries
-    TIMEOUT = "timeout"  # the request ran past request_timeout_s
+    TIMEOUT = "timeout"  # the request ran past its HTTP policy's timeout_s
     CIRCUIT_OPEN = "circuit_open"  # the breaker refuses calls for a while
     BAD_RESPONSE = "bad_response"  # 200 but malformed, truncated or unparseable
     REJECTED = "rejected"  # 4xx: auth, unknown model, bad request (not retried)
