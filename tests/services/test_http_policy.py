@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from contextlib import AbstractContextManager
 from typing import Any
 
 import httpx
@@ -23,6 +20,7 @@ from services.http_policy import (
     retry_after_s,
 )
 from services.verifier.config import VERIFIER_HTTP, VerifierConfig
+from tests.scripted_server import ScriptedServer, serving
 
 FAST = HttpPolicy(retries=3, backoff_s=0.0, backoff_max_s=0.0)
 
@@ -201,46 +199,9 @@ def test_the_verifier_config_makes_its_policy() -> None:
     assert VerifierConfig(url="http://v:8000").http == VERIFIER_HTTP
 
 
-class _Flaky(BaseHTTPRequestHandler):
-    """Answers each POST with the next status of the server's script (the last one repeats)."""
-
-    server: _ScriptedServer
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        with self.server.lock:
-            self.server.requests += 1
-            script = self.server.script
-            status = script[min(self.server.requests, len(script)) - 1]
-        body = b'{"ok": true}' if status == 200 else b'{"error": "scripted"}'
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return
-
-
-class _ScriptedServer(ThreadingHTTPServer):
-    def __init__(self, script: list[int]) -> None:
-        super().__init__(("127.0.0.1", 0), _Flaky)
-        self.script = script
-        self.requests = 0
-        self.lock = threading.Lock()
-
-
-@contextmanager
-def _serving(script: list[int]) -> Iterator[_ScriptedServer]:
-    server = _ScriptedServer(script)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
+def _serving(statuses: list[int]) -> AbstractContextManager[ScriptedServer]:
+    """A server answering each POST with the next status (the last one repeats)."""
+    return serving([(s, {"ok": True} if s == 200 else {"error": "scripted"}) for s in statuses])
 
 
 def _post_through(policy: HttpPolicy, url: str) -> httpx.Response:

@@ -3,11 +3,6 @@ retries, when its breaker opens, and how it fails over between servers."""
 
 from __future__ import annotations
 
-import json
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -15,59 +10,9 @@ import pytest
 from services.verifier.config import VerifierConfig
 from services.verifier.transport import CallError, Transport
 from services.verifier.types import ErrorKind
+from tests.scripted_server import serving
 
 pytestmark = pytest.mark.anyio
-
-
-class _Server(ThreadingHTTPServer):
-    """Answers each request with the next (status, body) of its script (the last repeats)
-    and records the headers and paths it saw."""
-
-    daemon_threads = True
-
-    def __init__(self, script: list[tuple[int, Any]], delay_s: float = 0.0) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.script = script
-        self.delay_s = delay_s
-        self.seen: list[tuple[str, dict[str, str]]] = []
-        self.url = f"http://127.0.0.1:{self.server_address[1]}"
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-
-    def _answer(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        self.rfile.read(length)
-        server = self.server
-        server.seen.append((self.path, dict(self.headers.items())))
-        status, body = server.script[min(len(server.seen), len(server.script)) - 1]
-        if server.delay_s:
-            threading.Event().wait(server.delay_s)
-        payload = body if isinstance(body, bytes) else json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    do_GET = _answer
-    do_POST = _answer
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@contextmanager
-def serving(script: list[tuple[int, Any]], delay_s: float = 0.0) -> Iterator[_Server]:
-    server = _Server(script, delay_s)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _config(url: str, **overrides: Any) -> VerifierConfig:
