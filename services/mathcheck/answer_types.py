@@ -88,12 +88,34 @@ class Assignment:
     canonical: str
 
 
+@dataclass(frozen=True)
+class Seq:
+    """A tuple, point or interval of answers, not all plain numbers (``structures.py``
+    compares those): ``(\\sqrt{2}, \\pi]``. Its brackets count."""
+
+    opening: str
+    closing: str
+    items: tuple[Answer, ...]
+    canonical: str
+
+
+@dataclass(frozen=True)
+class Set:
+    """A set of answers, not all plain numbers, in braces or bare as a list of solutions:
+    ``\\{1 \\pm \\sqrt{5}, -2\\}``, ``\\frac{1+\\sqrt5}{2}, \\frac{1-\\sqrt5}{2}``."""
+
+    items: tuple[Answer, ...]
+    canonical: str
+
+
 class Expr(_Written):
     """Anything the readers above do not take: compared by the numeric probe, the
     remaining fast checks and the symbolic engine."""
 
 
-Answer = Number | Quantity | Choice | Options | Ratio | Roman | Word | Assignment | Expr
+Answer = (
+    Number | Quantity | Choice | Options | Ratio | Roman | Word | Assignment | Seq | Set | Expr
+)
 
 __all__ = [
     "Answer",
@@ -105,5 +127,7 @@ __all__ = [
     "Quantity",
     "Ratio",
     "Roman",
+    "Seq",
+    "Set",
     "Word",
 ]

@@ -22,6 +22,8 @@ fast checks and then the symbolic engine decide those (``checker.py``).
 | Roman numeral, anything else | its letters as words (``CD`` may name a segment) |
 | words, words | never when their letters differ; else undecided (``ab`` may be ``ba``) |
 | expression, expression or number | the same values at random points (``numeric_probe.py``) |
+| tuple or interval, one of as many entries with the same brackets | entry by entry |
+| set, set | every entry of each equals an entry of the other |
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ from services.mathcheck.answer_types import (
     Quantity,
     Ratio,
     Roman,
+    Seq,
+    Set,
     Word,
 )
 from services.mathcheck.normalization import numbers_match
@@ -129,8 +133,43 @@ def _expressions(reference: Expr | Number, answer: Expr) -> Verdict | None:
     return None if same is None else Verdict(same, Method.NUMERIC)
 
 
+def _sequences(reference: Seq, answer: Seq) -> Verdict | None:
+    # Other lengths and brackets are left to the exact checks and sympy as before.
+    if len(reference.items) != len(answer.items) or (
+        (reference.opening, reference.closing) != (answer.opening, answer.closing)
+    ):
+        return None
+    return _all_of(
+        [equal(mine, theirs) for mine, theirs in zip(reference.items, answer.items, strict=True)]
+    )
+
+
+def _sets(reference: Set, answer: Set) -> Verdict | None:
+    found = [_any_of([equal(mine, theirs) for theirs in answer.items]) for mine in reference.items]
+    found += [_any_of([equal(mine, theirs) for mine in reference.items]) for theirs in answer.items]
+    return _all_of(found)
+
+
+def _all_of(verdicts: list[Verdict | None]) -> Verdict | None:
+    """True when every verdict is; False when one is False; else undecided."""
+    if any(verdict is not None and not verdict.equal for verdict in verdicts):
+        return Verdict(False, Method.STRUCTURAL)
+    if all(verdict is not None for verdict in verdicts):
+        return Verdict(True, Method.STRUCTURAL)
+    return None
+
+
+def _any_of(verdicts: list[Verdict | None]) -> Verdict | None:
+    """True when one verdict is; False when every one is False; else undecided."""
+    if any(verdict is not None and verdict.equal for verdict in verdicts):
+        return Verdict(True, Method.STRUCTURAL)
+    if all(verdict is not None for verdict in verdicts):
+        return Verdict(False, Method.STRUCTURAL)
+    return None
+
+
 Rule = Callable[[Any, Any], Verdict | None]
-_OTHERS = (Number, Quantity, Choice, Options, Ratio, Roman, Word, Assignment, Expr)
+_OTHERS = (Number, Quantity, Choice, Options, Ratio, Roman, Word, Assignment, Seq, Set, Expr)
 # One entry per unordered pair of types; the first type of the key is the rule's first
 # argument. Assignments, then quantities, are unwrapped before the rest: "x = 5 cm" is an
 # assignment of a quantity, and "14 cm" against "XIV" compares its number. Options
@@ -144,6 +183,8 @@ _RULES: dict[tuple[type, type], Rule] = {
     (Ratio, Ratio): _ratios,
     (Word, Word): _words,
     (Expr, Expr): _expressions,
+    (Seq, Seq): _sequences,
+    (Set, Set): _sets,
     (Number, Expr): _expressions,
     **{(Assignment, other): _assignment_and_other for other in _OTHERS if other is not Assignment},
     **{

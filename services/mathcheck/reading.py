@@ -20,11 +20,14 @@ from services.mathcheck.answer_types import (
     Number,
     Options,
     Roman,
+    Seq,
+    Set,
     Word,
 )
 from services.mathcheck.normalization import normalize_answer, parse_number, strip_outer_delimiters
 from services.mathcheck.number_words import roman_numeral
 from services.mathcheck.ratios import read_ratio
+from services.mathcheck.structures import parse_structure, split_top_level
 from services.mathcheck.units import read_quantity
 from services.mathcheck.vocabulary import CHOICE_LETTER, ONE_CHOICE_LETTER
 
@@ -85,7 +88,27 @@ def read_normalized(canonical: str) -> Answer:
         return Choice(canonical)
     if len(canonical) > 1 and _WORDS.match(canonical):
         return Word(canonical)
-    return Expr(canonical)
+    return _collection(canonical) or Expr(canonical)
+
+
+_SET_BRACES = re.compile(r"^\\\{(.*)\\\}$")
+
+
+def _collection(canonical: str) -> Seq | Set | None:
+    """A tuple, interval or set whose entries are read one by one; None for one of plain
+    numbers (``structures.py`` compares those exactly) and for anything else."""
+    if "," not in canonical or parse_structure(canonical) is not None:
+        return None
+    braced = _SET_BRACES.match(canonical)
+    bracketed = canonical[:1] in "([" and canonical[-1:] in ")]"
+    inner = braced.group(1) if braced else canonical[1:-1] if bracketed else canonical
+    parts = split_top_level(inner, ",")
+    if parts is None or len(parts) < 2 or not all(part.strip() for part in parts):
+        return None
+    items = tuple(read_normalized(part.strip()) for part in parts)
+    if bracketed and braced is None:
+        return Seq(canonical[0], canonical[-1], items, canonical)
+    return Set(items, canonical)
 
 
 __all__ = ["read", "read_normalized"]

@@ -130,3 +130,23 @@ def test_letters_words_and_the_rest(
 def test_expressions(reference: str, answer: str, expected: tuple[bool, Method] | None) -> None:
     assert _verdict(reference, answer) == expected
     assert _verdict(answer, reference) == expected
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("(\\sqrt{2}, \\pi]", "(\\sqrt2, \\pi]", (True, Method.STRUCTURAL)),
+        ("(\\sqrt{2}, \\pi]", "(\\sqrt3, \\pi]", (False, Method.STRUCTURAL)),
+        ("(\\sqrt{2}, \\pi]", "(\\sqrt{2}, \\pi)", None),  # other brackets: as before
+        ("(\\sqrt{2}, \\pi)", "(\\sqrt{2}, \\pi, 1)", None),  # other lengths: as before
+        (
+            "\\frac{1+\\sqrt5}{2}, \\frac{1-\\sqrt5}{2}",
+            "\\frac{1-\\sqrt5}{2}, \\frac{1+\\sqrt5}{2}",
+            (True, Method.STRUCTURAL),
+        ),
+        ("\\{\\sqrt2, 1\\}", "\\{1, \\sqrt3\\}", (False, Method.STRUCTURAL)),
+        ("\\{\\sqrt2, \\sqrt{x^2}\\}", "\\{\\sqrt2, x\\}", None),  # one entry undecided
+    ],
+)
+def test_collections(reference: str, answer: str, expected: tuple[bool, Method] | None) -> None:
+    assert _verdict(reference, answer) == expected

@@ -14,6 +14,8 @@ from services.mathcheck.answer_types import (
     Options,
     Quantity,
     Roman,
+    Seq,
+    Set,
     Word,
 )
 from services.mathcheck.reading import read, read_normalized
@@ -143,3 +145,19 @@ def test_a_normalised_string_reads_as_its_type() -> None:
 @pytest.mark.parametrize("text", ["", " ", "=", "x =", "$$", "\\frac{", "%", "1/0"])
 def test_bad_input_reads_as_something(text: str) -> None:
     assert read(text).canonical is not None
+
+
+def test_collections_of_expressions_read_entry_by_entry() -> None:
+    interval = read("(\\sqrt{2}, \\pi]")
+    assert isinstance(interval, Seq) and (interval.opening, interval.closing) == ("(", "]")
+    assert [type(item) for item in interval.items] == [Expr, Expr]
+    braced = read("\\{1 \\pm \\sqrt{5}, -2\\}")
+    assert isinstance(braced, Set) and isinstance(braced.items[1], Number)
+    listed = read("\\frac{1+\\sqrt5}{2}, \\frac{1-\\sqrt5}{2}")
+    assert isinstance(listed, Set) and len(listed.items) == 2
+
+
+@pytest.mark.parametrize("text", ["(1, 2)", "\\{1, 2\\}", "1, 2", "(x+1)(x-1)", "f(x, y)"])
+def test_plain_number_collections_and_products_are_not_read_as_collections(text: str) -> None:
+    # Plain numbers are compared exactly by structures.py; a product is an expression.
+    assert not isinstance(read(text), Seq | Set)
