@@ -11,6 +11,7 @@ import asyncio
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -69,8 +70,11 @@ def saturated(url: str) -> Iterator[dict[str, Any]]:
     """A request of BOUND spinning programs in flight (its response lands in the dict)."""
     outcome: dict[str, Any] = {}
 
+    # A program text of its own each time: a repeat would be answered from the run cache.
+    spinner = SPINNER.replace("pass", f"pass  # {uuid.uuid4().hex}")
+
     def send() -> None:
-        body = {"items": [_code(SPINNER) for _ in range(BOUND)]}
+        body = {"items": [_code(spinner) for _ in range(BOUND)]}
         outcome["response"] = httpx.post(f"{url}/score", json=body, timeout=120)
 
     sender = threading.Thread(target=send)
@@ -217,3 +221,29 @@ def test_no_wait_bound_without_max_wait() -> None:
     admission = Admission({Backend.SANDBOX: 0}, waits={Backend.SANDBOX: lambda: 99.0})
     with admission.admit({Backend.SANDBOX: 1}), admission.admit({Backend.SANDBOX: 1}):
         assert admission.saturated() == []
+
+
+def test_a_long_wait_for_a_worker_answers_429_over_http() -> None:
+    """Far below its test bound, a replica whose queue holds programs that run to their
+    timeout refuses new code requests once one has waited past VERIFIER_MAX_QUEUE_WAIT_S."""
+    env = ENV | {"VERIFIER_QUEUED_TESTS_PER_WORKER": "1000", "VERIFIER_MAX_QUEUE_WAIT_S": "0.5"}
+    spinners = [
+        _code(SPINNER.replace("pass", f"pass  # {uuid.uuid4().hex}"), 1.5) for _ in range(3)
+    ]
+    with running_service(env) as base:
+        holder = threading.Thread(
+            target=lambda: httpx.post(f"{base}/score", json={"items": spinners}, timeout=60)
+        )
+        holder.start()
+        try:
+            time.sleep(1.0)  # one spinner runs on the one worker, two wait behind it
+            refused = httpx.post(f"{base}/score", json={"items": [_code(ONE)]}, timeout=30)
+            ready = httpx.get(f"{base}/ready", timeout=30)
+        finally:
+            holder.join(timeout=60)
+        later = httpx.post(f"{base}/score", json={"items": [_code(ONE)]}, timeout=30)
+    assert refused.status_code == 429, refused.text
+    assert "for a worker, the bound is 0.5 s" in refused.json()["detail"]
+    assert int(refused.headers["Retry-After"]) >= 1
+    assert ready.status_code == 503
+    assert later.status_code == 200 and later.json()["results"][0]["reward"] == 2.0
