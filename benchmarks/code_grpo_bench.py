@@ -18,8 +18,11 @@ In the same run, with a per-test timeout of 1 s (the Q paper's default):
   the cores; and the same for running every test of every item (no skipping, no reuse).
 
 Reports wall-clock time and CPU-seconds (the service's process tree; the runners' own
-children). Writes ``benchmarks/results/code_grpo_bench.json`` and prints a table.
-``--quick``: 32 programs, for a smoke run.
+children). Writes ``benchmarks/results/code_grpo_bench.json`` (``--out``), prints a table
+and the JSON's path. ``--quick``: 32 programs, for a smoke run. ``--cores`` (default: the
+CPUs this process may run on) sets the ideal's cores and the thread pool's size;
+``--workers`` the service's sandbox workers (default: as many as ``--cores``); nothing
+else depends on the machine's size.
 """
 
 from __future__ import annotations
@@ -167,13 +170,18 @@ def _item(program: Program) -> dict[str, Any]:
     }
 
 
-def run_ours(programs: list[Program]) -> dict[str, Any]:
-    service = ServiceProcess()
+# Starts the service's workers before the clock does; not a program of the workload, so
+# the service's run cache cannot answer part of the step from it.
+WARM_UP = Program("right", "def f(x):\n    return x  # warm-up\n", ("assert f(1) == 1",))
+
+
+def run_ours(programs: list[Program], workers: int) -> dict[str, Any]:
+    service = ServiceProcess({"VERIFIER_SANDBOX_WORKERS": str(workers)})
     try:
         service.start()
         service.wait_ready()
         with httpx.Client(base_url=service.url, timeout=1200) as client:
-            warm = client.post("/score/code", json={"items": [_item(programs[0])]})
+            warm = client.post("/score/code", json={"items": [_item(WARM_UP)]})
             warm.raise_for_status()
             cpu_before = _tree_cpu_s(service.pid())
             started = time.perf_counter()
@@ -242,15 +250,21 @@ def main() -> None:
     parser.add_argument("--programs", type=int, default=256)
     parser.add_argument("--seed", type=int, default=25)
     parser.add_argument("--quick", action="store_true", help="32 programs: a smoke run")
+    parser.add_argument(
+        "--cores", type=int, default=len(os.sched_getaffinity(0)), help="cores to count"
+    )
+    parser.add_argument("--workers", type=int, help="the service's sandbox workers")
+    parser.add_argument("--out", type=Path, help="where the JSON goes")
     args = parser.parse_args()
     count = 32 if args.quick else args.programs
     programs = workload(count, args.seed)
-    cores = os.cpu_count() or 1
-    print(f"{count} programs x {TESTS} tests, {cores} cores", file=sys.stderr)
+    cores = args.cores
+    workers = args.workers or cores
+    print(f"{count} programs x {TESTS} tests, {cores} cores, {workers} workers", file=sys.stderr)
     load_at_start = os.getloadavg()[0]
     best = ideal(programs, cores)
     print("ours...", file=sys.stderr)
-    ours = run_ours(programs)
+    ours = run_ours(programs, workers)
     print("exit-status runner, thread pool...", file=sys.stderr)
     pool = run_exit_status_pool(programs, cores)
     print("Q paper harness, sequential...", file=sys.stderr)
@@ -262,6 +276,7 @@ def main() -> None:
         "timeout_s": TIMEOUT_S,
         "kinds": dict(Counter(p.kind for p in programs)),
         "cores": cores,
+        "sandbox_workers": workers,
         "load_average_at_start": round(load_at_start, 2),
         "quick": args.quick,
         "ideal": best,
@@ -274,8 +289,10 @@ def main() -> None:
     }
     RESULTS.mkdir(exist_ok=True)
     name = "code_grpo_bench_quick.json" if args.quick else "code_grpo_bench.json"
-    (RESULTS / name).write_text(json.dumps(report, indent=2) + "\n")
+    out = args.out or RESULTS / name
+    out.write_text(json.dumps(report, indent=2) + "\n")
     print(table(report))
+    print(f"wrote {out}")
 
 
 def table(report: dict[str, Any]) -> str:

@@ -11,6 +11,13 @@ Writes ``benchmarks/results/load_test.json`` and prints a Markdown table.
 Usage: ``python benchmarks/load_test.py [--duration 60] [--concurrency 4,16,64]
 [--url http://127.0.0.1:8000] [--verifier-url http://127.0.0.1:9000]``.
 Without ``--url`` a service is started here on a free loopback port.
+
+``--scenario grpo``: ``--clients`` (16) clients send GRPO-like batches, first math only,
+then with a quarter of the requests code batches of four programs, one of which spins
+(a program text of its own per request, as a policy's spinners differ); a 429 is retried
+after its ``Retry-After`` (latency per attempt and end to end are both reported); then
+the same mixed load through the trainer's own client (``trainer/service_client.py``),
+which must lose nothing. Writes ``benchmarks/results/load_test_grpo.json``.
 """
 
 from __future__ import annotations
@@ -110,10 +117,40 @@ class Workload:
         }
 
 
+class GrpoWorkload(Workload):
+    """Math batches; with ``code``, every fourth request is a code batch of four programs,
+    one of which spins (five tests, the default 1 s timeout)."""
+
+    def __init__(self, math_batch: int, code: bool) -> None:
+        super().__init__(math_batch, 3, rubric=False)
+        self._tasks = itertools.cycle(["math", "math", "code", "math"] if code else ["math"])
+
+    def next(self) -> tuple[str, list[dict[str, Any]]]:
+        task, items = super().next()
+        if task == "code":
+            n = int(items[0]["id"].split("-")[0][1:])
+            items.append(self._spinner(n))
+        return task, items
+
+    @staticmethod
+    def _spinner(n: int) -> dict[str, Any]:
+        body = f"def f(x):\n    while True:  # {n}\n        pass"
+        return {
+            "task": "code",
+            "id": f"c{n}-3",
+            "language": "python",
+            "completion": f"```python\n{body}\n```",
+            "tests": [{"code": f"assert f({j}) == {j}"} for j in range(5)],
+        }
+
+
 @dataclass
 class Level:
     concurrency: int
     latencies: dict[str, list[float]] = field(default_factory=dict)
+    # From first send to a 200, waits after 429s included.
+    end_to_end: dict[str, list[float]] = field(default_factory=dict)
+    refused: Counter[str] = field(default_factory=Counter)
     http: Counter[str] = field(default_factory=Counter)
     items: dict[str, Counter[str]] = field(default_factory=dict)
     client_errors: Counter[str] = field(default_factory=Counter)
@@ -151,6 +188,12 @@ class Level:
         statuses.update(r["status"] for r in results)
 
     def summary(self, wall_s: float) -> dict[str, Any]:
+        return self._summary(wall_s) | {
+            "http_429_by_task": dict(self.refused),
+            "end_to_end_ms": _percentiles(self.end_to_end),
+        }
+
+    def _summary(self, wall_s: float) -> dict[str, Any]:
         return {
             "concurrency": self.concurrency,
             "wall_s": round(wall_s, 2),
@@ -164,15 +207,19 @@ class Level:
             "http_status": dict(self.http),
             "client_errors": dict(self.client_errors),
             "item_status": {task: dict(c) for task, c in self.items.items()},
-            "latency_ms": {
-                task: {
-                    name: round(1000 * (percentile(values, q) or 0.0), 1)
-                    for name, q in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99))
-                }
-                | {"requests": len(values)}
-                for task, values in sorted(self.latencies.items())
-            },
+            "latency_ms": _percentiles(self.latencies),
         }
+
+
+def _percentiles(latencies: dict[str, list[float]]) -> dict[str, dict[str, float]]:
+    return {
+        task: {
+            name: round(1000 * (percentile(values, q) or 0.0), 1)
+            for name, q in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99))
+        }
+        | {"requests": len(values)}
+        for task, values in sorted(latencies.items())
+    }
 
 
 async def run_level(
@@ -196,6 +243,158 @@ async def run_level(
         started = time.monotonic()
         await asyncio.gather(*(client() for _ in range(concurrency)))
         return level.summary(time.monotonic() - started)
+
+
+async def run_grpo_level(
+    url: str, clients: int, duration_s: float, timeout_s: float, workload: GrpoWorkload
+) -> dict[str, Any]:
+    """Like ``run_level``, but a 429 is retried after its Retry-After until scored."""
+    level = Level(clients)
+    stop_at = time.monotonic() + duration_s
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(base_url=url, timeout=timeout_s, limits=limits) as http:
+
+        async def client() -> None:
+            while time.monotonic() < stop_at:
+                task, items = workload.next()
+                first_sent = time.monotonic()
+                while True:
+                    started = time.monotonic()
+                    try:
+                        response = await http.post("/score", json={"items": items})
+                    except httpx.HTTPError as exc:
+                        level.record(
+                            task, items, time.monotonic() - started, None, type(exc).__name__
+                        )
+                        break
+                    if response.status_code == 429:
+                        level.refused[task] += 1
+                        await asyncio.sleep(float(response.headers.get("Retry-After", "1")))
+                        continue
+                    level.record(task, items, time.monotonic() - started, response, None)
+                    level.end_to_end.setdefault(task, []).append(time.monotonic() - first_sent)
+                    break
+
+        started = time.monotonic()
+        await asyncio.gather(*(client() for _ in range(clients)))
+        return level.summary(time.monotonic() - started)
+
+
+def _refused_total(url: str) -> float:
+    text = httpx.get(f"{url}/metrics", timeout=30).text
+    return sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith("verifier_queue_refused_total{")
+    )
+
+
+async def run_trainer_client_level(
+    url: str, clients: int, duration_s: float, workload: GrpoWorkload
+) -> dict[str, Any]:
+    """The mixed load through the trainer's client (its own retry policy); lost: an item
+    without its result, or a batch the client gave up on."""
+    from trainer.service_client import AsyncServiceClient, ClientSettings
+
+    service = AsyncServiceClient(ClientSettings(urls=(url,)))
+    stop_at = time.monotonic() + duration_s
+    sent = lost = batches = 0
+    errors: Counter[str] = Counter()
+    refused_before = await asyncio.to_thread(_refused_total, url)
+
+    async def client() -> None:
+        nonlocal sent, lost, batches
+        while time.monotonic() < stop_at:
+            _task, items = workload.next()
+            sent += len(items)
+            batches += 1
+            try:
+                results = await service.score(items, {})
+            except Exception as exc:  # the client gave up: every item of the batch is lost
+                errors[type(exc).__name__] += 1
+                lost += len(items)
+                continue
+            got = {(r["index"], r["id"]) for r in results}
+            lost += sum((i, item["id"]) not in got for i, item in enumerate(items))
+
+    started = time.monotonic()
+    await asyncio.gather(*(client() for _ in range(clients)))
+    wall = time.monotonic() - started
+    refused = await asyncio.to_thread(_refused_total, url) - refused_before
+    return {
+        "concurrency": clients,
+        "wall_s": round(wall, 2),
+        "batches": batches,
+        "items_sent": sent,
+        "lost_items": lost,
+        "client_errors": dict(errors),
+        "http_429": int(refused),
+    }
+
+
+def grpo_table(report: dict[str, Any]) -> str:
+    rows = [
+        "| load | req/s | items/s | math p50 / p99 ms | code p50 / p99 ms (per attempt) | "
+        "code p99 ms, end to end | 429s | 5xx | lost items |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name in ("math_only", "mixed"):
+        level = report[name]
+        lat, e2e = level["latency_ms"], level["end_to_end_ms"]
+
+        def pair(task: str, where: dict[str, Any] = lat) -> str:
+            got = where.get(task)
+            return f"{got['p50']:g} / {got['p99']:g}" if got else "-"
+
+        rows.append(
+            f"| {name.replace('_', ' ')} | {level['requests_per_s']:g} | "
+            f"{level['items_per_s']:g} | {pair('math')} | {pair('code')} | "
+            f"{e2e['code']['p99'] if 'code' in e2e else '-'} | "
+            f"{sum(level['http_429_by_task'].values())} | {level['http_5xx']} | "
+            f"{level['lost_items']} |"
+        )
+    trainer = report["trainer_client"]
+    rows.append(
+        f"| mixed, trainer's client | | | | | | {trainer['http_429']} | | {trainer['lost_items']} "
+        f"({trainer['batches']} batches) |"
+    )
+    return "\n".join(rows)
+
+
+def run_grpo(args: argparse.Namespace) -> None:
+    report: dict[str, Any] = {
+        "benchmark": "GRPO-like batches from concurrent clients: math only, then a quarter "
+        "code batches with one spinning program among four (issue #25)",
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "loadavg_at_start": [round(x, 2) for x in os.getloadavg()],
+        },
+        "settings": {
+            "duration_s": args.duration,
+            "clients": args.clients,
+            "math_batch": args.math_batch,
+            "code_batch": 4,
+            "service": "started here" if args.url is None else "external",
+        },
+    }
+    with service(args.url, None) as url:
+        for name, code in (("math_only", False), ("mixed", True)):
+            workload = GrpoWorkload(args.math_batch, code)
+            report[name] = asyncio.run(
+                run_grpo_level(url, args.clients, args.duration, args.timeout, workload)
+            )
+            print(f"{name}: {report[name]['items_per_s']} items/s", flush=True)
+        report["trainer_client"] = asyncio.run(
+            run_trainer_client_level(
+                url, args.clients, args.duration, GrpoWorkload(args.math_batch, True)
+            )
+        )
+    out = args.out if args.out != RESULTS / "load_test.json" else RESULTS / "load_test_grpo.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2) + "\n")
+    print(grpo_table(report))
+    print(f"wrote {out}")
 
 
 def table(levels: list[dict[str, Any]], sep: str = "/") -> str:
@@ -270,9 +469,14 @@ def main() -> None:
     parser.add_argument("--url", help="an already running service (loopback); default: start one")
     parser.add_argument("--verifier-url", help="LLM verifier (loopback); adds rubric requests")
     parser.add_argument("--out", type=Path, default=RESULTS / "load_test.json")
+    parser.add_argument("--scenario", choices=("mix", "grpo"), default="mix")
+    parser.add_argument("--clients", type=int, default=16, help="clients (--scenario grpo)")
     args = parser.parse_args()
     check_loopback(args.url, "--url")
     check_loopback(args.verifier_url, "--verifier-url")
+    if args.scenario == "grpo":
+        run_grpo(args)
+        return
     levels_wanted = [int(c) for c in args.concurrency.split(",") if c.strip()]
     if not levels_wanted or max(levels_wanted) > 512:
         raise SystemExit("--concurrency: 1 to 512 clients per level")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from benchmarks.code_grpo_bench import GROUP, TESTS, TIMEOUT_S, ideal, workload
+from benchmarks.code_grpo_bench import GROUP, TESTS, TIMEOUT_S, WARM_UP, ideal, workload
 
 
 def test_the_workload_has_the_grpo_shape() -> None:
@@ -30,3 +30,8 @@ def test_the_ideal_gives_each_distinct_hang_one_timeout() -> None:
     # Each figure is rounded to milliseconds on its own.
     assert abs(best["seconds"] - (best["honest_cpu_s"] + best["spin_budget_s"]) / 2) < 0.002
     assert best["every_test_seconds"] >= best["seconds"]
+
+
+def test_the_warm_up_program_is_not_part_of_the_step() -> None:
+    # The service reuses runs across requests: a warm-up from the workload would be free.
+    assert WARM_UP.source not in {p.source for p in workload(256, 25)}
