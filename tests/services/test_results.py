@@ -1,0 +1,32 @@
+"""The wire result in-process: built from a judgement, its reward and its task's presenter."""
+
+from __future__ import annotations
+
+from services.judgement import unjudged
+from services.protocol import GradeItem, Judge, Status, Task
+from services.results import to_result
+from services.rewards.policy import NO_REWARD, Reward
+from services.tasks.grade.judge import judge_grade
+
+
+def test_a_judged_item_is_presented_by_its_task() -> None:
+    judgement = judge_grade(
+        3, GradeItem(task=Task.GRADE, id="g", completion="Total Score: 6/10", reference=0.6)
+    )
+    result = to_result(judgement, Reward(1.0))
+    assert (result.index, result.id, result.task, result.reward) == (3, "g", Task.GRADE, 1.0)
+    assert (result.status, result.judge, result.detail) == (Status.OK, Judge.RULE, judgement.detail)
+    assert result.components == {"reference": 0.6, "score": 0.6}
+    assert result.extracted == "6"
+
+
+def test_an_invalid_item_has_no_task_and_nothing_to_present() -> None:
+    judgement = unjudged(1, "x", None, Status.ERROR, "invalid item: task: missing")
+    result = to_result(judgement, NO_REWARD)
+    assert (result.task, result.reward, result.components, result.extracted) == (
+        None,
+        None,
+        {},
+        None,
+    )
+    assert result.detail == "invalid item: task: missing"
