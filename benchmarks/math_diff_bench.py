@@ -19,8 +19,10 @@ halves of a single round.
 ``--corpus bare`` runs the same comparison on ``benchmarks/bare_answers.py`` (bare answers
 written differently from the reference, and close wrong ones) and also reports the share
 of equivalent answers missed and the wrong ones accepted; it writes
-``benchmarks/results/math_bare_bench.json``.
-Usage: ``python benchmarks/math_diff_bench.py [--corpus main|bare] [--rounds 3] [--batch 256]
+``benchmarks/results/math_bare_bench.json``; ``--corpus fresh``, the same on
+``benchmarks/fresh_pairs.py`` (a round written after the typed checker, before its fixes),
+writes ``benchmarks/results/math_fresh_bench.json``.
+Usage: ``python benchmarks/math_diff_bench.py [--corpus main|bare|fresh] [--rounds 3] [--batch 256]
 [--pool N]``.
 """
 
@@ -46,7 +48,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import bare_answers, math_corpus
+from benchmarks import bare_answers, fresh_pairs, math_corpus
 from benchmarks.math_corpus import Case
 from harness.service import ServiceProcess
 from services.mathcheck.warm_up_set import WARM_UP_ANSWERS, WARM_UP_PAIRS
@@ -256,6 +258,7 @@ def compare(cases: list[Case], ours: list[dict[str, Any]], theirs: list[bool]) -
 CORPORA = {
     "main": (math_corpus, "math_diff_bench.json"),
     "bare": (bare_answers, "math_bare_bench.json"),
+    "fresh": (fresh_pairs, "math_fresh_bench.json"),
 }
 
 
