@@ -1,0 +1,55 @@
+"""The wire contract in-process: the OpenAPI document against its committed snapshot, and
+task names added at runtime.
+
+A deliberate change to the contract updates the snapshot (``python -m
+tests.services.test_protocol``) and says so in the commit and the docs; an accidental one
+fails here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from services.app import create_app
+from services.protocol import ScoreResult, Status, Task
+from services.settings import Settings
+
+SNAPSHOT = Path(__file__).with_name("openapi.json")
+
+
+def _document() -> dict[str, Any]:
+    spec = create_app(Settings()).openapi()
+    # The version is the installed distribution's, not part of the contract.
+    return {**spec, "info": {**spec["info"], "version": "*"}}
+
+
+def _text(document: dict[str, Any]) -> str:
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def test_the_openapi_document_is_the_committed_contract() -> None:
+    assert _text(_document()) == SNAPSHOT.read_text(), (
+        "the OpenAPI document changed: if deliberate, run `python -m tests.services.test_protocol` "
+        "and document the change"
+    )
+
+
+def test_a_task_added_at_runtime_is_a_task_name_on_the_wire_but_not_in_the_document() -> None:
+    added = Task.add("wire_test_task")
+    result = ScoreResult(
+        index=0, task="wire_test_task", reward=None, status=Status.OK, judge="none"
+    )
+    assert result.task is added
+    assert json.loads(result.model_dump_json())["task"] == "wire_test_task"
+    assert "wire_test_task" not in json.dumps(_document())
+    with pytest.raises(ValueError):
+        ScoreResult(index=0, task="never_added", reward=None, status=Status.OK, judge="none")
+
+
+if __name__ == "__main__":
+    SNAPSHOT.write_text(_text(_document()))
+    print(f"wrote {SNAPSHOT}")
