@@ -8,13 +8,9 @@ from collections.abc import AsyncIterator
 import pytest
 
 from services.adapters import grade
-from services.llm_stage import LLMStage
-from services.mathcheck.checker import MathChecker
-from services.mathcheck.pool import SymbolicPool
-from services.metrics import Metrics
 from services.protocol import GradeRequest, Judge, Mode, Status
 from services.scoring import Scorer
-from services.settings import Settings
+from tests.services.in_process import rule_scorer
 
 pytestmark = pytest.mark.anyio
 
@@ -26,13 +22,8 @@ def anyio_backend() -> str:
 
 @pytest.fixture
 async def scorer() -> AsyncIterator[Scorer]:
-    settings = Settings()
-    checker = MathChecker(SymbolicPool(1, settings.math_timeout_s, settings.math_memory_mb), 64)
-    stage = LLMStage(None, settings.mode, Metrics(), settings.llm.verdict_source)
-    try:
-        yield Scorer(settings, checker, Metrics(), None, stage)
-    finally:
-        checker.close()
+    async with rule_scorer() as scorer:
+        yield scorer
 
 
 async def test_a_right_and_a_wrong_answer(scorer: Scorer) -> None:

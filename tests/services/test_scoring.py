@@ -13,16 +13,14 @@ import pytest
 
 from services.judgement import Judgement
 from services.llm_stage import LLMStage
-from services.mathcheck.checker import MathChecker
-from services.mathcheck.pool import SymbolicPool
 from services.metrics import Metrics
 from services.protocol import Judge, Mode, RewardOptions, Status, Task, VerdictSource
 from services.results import to_result
 from services.rewards.policy import RewardPolicy
 from services.scoring import Scorer
-from services.settings import Settings
 from services.tasks.math.evidence import MathEvidence
 from services.tasks.math.reward import math_reward
+from tests.services.in_process import rule_scorer
 
 pytestmark = pytest.mark.anyio
 
@@ -40,13 +38,8 @@ def anyio_backend() -> str:
 
 @pytest.fixture
 async def scorer() -> AsyncIterator[Scorer]:
-    settings = Settings()
-    checker = MathChecker(SymbolicPool(1, settings.math_timeout_s, settings.math_memory_mb), 64)
-    try:
-        stage = LLMStage(None, settings.mode, Metrics(), settings.llm.verdict_source)
-        yield Scorer(settings, checker, Metrics(), None, stage)
-    finally:
-        checker.close()
+    async with rule_scorer() as scorer:
+        yield scorer
 
 
 def math_evidence(judgement: Judgement[Any]) -> MathEvidence:
