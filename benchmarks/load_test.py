@@ -188,12 +188,6 @@ class Level:
         statuses.update(r["status"] for r in results)
 
     def summary(self, wall_s: float) -> dict[str, Any]:
-        return self._summary(wall_s) | {
-            "http_429_by_task": dict(self.refused),
-            "end_to_end_ms": _percentiles(self.end_to_end),
-        }
-
-    def _summary(self, wall_s: float) -> dict[str, Any]:
         return {
             "concurrency": self.concurrency,
             "wall_s": round(wall_s, 2),
@@ -208,6 +202,8 @@ class Level:
             "client_errors": dict(self.client_errors),
             "item_status": {task: dict(c) for task, c in self.items.items()},
             "latency_ms": _percentiles(self.latencies),
+            "http_429_by_task": dict(self.refused),
+            "end_to_end_ms": _percentiles(self.end_to_end),
         }
 
 
@@ -223,35 +219,19 @@ def _percentiles(latencies: dict[str, list[float]]) -> dict[str, dict[str, float
 
 
 async def run_level(
-    url: str, concurrency: int, duration_s: float, timeout_s: float, workload: Workload
+    url: str,
+    concurrency: int,
+    duration_s: float,
+    timeout_s: float,
+    workload: Workload,
+    retry_busy: bool = False,
 ) -> dict[str, Any]:
+    """``concurrency`` clients for ``duration_s``; with ``retry_busy`` a 429 is retried
+    after its Retry-After until the batch is scored (latency is then per attempt, and end
+    to end in ``end_to_end_ms``)."""
     level = Level(concurrency)
     stop_at = time.monotonic() + duration_s
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    async with httpx.AsyncClient(base_url=url, timeout=timeout_s, limits=limits) as http:
-
-        async def client() -> None:
-            while time.monotonic() < stop_at:
-                task, items = workload.next()
-                started = time.monotonic()
-                try:
-                    response = await http.post("/score", json={"items": items})
-                    level.record(task, items, time.monotonic() - started, response, None)
-                except httpx.HTTPError as exc:
-                    level.record(task, items, time.monotonic() - started, None, type(exc).__name__)
-
-        started = time.monotonic()
-        await asyncio.gather(*(client() for _ in range(concurrency)))
-        return level.summary(time.monotonic() - started)
-
-
-async def run_grpo_level(
-    url: str, clients: int, duration_s: float, timeout_s: float, workload: GrpoWorkload
-) -> dict[str, Any]:
-    """Like ``run_level``, but a 429 is retried after its Retry-After until scored."""
-    level = Level(clients)
-    stop_at = time.monotonic() + duration_s
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(base_url=url, timeout=timeout_s, limits=limits) as http:
 
         async def client() -> None:
@@ -267,7 +247,7 @@ async def run_grpo_level(
                             task, items, time.monotonic() - started, None, type(exc).__name__
                         )
                         break
-                    if response.status_code == 429:
+                    if retry_busy and response.status_code == 429:
                         level.refused[task] += 1
                         await asyncio.sleep(float(response.headers.get("Retry-After", "1")))
                         continue
@@ -276,7 +256,7 @@ async def run_grpo_level(
                     break
 
         started = time.monotonic()
-        await asyncio.gather(*(client() for _ in range(clients)))
+        await asyncio.gather(*(client() for _ in range(concurrency)))
         return level.summary(time.monotonic() - started)
 
 
@@ -382,7 +362,7 @@ def run_grpo(args: argparse.Namespace) -> None:
         for name, code in (("math_only", False), ("mixed", True)):
             workload = GrpoWorkload(args.math_batch, code)
             report[name] = asyncio.run(
-                run_grpo_level(url, args.clients, args.duration, args.timeout, workload)
+                run_level(url, args.clients, args.duration, args.timeout, workload, True)
             )
             print(f"{name}: {report[name]['items_per_s']} items/s", flush=True)
         report["trainer_client"] = asyncio.run(

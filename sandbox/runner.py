@@ -127,7 +127,7 @@ class Sandbox:
         ]
 
     def queue_wait_s(self) -> float:
-        """How long the request waiting longest for a worker has waited (0: none waits)."""
+        """How long the oldest job still queued has waited for a worker (0: none queued)."""
         return self._scheduler.longest_wait_s()
 
     async def warmup(self) -> None:

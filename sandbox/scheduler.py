@@ -27,7 +27,8 @@ T = TypeVar("T")
 # The request a job belongs to; None: the caller is a flow of its own.
 current_flow: ContextVar[Hashable | None] = ContextVar("sandbox_flow", default=None)
 
-_Job = tuple[Callable[[], Any], "Future[Any]"]
+# The call, its future, and when it was queued.
+_Job = tuple[Callable[[], Any], "Future[Any]", float]
 
 
 class FairScheduler:
@@ -37,9 +38,6 @@ class FairScheduler:
         # Insertion order is the rotation: a flow served goes to the back.
         self._queues: dict[Hashable, deque[_Job]] = {}
         self._running: dict[Hashable, int] = {}
-        # Per flow with jobs queued: since when it has waited for a thread (its arrival,
-        # or the last time one of its jobs was taken).
-        self._waiting_since: dict[Hashable, float] = {}
         self._cond = threading.Condition()
         self._closed = False
         self._threads = [
@@ -54,8 +52,8 @@ class FairScheduler:
         with self._cond:
             if self._closed:
                 raise RuntimeError("the scheduler is shut down")
-            self._queues.setdefault(flow, deque()).append((lambda: fn(*args), future))
-            self._waiting_since.setdefault(flow, time.monotonic())
+            job = (lambda: fn(*args), future, time.monotonic())
+            self._queues.setdefault(flow, deque()).append(job)
             self._cond.notify()
         return future
 
@@ -65,24 +63,20 @@ class FairScheduler:
             return sum(len(queue) for queue in self._queues.values())
 
     def longest_wait_s(self) -> float:
-        """How long the flow waiting longest for a thread has waited (0: none waits).
-
-        A flow whose jobs keep being taken does not count as waiting, however long its
-        backlog: this is what a new request would face, not the depth of the queue."""
+        """How long the oldest job still queued has waited for a thread (0: none queued)."""
         with self._cond:
-            if not self._waiting_since:
+            if not self._queues:
                 return 0.0
-            return time.monotonic() - min(self._waiting_since.values())
+            return time.monotonic() - min(queue[0][2] for queue in self._queues.values())
 
     def shutdown(self) -> None:
         """Stop taking jobs; queued ones are cancelled, running ones finish."""
         with self._cond:
             self._closed = True
             queues, self._queues = self._queues, {}
-            self._waiting_since.clear()
             self._cond.notify_all()
         for queue in queues.values():
-            for _call, future in queue:
+            for _call, future, _queued in queue:
                 future.cancel()
 
     def _take(self) -> tuple[Hashable, _Job] | None:
@@ -96,9 +90,6 @@ class FairScheduler:
             job = queue.popleft()
             if queue:
                 self._queues[flow] = queue
-                self._waiting_since[flow] = time.monotonic()
-            else:
-                del self._waiting_since[flow]
             self._running[flow] = self._running.get(flow, 0) + 1
             return flow, job
 
@@ -110,7 +101,7 @@ class FairScheduler:
 
     def _serve(self) -> None:
         while (taken := self._take()) is not None:
-            flow, (call, future) = taken
+            flow, (call, future, _queued) = taken
             try:
                 if not future.set_running_or_notify_cancel():
                     continue

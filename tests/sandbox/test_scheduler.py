@@ -97,3 +97,18 @@ def test_shutdown_cancels_what_is_queued() -> None:
     assert queued.cancelled()
     with pytest.raises(RuntimeError):
         scheduler.submit("a", int)
+
+
+def test_longest_wait_is_the_oldest_queued_jobs(one_thread: FairScheduler) -> None:
+    assert one_thread.longest_wait_s() == 0.0
+    gate = _blocked(one_thread)
+    queued = one_thread.submit("a", int)
+    time.sleep(0.2)
+    one_thread.submit("b", int)
+    assert 0.2 <= one_thread.longest_wait_s() < 5
+    gate.set()
+    queued.result(10)
+    deadline = time.monotonic() + 5
+    while one_thread.queued() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert one_thread.longest_wait_s() == 0.0
