@@ -1,8 +1,8 @@
 """The compatibility endpoints' adapters: ``/grade`` and OpenRLHF's ``/get_reward``.
 
 Both send their answers through the scorer as ``/score`` items (``/get_reward``: math, or
-code where the label is code test data) and translate the results into their own response
-shapes.
+code where the label is code test data) and translate each item's judgement (its verdict
+and evidence) and result into their own response shapes.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from services.protocol import (
     RewardModelRequest,
     RewardModelResponse,
     RewardOptions,
-    ScoreResult,
     Status,
     Task,
 )
-from services.scoring import Scorer
+from services.scoring import Scored, Scorer
+from services.tasks.code.evidence import CodeEvidence
 from services.tasks.math.evidence import MathEvidence
 
 # How a truncated prompt's tail is found in the query: by its first characters, trying a
@@ -44,15 +44,16 @@ async def reward_model(
     for query, prompt, label in zip(request.query, request.prompts, labels, strict=True):
         response = _response_of(query, prompt)
         items.append(_label_item(strip_end_tokens(response, end_tokens), label))
-    scored = iter(
-        (await scorer.score_batch([i for i in items if i is not None], request.options)).results
-    )
+    scored = iter(await scorer.score_items([i for i in items if i is not None], request.options))
     results = [next(scored) if item is not None else None for item in items]
     # OpenRLHF needs a number for every sample (it has no "not judged"): an unjudged one
     # gets the no-answer reward and counts in extra_logs["error"] (or "unavailable").
     unjudged = request.options.no_answer
     return RewardModelResponse(
-        rewards=[r.reward if r is not None and r.reward is not None else unjudged for r in results],
+        rewards=[
+            r.result.reward if r is not None and r.result.reward is not None else unjudged
+            for r in results
+        ],
         scores=[_score(r) for r in results],
         extra_logs={key: [log(r) for r in results] for key, log in _EXTRA_LOGS.items()},
     )
@@ -89,34 +90,45 @@ def _label_item(completion: str, label: Any) -> dict[str, Any] | None:
     return {"task": Task.CODE.value, "language": "python", "completion": completion, "tests": label}
 
 
-def _score(result: ScoreResult | None) -> float:
-    """Correctness in [0, 1]: OpenRLHF's dynamic filtering reads it."""
-    if result is None or result.reward is None:
+def _score(scored: Scored | None) -> float:
+    """Correctness in [0, 1]: OpenRLHF's dynamic filtering reads it. A program's fraction of
+    tests passed; a math answer's verifier score where the verifier judged it, else 1 when
+    it is correct."""
+    if scored is None or scored.result.reward is None:
         return 0.0
-    components = result.components
-    if result.task is Task.CODE:
-        return components.get("pass_fraction", 0.0)
-    return components.get("score", components.get("correct", 0.0))
+    judgement = scored.judgement
+    evidence = judgement.evidence
+    if isinstance(evidence, CodeEvidence):
+        tests = evidence.tests
+        return tests.passed / tests.total if tests.total else 0.0
+    if isinstance(evidence, MathEvidence) and evidence.verifier is not None:
+        return evidence.verifier.score
+    return 1.0 if judgement.correct else 0.0
 
 
-def _flag(test: Callable[[ScoreResult], bool]) -> Callable[[ScoreResult | None], float]:
-    return lambda result: 1.0 if result is not None and test(result) else 0.0
+def _no_answer(scored: Scored) -> bool:
+    """The judge found no answer: no math answer, or no program (among judged programs)."""
+    evidence = scored.judgement.evidence
+    if isinstance(evidence, MathEvidence):
+        return evidence.answer is None
+    if isinstance(evidence, CodeEvidence):
+        return evidence.program is None and scored.judgement.status is Status.OK
+    return False
+
+
+def _flag(test: Callable[[Scored], bool]) -> Callable[[Scored | None], float]:
+    return lambda scored: 1.0 if scored is not None and test(scored) else 0.0
 
 
 # One fixed set of keys, numbers only: OpenRLHF turns every value into a tensor and merges
 # the samples' logs key by key, so text or a key missing from one sample breaks its step.
-_EXTRA_LOGS: dict[str, Callable[[ScoreResult | None], float]] = {
-    "correct": _flag(lambda r: r.components.get("correct", r.components.get("pass_fraction")) == 1),
-    "no_answer": _flag(
-        lambda r: (
-            r.components.get("no_answer") == 1.0
-            or (r.task is Task.CODE and r.status is Status.OK and r.extracted is None)
-        )
-    ),
-    "verifier": _flag(lambda r: r.judge is Judge.VERIFIER),
-    "error": lambda r: 1.0 if r is None or r.status is Status.ERROR else 0.0,
-    "unavailable": _flag(lambda r: r.status is Status.UNAVAILABLE),
-    "timeout": _flag(lambda r: r.status is Status.TIMEOUT),
+_EXTRA_LOGS: dict[str, Callable[[Scored | None], float]] = {
+    "correct": _flag(lambda s: s.judgement.correct is True),
+    "no_answer": _flag(_no_answer),
+    "verifier": _flag(lambda s: s.judgement.judge is Judge.VERIFIER),
+    "error": lambda s: 1.0 if s is None or s.judgement.status is Status.ERROR else 0.0,
+    "unavailable": _flag(lambda s: s.judgement.status is Status.UNAVAILABLE),
+    "timeout": _flag(lambda s: s.judgement.status is Status.TIMEOUT),
 }
 
 

@@ -1,5 +1,6 @@
-"""The /grade adapter in-process, with the real math checker and no LLM verifier: its
-verdict is the judgement's, not read back from the wire result."""
+"""The /grade and /get_reward adapters in-process, with the real math checker and no LLM
+verifier or sandbox: what they report is the judgement's, not read back from the wire
+result."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from services.adapters import grade
-from services.protocol import GradeRequest, Judge, Mode, Status
+from services.adapters import grade, reward_model
+from services.protocol import GradeRequest, Judge, Mode, RewardModelRequest, Status
 from services.scoring import Scorer
 from tests.services.in_process import rule_scorer
 
@@ -54,3 +55,21 @@ async def test_addon_without_a_verifier_keeps_the_rule_verdict(scorer: Scorer) -
     )
     assert (response.correct, response.status) == (False, Status.UNAVAILABLE)
     assert response.explanation.endswith("rule verdict used")
+
+
+async def test_get_reward_reports_the_judgements(scorer: Scorer) -> None:
+    request = RewardModelRequest(
+        query=["Q: 2+2? \\boxed{4}", "Q: 2+2? \\boxed{5}", "Q: 2+2? no idea", "Q: code?"],
+        prompts=["Q: 2+2?", "Q: 2+2?", "Q: 2+2?", "Q: code?"],
+        labels=["4", "4", "4", '{"inputs": ["1"], "outputs": ["1"]}'],
+    )
+    response = await reward_model(scorer, request)
+    # Right, wrong, no answer; the code sample cannot run here (no sandbox): the no-answer
+    # reward, counted as unavailable.
+    assert response.rewards == [1.0, -1.0, -0.5, -0.5]
+    assert response.scores == [1.0, 0.0, 0.0, 0.0]
+    logs = response.extra_logs
+    assert logs["correct"] == [1.0, 0.0, 0.0, 0.0]
+    assert logs["no_answer"] == [0.0, 0.0, 1.0, 0.0]
+    assert logs["unavailable"] == [0.0, 0.0, 0.0, 1.0]
+    assert logs["error"] == logs["timeout"] == logs["verifier"] == [0.0] * 4
