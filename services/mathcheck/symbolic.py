@@ -38,8 +38,15 @@ class SymbolicVerdict:
     parsed: bool = True  # both sides parsed to math objects (not just string fallbacks)
 
 
-# Spellings the parser reads as something else: \mathrm{e} as a symbol "e", not Euler's number.
-_SPELLINGS = (("\\mathrm{e}", "e"), ("\\operatorname{e}", "e"), ("\\mathrm{i}", "i"))
+# Spellings the parser reads as something else: \mathrm{e} as a symbol "e", not Euler's number,
+# and the base of \log_e as that symbol too.
+_SPELLINGS = (
+    ("\\mathrm{e}", "e"),
+    ("\\operatorname{e}", "e"),
+    ("\\mathrm{i}", "i"),
+    ("\\log_{e}", "\\ln"),
+    ("\\log_e", "\\ln"),
+)
 _DECIMAL_PLACES = re.compile(r"\d\.(\d+)")
 # The parser's normaliser drops a trailing unit, and its units include single letters (t, s,
 # h, m, g, c, d, l): "2t" would read as 2 and "x + t" as "x +". A last letter that is a

@@ -59,3 +59,15 @@ def test_warm_up_set_is_not_taken_from_what_is_measured() -> None:
     measured |= {c.reference for c in BARE} | {c.answer for c in BARE}
     warm = set(WARM_UP_ANSWERS) | {text for pair in WARM_UP_PAIRS for text in pair}
     assert warm & measured == set()
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal"),
+    [
+        ("\\ln 3", "\\log_e 3", True),  # the parser reads the base e as a symbol
+        ("\\ln 3", "\\log_{e} 3", True),
+        ("\\ln 3", "\\log_e 4", False),
+    ],
+)
+def test_log_base_e_is_the_natural_log(reference: str, answer: str, equal: bool) -> None:
+    assert symbolic_equal(reference, answer).equal is equal
