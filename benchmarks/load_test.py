@@ -356,6 +356,8 @@ def run_grpo(args: argparse.Namespace) -> None:
             "math_batch": args.math_batch,
             "code_batch": 4,
             "service": "started here" if args.url is None else "external",
+            # The service started here reads the VERIFIER_* variables of this process.
+            "service_env": {k: v for k, v in os.environ.items() if k.startswith("VERIFIER_")},
         },
     }
     with service(args.url, None) as url:

@@ -19,7 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.code_grpo_bench import table as grpo_code_table
 from benchmarks.exploit_bench import COLUMNS as EXPLOIT_COLUMNS
 from benchmarks.exploit_bench import markdown as exploit_table
-from benchmarks.load_test import table
+from benchmarks.load_test import grpo_table, table
+from benchmarks.sandbox_scheduling_bench import tables as scheduling_tables
 
 matplotlib.use("Agg")  # files only, no display
 
@@ -420,12 +421,44 @@ def grpo_code_section(result: Json | None) -> str:
         f"item. Every path should pass {honest} tests (the right and the slow programs')."
         + (
             " Only the slow programs (up to 0.8 s of CPU per call) come near the 1 s "
-            "wall-clock timeout, so the missing passes are presumably theirs, cut off on a "
-            "loaded machine (not checked test by test).\n"
+            "timeout, so the missing passes are presumably theirs, cut off on a loaded "
+            "machine (not checked test by test).\n"
             if short
             else "\n"
         )
     )
+
+
+def scheduling_section(result: Json | None) -> str:
+    if result is None:
+        return missing("sandbox_scheduling_bench", "python benchmarks/sandbox_scheduling_bench.py")
+    return (
+        f"In-process on the real bwrap sandbox, {result['cores']} workers, load average "
+        f"{result['load_average_at_start']} at the start (a shared machine: the seconds are "
+        "noisy); workloads written by the benchmark. docs/sandbox.md says what each remedy "
+        "is and what was chosen.\n\n" + scheduling_tables(result) + "\n"
+    )
+
+
+def grpo_load_section(runs: list[tuple[str, Json | None]]) -> str:
+    shown = [(name, run) for name, run in runs if run is not None]
+    if not shown:
+        return missing("load_test_grpo", "python benchmarks/load_test.py --scenario grpo")
+    parts = []
+    for name, run in shown:
+        settings, machine = run["settings"], run["machine"]
+        trainer = run["trainer_client"]
+        parts.append(
+            f"`{name}.json`: {settings['clients']} clients, {settings['duration_s']:g} s per "
+            f"load, math batches of {settings['math_batch']}, {machine['cpus']} cores, load "
+            f"average {machine['loadavg_at_start']} at the start; service settings: "
+            f"{settings.get('service_env') or 'defaults'}. The trainer's client: "
+            f"{trainer['batches']} batches, {trainer['lost_items']} items lost, "
+            f"{trainer['http_429']} answers 429, errors {trainer['client_errors'] or 'none'}.\n\n"
+            + grpo_table(run)
+            + "\n"
+        )
+    return "\n".join(parts)
 
 
 def build() -> str:
@@ -443,11 +476,23 @@ def build() -> str:
         "code completions, some of which hang, scored by the service as one request and by "
         "the peers' runners, in one run.\n",
         grpo_code_section(load("code_grpo_bench")),
+        "## Head-of-line blocking in the sandbox (`benchmarks/sandbox_scheduling_bench.py`)\n",
+        scheduling_section(load("sandbox_scheduling_bench")),
         "## Sustained load (`benchmarks/load_test.py`)\n\nConcurrent clients send a mix of "
         "math and code requests to one service on loopback for a fixed time per level. An "
         "item is *lost* when its request got no 200 or the 200 lacks a result with the "
         "item's index and id.\n",
         load_section(load("load_test")),
+        "## GRPO mixed load (`benchmarks/load_test.py --scenario grpo`)\n\nThe same "
+        "clients send GRPO-like batches, math only and then with a quarter of the requests "
+        "code batches of four programs, one of which spins (timeout 1 s); a 429 is retried "
+        "after its Retry-After. Code latency per attempt is one admitted request's time; end "
+        "to end includes the waits after 429s. Then the mixed load again through the "
+        "trainer's own client. Runs made at different times on the shared machine are not "
+        "comparable with each other: compare their math-only rows.\n",
+        grpo_load_section(
+            [(name, load(name)) for name in ("load_test_grpo", "load_test_grpo_wait_0.5s")]
+        ),
         "## LLM verifier under a GRPO workload (`benchmarks/verifier_bench.py`)\n\nThe "
         "service's `/score` in `addon` mode, as the trainer calls it, against TinyV's reward "
         "pattern and verl's prime pool, on the same completions and the same vLLM.\n",
