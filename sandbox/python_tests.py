@@ -52,12 +52,9 @@ def plan_test(program: str, test: TestCase, limits: JobLimits) -> PythonPlan:
     split = split_test(test.code, program) if test.expected is None else None
     nonce = _nonce()
     if split is None:
-        sealed: SealedTest = {
-            "code": rewrite_opaque(test.code),
-            "nonce": nonce,
-            "names": opaque_names(test.code),
-        }
-        return PythonPlan(test, job(program, sealed=json.dumps(sealed)), nonce)
+        sealed: SealedTest = {"code": rewrite_opaque(test.code), "nonce": nonce}
+        opaque = job(program, sealed=json.dumps(sealed), names=opaque_names(test.code))
+        return PythonPlan(test, opaque, nonce)
     probes = {"probes": split.probes, "setup": split.program_setup, "builtins": split.builtins}
     reference = None
     if split.references:

@@ -40,7 +40,7 @@ _write = os.write
 _type = type
 _builtin_names = dict(builtins.__dict__)
 _MUTABLE = (list, dict, set)
-_REQUESTS = ("names", "call", "getattr", "iter", "next")
+_REQUESTS = ("call", "getattr", "iter", "next")
 
 
 class LinkBroken(Exception):
@@ -87,7 +87,7 @@ class Remote:
 
 
 class Link:
-    """One end of the link. ``namespace`` (the program's side only) answers ``names``."""
+    """One end of the link. ``namespace``: the program's names (the program's side only)."""
 
     def __init__(
         self,
@@ -185,6 +185,8 @@ class Link:
         return self._reply()[0]
 
     def call(self, target: Remote, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if self.ended is not None:
+            raise ProgramExit(self.ended)
         self.send(["call", target._id, self._out(args), self._out(kwargs)])
         value, changed = self._reply()
         # The callee's changes to a list, dict or set it was given, made here in place.
@@ -225,11 +227,24 @@ class Link:
         self.ended = why[:300]
         return ProgramExit(self.ended)
 
+    def ready(self) -> dict[str, Any]:
+        """The names the program's side sent once its top level returned."""
+        message = self.receive()
+        try:
+            if len(message) == 2 and message[0] == "ready":
+                names = self._in(message[1])
+                if _type(names) is dict and all(_type(k) is str for k in names):
+                    return names
+        except (self._unsendable, ValueError, TypeError, KeyError, RecursionError):
+            pass
+        raise LinkBroken("no names from the program")
+
     # ---- answering
 
-    def serve(self) -> int:
-        """Answer requests until the other side sends ``["end", code]``; the code."""
-        self.send(["ready"])
+    def serve(self, wanted: list[str] | None) -> int:
+        """Send the ``wanted`` names (None: every name), then answer requests until the
+        other side sends ``["end", code]``; the code."""
+        self.send(["ready", self._names(wanted)])
         while True:
             message = self.receive()
             if message[0] == "end" and len(message) == 2 and _type(message[1]) is int:
@@ -255,8 +270,6 @@ class Link:
 
     def _perform(self, message: list[Any], args: list[Any]) -> object:
         kind = message[0]
-        if kind == "names":
-            return self._names(message[1] if len(message) == 2 else None)
         if len(message) < 2 or message[1] not in self.objects:
             raise LookupError("no such object")
         target = self.objects[message[1]]
@@ -274,15 +287,20 @@ class Link:
             return next(target)
         raise TypeError(f"malformed request {kind!r:.40}")
 
-    def _names(self, wanted: object) -> dict[str, object]:
-        if self.namespace is None:
-            raise NameError("this side has no names to give")
-        space = self.namespace
-        if wanted is None:
-            return {k: v for k, v in list(space.items()) if not k.startswith("__")}
-        if _type(wanted) is not list:
-            raise TypeError("names: expected a list")
-        return {k: space[k] for k in wanted if _type(k) is str and k in space}
+    def _names(self, wanted: list[str] | None) -> list[Any]:
+        """The names as a tagged dict; a value too large to send as data is sent as a
+        reference (a global table the test does not read must not stop the test)."""
+        space = self.namespace or {}
+        chosen = [k for k in space if not k.startswith("__")] if wanted is None else wanted
+        pairs = []
+        for name in chosen:
+            if _type(name) is str and name in space:
+                try:
+                    value = self._out(space[name])
+                except self._unsendable:
+                    value = self._reference(space[name])
+                pairs.append([["str", name], value])
+        return ["dict", pairs]
 
 
 # Exception classes a reply may name: builtin subclasses of Exception. Others end the test.

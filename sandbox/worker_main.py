@@ -139,17 +139,18 @@ class PythonJob(TypedDict):
     builtins: NotRequired[list[str]]
     sealed: NotRequired[str]
     sealed_bytes: NotRequired[int]
+    # An opaque test's names that the program's process sends once its top level returned
+    # (None: all of them, for a test that reads ``globals()``).
+    names: NotRequired[list[str] | None]
 
 
 @final
 class SealedTest(TypedDict):
     """What only an opaque test's own process reads: its code (rewritten by
-    ``test_split.rewrite_opaque``), the nonce of its completion record, and the names it
-    reads from the program (``None``: all of them, for a test that reads ``globals()``)."""
+    ``test_split.rewrite_opaque``) and the nonce of its completion record."""
 
     code: str
     nonce: str
-    names: list[str] | None
 
 
 @final
@@ -1052,9 +1053,8 @@ class _OpaqueTest:
         os.close(to_test_r)
         os.close(SEALED_FD)
         os.close(REPORT_FD)
-        return _ProgramServer(
-            self.remote["Link"](to_program_r, to_test_w, self.codec, _flush_stdout)
-        )
+        link = self.remote["Link"](to_program_r, to_test_w, self.codec, _flush_stdout)
+        return _ProgramServer(link, self.job.get("names"))
 
     def _test_process(self, rfd: int, wfd: int) -> None:
         _prctl(PR_SET_DUMPABLE, 0)  # inherited from the worker already; said again here
@@ -1069,14 +1069,11 @@ class _OpaqueTest:
         link = self.remote["Link"](rfd, wfd, self.codec, _flush_stdout)
         broken = self.remote["LinkBroken"]
         try:
-            if link.receive() != ["ready"]:
-                return
+            names = {**link.ready(), "__name__": "__main__", "__builtins__": builtins}
         except broken:
             return  # the program's top level did not return
         verdict = 1
         try:
-            names = {**link.request(["names", sealed["names"]]), "__name__": "__main__"}
-            names["__builtins__"] = builtins
             _exec(_compile(sealed["code"], "<test>", "exec"), names)
             checks = _PlainChecks(self.codec)
             names[TEST_FUNCTION](checks.holds, checks.truthy)
@@ -1119,8 +1116,8 @@ class _PlainChecks:
 class _ProgramServer:
     """The program's side of an opaque test: after the top level, answer the test."""
 
-    def __init__(self, link: Any) -> None:
-        self.link = link
+    def __init__(self, link: Any, names: list[str] | None) -> None:
+        self.link, self.names = link, names
 
     @staticmethod
     def guard() -> None:
@@ -1130,7 +1127,7 @@ class _ProgramServer:
         """The exit code: the test process's verdict, or the program's own exit."""
         self.link.namespace = main
         try:
-            return int(self.link.serve())
+            return int(self.link.serve(self.names))
         except SystemExit as exc:  # the program exited inside a call
             return _exit_code(exc)
         except Exception:  # the test process is gone: no record, whatever the status

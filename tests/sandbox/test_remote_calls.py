@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -48,47 +48,52 @@ PROGRAM: dict[str, Any] = {
 }
 
 
+Connect = Callable[..., tuple[Link, dict[str, Any]]]
+
+
 @pytest.fixture
-def test_side() -> Iterator[Link]:
-    to_program_r, to_program_w = os.pipe()
-    to_test_r, to_test_w = os.pipe()
-    program = Link(to_program_r, to_test_w, CODEC, lambda: None, PROGRAM)
-    served: list[int] = []
+def connect() -> Iterator[Connect]:
+    """``connect(*names)``: the test's end of a link, and the names the program sent."""
+    ends: list[tuple[Link, threading.Thread, list[int], list[int]]] = []
 
-    def serve() -> None:
-        try:
-            served.append(program.serve())
-        except SystemExit:  # the program "exited" inside a call: its process would end
-            served.append(-1)
+    def start(*wanted: str) -> tuple[Link, dict[str, Any]]:
+        to_program_r, to_program_w = os.pipe()
+        to_test_r, to_test_w = os.pipe()
+        program = Link(to_program_r, to_test_w, CODEC, lambda: None, PROGRAM)
+        served: list[int] = []
 
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    link = Link(to_test_r, to_program_w, CODEC, lambda: None)
-    assert link.receive() == ["ready"]
-    yield link
-    if link.ended is None:
-        link.send(["end", 7])
-        thread.join(5)
-        assert served == [7]
-    for fd in (to_program_r, to_program_w, to_test_r, to_test_w):
-        os.close(fd)
+        def serve() -> None:
+            try:
+                served.append(program.serve(list(wanted)))
+            except SystemExit:  # the program "exited" inside a call: its process would end
+                served.append(-1)
+
+        thread = threading.Thread(target=serve, daemon=True)
+        thread.start()
+        link = Link(to_test_r, to_program_w, CODEC, lambda: None)
+        ends.append((link, thread, served, [to_program_r, to_program_w, to_test_r, to_test_w]))
+        return link, link.ready()
+
+    yield start
+    for link, thread, served, fds in ends:
+        if link.ended is None:
+            link.send(["end", 7])
+            thread.join(5)
+            assert served == [7]
+        for fd in fds:
+            os.close(fd)
 
 
-def _names(link: Link, *names: str) -> dict[str, Any]:
-    got: dict[str, Any] = link.request(["names", list(names)])
-    return got
-
-
-def test_values_cross_as_plain_data_and_functions_as_references(test_side: Link) -> None:
-    names = _names(test_side, "double", "LIMIT", "missing")
+def test_values_cross_as_plain_data_and_functions_as_references(connect: Connect) -> None:
+    _, names = connect("double", "LIMIT", "missing")
     assert set(names) == {"double", "LIMIT"} and names["LIMIT"] == 3
     assert type(names["double"]) is Remote
     assert names["double"](21) == 42
     assert names["double"]([1]) == [1, 1]
 
 
-def test_program_objects_refuse_comparison_and_truth(test_side: Link) -> None:
-    value = _names(test_side, "rigged")["rigged"]()
+def test_program_objects_refuse_comparison_and_truth(connect: Connect) -> None:
+    value = connect("rigged")[1]["rigged"]()
     assert type(value) is Remote
     for attempt in (lambda: value == 1, lambda: value != 1, lambda: bool(value)):
         with pytest.raises(TypeError, match="not plain data"):
@@ -97,24 +102,25 @@ def test_program_objects_refuse_comparison_and_truth(test_side: Link) -> None:
         value_codec.encode(value)
 
 
-def test_exceptions_arrive_as_their_nearest_builtin_class(test_side: Link) -> None:
+def test_exceptions_arrive_as_their_nearest_builtin_class(connect: Connect) -> None:
+    link, names = connect("fail")
     with pytest.raises(KeyError, match="gone") as raised:
-        _names(test_side, "fail")["fail"]()
+        names["fail"]()
     assert type(raised.value) is KeyError
-    assert test_side.ended is None
+    assert link.ended is None
 
 
-def test_an_exit_inside_a_call_ends_the_test_for_good(test_side: Link) -> None:
-    leave = _names(test_side, "leave")["leave"]
+def test_an_exit_inside_a_call_ends_the_test_for_good(connect: Connect) -> None:
+    link, names = connect("leave", "double")
     with pytest.raises(ProgramExit):
-        leave()
-    assert test_side.ended is not None
+        names["leave"]()
+    assert link.ended is not None
     with pytest.raises(ProgramExit):  # even after a test caught the first one
-        _names(test_side, "double")
+        names["double"](1)
 
 
-def test_callbacks_run_on_the_test_side_and_changes_come_back(test_side: Link) -> None:
-    names = _names(test_side, "apply", "append")
+def test_callbacks_run_on_the_test_side_and_changes_come_back(connect: Connect) -> None:
+    _, names = connect("apply", "append")
     seen: list[int] = []
 
     def key(v: int) -> int:
@@ -128,8 +134,8 @@ def test_callbacks_run_on_the_test_side_and_changes_come_back(test_side: Link) -
     assert items == [0, 1]
 
 
-def test_modules_are_the_test_sides_own(test_side: Link) -> None:
-    assert _names(test_side, "math")["math"] is math
+def test_modules_are_the_test_sides_own(connect: Connect) -> None:
+    assert connect("math")[1]["math"] is math
 
 
 def test_a_message_out_of_protocol_ends_the_test() -> None:
@@ -138,7 +144,7 @@ def test_a_message_out_of_protocol_ends_the_test() -> None:
     link = Link(r, other_w, CODEC, lambda: None)
     remote_calls.Link(other_r, w, CODEC, lambda: None).send(["ok", ["int", "1"]])  # 2 fields
     with pytest.raises(ProgramExit):
-        link.request(["names", []])
+        link.request(["getattr", 1, "x"])
     assert link.ended is not None and "broke" in link.ended
     for fd in (r, w, other_r, other_w):
         os.close(fd)

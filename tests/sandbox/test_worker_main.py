@@ -192,7 +192,7 @@ def test_malformed_job_frame_is_answered_with_an_error(
 def test_an_opaque_tests_sealed_part_follows_its_frame_outside_it() -> None:
     """The worker moves what follows the frame into a pipe without reading it, so the
     test's code and nonce never sit in the memory its programs are forked from."""
-    sealed = json.dumps({"code": "assert f(1) == 2", "nonce": "ab" * 16, "names": ["f"]})
+    sealed = json.dumps({"code": "assert f(1) == 2", "nonce": "ab" * 16})
     r, w = os.pipe()
     try:
         write_job(w, {**_python_job("def f(x):\n    return 2\n"), "sealed": sealed})
