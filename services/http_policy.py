@@ -16,8 +16,9 @@ the server is well and said when to come back; waiting on 429s stops after ``bus
 
 from __future__ import annotations
 
+import dataclasses
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Any, TypeVar
@@ -174,6 +175,22 @@ class HttpPolicy:
             with tried:
                 return attempt(tried.retry_state.attempt_number)
         raise AssertionError("unreachable: tenacity returns or re-raises")
+
+
+def nest_policy_fields(
+    data: Any, names: Collection[str], default: HttpPolicy, key: str = "http"
+) -> Any:
+    """A section's raw values with the policy fields ``names`` given at the section's level
+    (``timeout_s``, ``retries``, ...) moved into its policy field ``key``, over the policy
+    given there or else ``default``. For a settings section's before-validator: the
+    section's keys stay flat while the section carries the policy whole."""
+    if not isinstance(data, dict) or not any(name in data for name in names):
+        return data
+    given = data.get(key, default)
+    policy = dataclasses.asdict(given) if isinstance(given, HttpPolicy) else dict(given)
+    policy.update({name: data[name] for name in names if name in data})
+    rest = {name: value for name, value in data.items() if name not in names}
+    return {**rest, key: policy}
 
 
 class _RetryAfterOr(wait_base):

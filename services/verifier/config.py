@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
-from services.http_policy import HttpPolicy
+from services.http_policy import HttpPolicy, nest_policy_fields
 from services.protocol import VerdictSource
 from services.reference_docs import SECTION_VARIABLES
 
@@ -195,13 +195,7 @@ class VerifierConfig(BaseModel):
     @classmethod
     def _http_fields_are_the_sections(cls, data: Any) -> Any:
         """``timeout_s``, ``retries``, ... given at the section's level go into ``http``."""
-        if not isinstance(data, dict) or not any(name in data for name in HTTP_FIELDS):
-            return data
-        given = data.get("http", VERIFIER_HTTP)
-        policy = dataclasses.asdict(given) if isinstance(given, HttpPolicy) else dict(given)
-        policy.update({name: data[name] for name in HTTP_FIELDS if name in data})
-        rest = {key: value for key, value in data.items() if key not in HTTP_FIELDS}
-        return {**rest, "http": policy}
+        return nest_policy_fields(data, HTTP_FIELDS, VERIFIER_HTTP)
 
     @field_validator("template")
     @classmethod
