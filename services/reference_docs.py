@@ -10,6 +10,7 @@ the page with what the code would write.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -23,8 +24,9 @@ from pydantic_core import PydanticUndefined, to_jsonable_python
 # instead: ``json_schema_extra={SHOWN_DEFAULT: "CPU count"}``.
 SHOWN_DEFAULT = "shown_default"
 # A settings section's field that holds a policy dataclass names the policy's fields that
-# are the section's own variables: ``json_schema_extra={SECTION_VARIABLES: [...]}`` (the
-# verifier's HTTP policy: VERIFIER_LLM_TIMEOUT_S, ...; see services.settings.variables).
+# are the section's own variables (or YAML keys): ``json_schema_extra={SECTION_VARIABLES:
+# [...]}`` (the verifier's HTTP policy: VERIFIER_LLM_TIMEOUT_S, ...; the trainer's
+# service.timeout_s, ...). See :func:`section_parts`.
 SECTION_VARIABLES = "section_variables"
 
 
@@ -35,6 +37,24 @@ class Row:
     key: str
     default: Any
     info: FieldInfo
+
+
+def section_parts(info: FieldInfo, default: Any) -> list[Row]:
+    """The policy fields that a section's field declares as the section's own settings
+    (``SECTION_VARIABLES``), one row each with the policy's default and description; an
+    empty list for any other field."""
+    extra = info.json_schema_extra
+    if not (isinstance(extra, dict) and isinstance(names := extra.get(SECTION_VARIABLES), list)):
+        return []
+    described = {part.name: part for part in dataclasses.fields(default)}
+    return [
+        Row(
+            name,
+            getattr(default, name),
+            FieldInfo(description=described[name].metadata.get("description")),
+        )
+        for name in map(str, names)
+    ]
 
 
 def default_cell(row: Row, none: str) -> str:

@@ -10,7 +10,6 @@ docs/configuration.md lists every variable (``python -m services.settings_refere
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 
 from sandbox import SandboxConfig
 from services.protocol import BACKENDS, ExtractionPolicy, Mode
-from services.reference_docs import SECTION_VARIABLES, SHOWN_DEFAULT
+from services.reference_docs import SHOWN_DEFAULT, section_parts
 from services.verifier.config import VerifierConfig
 
 PREFIX = "VERIFIER_"
@@ -232,13 +231,10 @@ def variables() -> Iterator[Variable]:
         infix = f"{PREFIX}{section.upper()}_"
         for name, info in model.model_fields.items():
             default = _default(info)
-            extra = info.json_schema_extra
-            if isinstance(extra, dict) and isinstance(parts := extra.get(SECTION_VARIABLES), list):
-                described = {part.name: part for part in dataclasses.fields(default)}
-                for part in map(str, parts):
-                    about = FieldInfo(description=described[part].metadata.get("description"))
-                    env, path = f"{infix}{part.upper()}", f"{section}.{name}.{part}"
-                    yield Variable(env, path, about, getattr(default, part))
+            if parts := section_parts(info, default):
+                for part in parts:
+                    env, path = f"{infix}{part.key.upper()}", f"{section}.{name}.{part.key}"
+                    yield Variable(env, path, part.info, part.default)
                 continue
             alias = info.validation_alias
             env = alias if isinstance(alias, str) else f"{infix}{name.upper()}"
