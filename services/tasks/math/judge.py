@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from services.judgement import Judgement
@@ -68,34 +67,31 @@ class MathJudge:
             if searched is not None
             else Extraction(None, ExtractionMethod.NONE)
         )
+        reference = reference_answer(item.reference)
+        status, accepted, detail = Status.OK, False, _no_answer(scope, policy)
+        if extraction.answer is not None:
+            verdict = await self._checker.check(reference, extraction.answer, gate)
+            status, outcome = _outcome(verdict)
+            accepted = verdict.equal
+            where = "after the reasoning block: " if scope.rule is ReasoningRule.AFTER_BLOCK else ""
+            detail = f"{outcome} ({where}answer from {extraction.method.value})"
         evidence = MathEvidence(
             answer=extraction.answer,
             marked=extraction.marked,
-            reference=reference_answer(item.reference),
+            reference=reference,
             format=score_format(item.completion, options.min_thinking_words),
             committed=scope,
+            accepted=accepted,
         )
-        judgement = Judgement(
+        return Judgement(
             index=index,
             id=item.id,
             task=Task.MATH,
-            status=Status.OK,
-            judge=Judge.RULE,
-            detail=_no_answer(scope, policy),
-            evidence=evidence,
-            correct=False,
-        )
-        if extraction.answer is None:
-            return judgement
-        verdict = await self._checker.check(evidence.reference, extraction.answer, gate)
-        status, detail = _outcome(verdict)
-        where = "after the reasoning block: " if scope.rule is ReasoningRule.AFTER_BLOCK else ""
-        return replace(
-            judgement,
             status=status,
-            evidence=replace(evidence, accepted=verdict.equal),
-            correct=verdict.equal,
-            detail=f"{detail} ({where}answer from {extraction.method.value})",
+            judge=Judge.RULE,
+            detail=detail,
+            evidence=evidence,
+            correct=accepted,
         )
 
 
