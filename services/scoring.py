@@ -2,14 +2,17 @@
 
 A ``/score`` item goes through these stages, in this order:
 
-1. validation: the raw item becomes a typed item, or an 'error' judgement saying why;
-2. its task's judge gives a :class:`~services.judgement.Judgement` carrying the task's
+1. validation: the raw item becomes its task's item model, or an 'error' judgement saying
+   why;
+2. admission: the request's work per bounded backend is admitted, or the whole request is
+   refused (:class:`~services.admission.Saturated`, a 429);
+3. its task's judge gives a :class:`~services.judgement.Judgement` carrying the task's
    evidence and verdict; judges run concurrently;
-3. the LLM stage (:mod:`services.llm_stage`) refines the verdicts of the tasks it applies
+4. the LLM stage (:mod:`services.llm_stage`) refines the verdicts of the tasks it applies
    to (math) with the served verifier where the mode asks for it;
-4. the task's reward rule gives the reward under the request's
+5. the task's reward rule gives the reward under the request's
    :class:`~services.rewards.policy.RewardPolicy`;
-5. :func:`services.results.to_result` builds the wire result with the task's presenter.
+6. :func:`services.results.to_result` builds the wire result with the task's presenter.
 
 Which tasks exist, and each one's item model, judge, reward rule and presenter, the
 scorer learns only from :mod:`services.tasks.registry`.

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Annotated, Any, Union
 
-from pydantic import Field, TypeAdapter
+from pydantic import BaseModel, Field, TypeAdapter
 
 from services.protocol import Task
 from services.tasks.code.task import CODE
@@ -23,7 +24,6 @@ from services.tasks.math.task import MATH
 from services.tasks.rubric.task import RUBRIC
 
 _TASKS: dict[Task, TaskEntry[Any]] = {}
-_ITEMS: list[TypeAdapter[Any]] = []  # the item union of the tasks registered, built on demand
 
 
 def register(entry: TaskEntry[Any]) -> None:
@@ -31,12 +31,10 @@ def register(entry: TaskEntry[Any]) -> None:
     if entry.name in _TASKS:
         raise ValueError(f"task {entry.name.value!r} is already registered")
     _TASKS[entry.name] = entry
-    _ITEMS.clear()
 
 
 def unregister(name: Task) -> None:
     _TASKS.pop(name, None)
-    _ITEMS.clear()
 
 
 @contextmanager
@@ -61,11 +59,13 @@ def entries() -> list[TaskEntry[Any]]:
 def item_adapter() -> TypeAdapter[Any]:
     """Validates a raw item as the item model its ``task`` field names (a discriminated
     union of the registered tasks' item models)."""
-    if not _ITEMS:
-        models = tuple(entry.item for entry in _TASKS.values())
-        union: Any = Union[models]  # noqa: UP007 (a union of types only known at runtime)
-        _ITEMS.append(TypeAdapter(Annotated[union, Field(discriminator="task")]))
-    return _ITEMS[0]
+    return _union_of(tuple(entry.item for entry in _TASKS.values()))
+
+
+@lru_cache(maxsize=8)
+def _union_of(models: tuple[type[BaseModel], ...]) -> TypeAdapter[Any]:
+    union: Any = Union[models]  # noqa: UP007 (a union of types only known at runtime)
+    return TypeAdapter(Annotated[union, Field(discriminator="task")])
 
 
 for _entry in (MATH, CODE, RUBRIC, GRADE):
