@@ -7,14 +7,24 @@ Nothing deeper in the trainer reads YAML or the environment: it receives this ob
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
-from services.http_policy import HttpPolicy
+from services.http_policy import HttpPolicy, nest_policy_fields
 from services.protocol import Mode, RewardOptions
+from services.reference_docs import SECTION_VARIABLES
 from trainer.seed_format import map_seed_keys
 
 # What a bare ``service.url`` of this value means: start the service locally for the run.
@@ -26,8 +36,8 @@ SMOLLM2_MODEL = "smollm2"
 # The linear projections of a Llama/Qwen decoder layer: where LoRA adapters go by default.
 LLAMA_PROJECTIONS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 
-# The HTTP policy of a client of the service: the service section's defaults.
-SERVICE_HTTP = HttpPolicy()
+# The HTTP policy's fields, every one a key of the service section (service.timeout_s, ...).
+HTTP_FIELDS = tuple(field.name for field in dataclasses.fields(HttpPolicy))
 
 
 class _Section(BaseModel):
@@ -274,23 +284,29 @@ class ServiceSection(_Section):
     api_key: str | None = Field(
         None, description="Bearer token; None = the VERIFIER_API_KEY environment variable."
     )
-    timeout_s: float = Field(
-        SERVICE_HTTP.timeout_s, gt=0, description="Read timeout of one /score request."
-    )
-    connect_timeout_s: float = Field(
-        SERVICE_HTTP.connect_timeout_s, gt=0, description="TCP connect timeout."
-    )
-    retries: int = Field(
-        SERVICE_HTTP.retries, ge=0, description="Retries after a connection error or 5xx."
-    )
-    backoff_s: float = Field(
-        SERVICE_HTTP.backoff_s, ge=0, description="First retry delay; doubles, with jitter."
-    )
-    backoff_max_s: float = Field(
-        SERVICE_HTTP.backoff_max_s, ge=0, description="Longest delay between retries."
+    http: HttpPolicy = Field(
+        default_factory=HttpPolicy,
+        description="Timeouts and retries of each /score request; its keys are the "
+        "section's own (service.timeout_s, ...), or written nested under service.http.",
+        json_schema_extra={SECTION_VARIABLES: list(HTTP_FIELDS)},
     )
     max_batch: int = Field(512, ge=1, description="Most items per request; larger calls split.")
     startup_timeout_s: float = Field(120.0, gt=0, description="'auto': wait this long for /ready.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _http_fields_are_the_sections(cls, data: Any) -> Any:
+        """``timeout_s``, ``retries``, ... given at the section's level go into ``http``."""
+        return nest_policy_fields(data, HTTP_FIELDS, HttpPolicy())
+
+    @model_serializer(mode="wrap")
+    def _http_fields_flat(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Dumped as written: the policy's keys at the section's level, so a dump reads back,
+        # and ``--explain`` lists (and attributes) each one as service.<key>.
+        flat: dict[str, Any] = {}
+        for key, value in handler(self).items():
+            flat.update(value if key == "http" else {key: value})
+        return flat
 
     @field_validator("url", mode="before")
     @classmethod
@@ -351,11 +367,18 @@ CLI_OVERRIDES: dict[str, tuple[str, str]] = {
 
 
 def read_raw(path: str | Path) -> dict[str, Any]:
-    """A YAML config as sections: seed-format flat keys are moved into theirs (with a warning)."""
+    """A YAML config as sections: seed-format flat keys are moved into theirs (with a
+    warning), and ``service.http``'s keys are the service section's own."""
     loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     if loaded is not None and not isinstance(loaded, dict):
         raise ValueError(f"{path}: expected a mapping of sections, got {type(loaded).__name__}")
-    return map_seed_keys(loaded or {}, frozenset(TrainerConfig.model_fields), str(path))
+    raw = map_seed_keys(loaded or {}, frozenset(TrainerConfig.model_fields), str(path))
+    service = raw.get("service")
+    if isinstance(service, dict) and isinstance(service.get("http"), dict):
+        # Keys as the dump writes them, so --explain attributes each to this file.
+        nested = service.pop("http")
+        raw["service"] = {**nested, **service}
+    return raw
 
 
 def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> TrainerConfig:

@@ -12,6 +12,7 @@ run out the call raises :class:`RewardServiceError`: a reward is never made up.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import logging
 from collections.abc import Sequence
@@ -40,7 +41,8 @@ class RewardServiceError(RuntimeError):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ClientSettings(HttpPolicy):
-    """Where to send batches, and the HTTP policy, from the config's ``service`` section."""
+    """Where to send batches, and the HTTP policy: the config's ``service`` section's
+    :class:`HttpPolicy`, taken whole."""
 
     urls: tuple[str, ...]
     api_key: str | None = None
@@ -51,12 +53,8 @@ class ClientSettings(HttpPolicy):
         return cls(
             urls=tuple(section.url),
             api_key=section.api_key or api_key,
-            timeout_s=section.timeout_s,
-            connect_timeout_s=section.connect_timeout_s,
-            retries=section.retries,
-            backoff_s=section.backoff_s,
-            backoff_max_s=section.backoff_max_s,
             max_batch=section.max_batch,
+            **dataclasses.asdict(section.http),
         )
 
     def headers(self) -> dict[str, str]:

@@ -6,9 +6,10 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
+from services.http_policy import HttpPolicy
 from services.protocol import RewardOptions
 from trainer.cli import main, parse_args, resolve_config
-from trainer.config import RewardSection, TrainerConfig, load_config
+from trainer.config import RewardSection, ServiceSection, TrainerConfig, load_config, read_raw
 
 CONFIGS = Path(__file__).resolve().parents[2] / "trainer" / "configs"
 
@@ -214,17 +215,19 @@ def test_resume_takes_a_path() -> None:
     )
 
 
-def test_misspelt_key_is_an_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("grpo:\n  betta: 0.1\n", "betta"),  # a misspelt key
+        ("grpo:\n  num_generations: 1\n", "num_generations"),  # a value out of bounds
+        ("service:\n  retry: 3\n", "retry"),  # the policy's keys are checked too
+        ("service:\n  retries: -1\n", "retries"),
+    ],
+)
+def test_bad_key_or_value_is_an_error(tmp_path: Path, text: str, named: str) -> None:
     path = tmp_path / "bad.yaml"
-    path.write_text("grpo:\n  betta: 0.1\n")
-    with pytest.raises(ValidationError, match="betta"):
-        load_config(path)
-
-
-def test_invalid_value_is_an_error(tmp_path: Path) -> None:
-    path = tmp_path / "bad.yaml"
-    path.write_text("grpo:\n  num_generations: 1\n")
-    with pytest.raises(ValidationError, match="num_generations"):
+    path.write_text(text)
+    with pytest.raises(ValidationError, match=named):
         load_config(path)
 
 
@@ -276,3 +279,25 @@ def test_accelerate_configs_parse(name: str) -> None:
     if name == "fsdp.yaml":
         assert config.distributed_type == "FSDP"
         assert config.fsdp_config["fsdp_version"] == 2
+
+
+def test_service_section_carries_one_http_policy(tmp_path: Path) -> None:
+    # The keys users write stay at the section's level; the section holds an HttpPolicy.
+    path = tmp_path / "service.yaml"
+    path.write_text("service:\n  timeout_s: 300\n  retries: 2\n  busy_wait_s: 30\n")
+    service = load_config(path).service
+    assert service.http == HttpPolicy(timeout_s=300, retries=2, busy_wait_s=30)
+    # Written nested, the same policy; a flat key wins over the nested one.
+    nested = ServiceSection.model_validate({"http": {"timeout_s": 300, "retries": 9}, "retries": 2})
+    assert nested.http == HttpPolicy(timeout_s=300, retries=2)
+    # A dump is flat again and reads back as it was (what --explain and --print_config show).
+    dumped = service.model_dump()
+    assert "http" not in dumped and dumped["timeout_s"] == 300 and dumped["busy_wait_s"] == 30
+    assert ServiceSection.model_validate(dumped) == service
+
+
+def test_nested_http_keys_read_as_the_sections(tmp_path: Path) -> None:
+    path = tmp_path / "nested.yaml"
+    path.write_text("service:\n  retries: 1\n  http:\n    retries: 4\n    timeout_s: 9\n")
+    assert read_raw(path)["service"] == {"retries": 1, "timeout_s": 9}
+    assert load_config(path).service.http == HttpPolicy(retries=1, timeout_s=9)

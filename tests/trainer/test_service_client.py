@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import threading
 import time
@@ -15,7 +16,7 @@ import pytest
 
 from harness import service as service_process
 from services.http_policy import HttpPolicy
-from trainer.config import SERVICE_HTTP, RewardSection, ServiceSection
+from trainer.config import RewardSection, ServiceSection
 from trainer.service_client import AsyncServiceClient, ClientSettings, RewardServiceError
 
 ITEMS = [{"task": "math", "completion": "\\boxed{4}", "reference": "4"}]
@@ -102,13 +103,18 @@ def test_failover_to_the_next_url(service_url: str) -> None:
 def test_the_service_section_makes_the_clients_policy() -> None:
     settings = ClientSettings.from_section(ServiceSection(url=["http://a:1", "http://b:2"]))
     assert isinstance(settings, HttpPolicy)
-    policy_fields = ("connect_timeout_s", "timeout_s", "retries", "backoff_s", "backoff_max_s")
-    assert HttpPolicy(**{name: getattr(settings, name) for name in policy_fields}) == SERVICE_HTTP
-    section = ServiceSection(retries=2, backoff_s=0.1, timeout_s=30)
+    assert settings.urls == ("http://a:1", "http://b:2")
+    # The section's policy is taken whole: every field, busy_wait_s too.
+    section = ServiceSection.model_validate(
+        {"retries": 2, "backoff_s": 0.1, "timeout_s": 30, "busy_wait_s": 7}
+    )
     settings = ClientSettings.from_section(section)
-    assert settings.timeout() == httpx.Timeout(30.0, connect=SERVICE_HTTP.connect_timeout_s)
+    policy = {field.name: getattr(settings, field.name) for field in dataclasses.fields(HttpPolicy)}
+    assert HttpPolicy(**policy) == section.http
+    assert settings.timeout() == httpx.Timeout(30.0, connect=HttpPolicy().connect_timeout_s)
     assert settings.attempts == 3
     assert settings.backoff_bounds(2) == pytest.approx((0.2, 0.3))
+    assert settings.busy_wait_s == 7
     # Attempt n of a chunk goes to the URL after the one attempt n - 1 used.
     many = ClientSettings(urls=("http://a", "http://b", "http://c"))
     assert [many.url(1, n) for n in (1, 2, 3, 4)] == [
