@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from services.reference_docs import Row, main, table, write_between
+from services.reference_docs import Row, main, section_parts, table, write_between
 from trainer.config import TrainerConfig
 from trainer.seed_format import mapping_table
 
@@ -22,8 +22,13 @@ SEED_END = "<!-- seed-keys:end -->"
 
 
 def _rows(model: type[BaseModel]) -> list[Row]:
+    """A row per key; a field holding a policy (``service.http``) gives one per policy key."""
     defaults = model().model_dump(mode="json")
-    return [Row(name, defaults[name], info) for name, info in model.model_fields.items()]
+    rows: list[Row] = []
+    for name, info in model.model_fields.items():
+        parts = section_parts(info, info.get_default(call_default_factory=True))
+        rows.extend(parts or [Row(name, defaults[name], info)])
+    return rows
 
 
 def config_reference() -> str:

@@ -8,6 +8,7 @@ import asyncio
 import pytest
 from transformers import TrainerControl, TrainerState, TrainingArguments
 
+from services.http_policy import HttpPolicy
 from trainer.config import RewardSection, ServiceSection
 from trainer.preflight import RewardsUnavailable, UnavailableGuard, preflight, probe_items
 from trainer.remote_reward import RemoteReward
@@ -27,7 +28,7 @@ PYTHON_ROW = {
 
 
 def settings(url: str) -> ClientSettings:
-    return ClientSettings.from_section(ServiceSection(url=[url], retries=0))
+    return ClientSettings.from_section(ServiceSection(url=[url], http=HttpPolicy(retries=0)))
 
 
 def test_one_probe_per_kind_of_row() -> None:

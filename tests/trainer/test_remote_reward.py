@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from services.http_policy import HttpPolicy
 from trainer.config import RewardSection, ServiceSection
 from trainer.remote_reward import RemoteReward
 from trainer.service_client import AsyncServiceClient, ClientSettings, RewardServiceError
@@ -24,7 +25,7 @@ ADD_TESTS = [
 def reward_fn(
     urls: list[str], reward: RewardSection, debug: Path | None = None, max_batch: int = 512
 ) -> RemoteReward:
-    section = ServiceSection(url=urls, max_batch=max_batch, retries=0)
+    section = ServiceSection(url=urls, max_batch=max_batch, http=HttpPolicy(retries=0))
     return RemoteReward(AsyncServiceClient(ClientSettings.from_section(section)), reward, debug)
 
 

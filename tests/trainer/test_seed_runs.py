@@ -4,6 +4,7 @@ reward semantics checked; evaluation writes pass@k; a seed-format YAML trains.""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import warnings
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 import yaml
 
 from services.codecheck.extraction import extract_code
+from services.http_policy import HttpPolicy
 from tests.trainer.run_checks import check_logged_rewards, read_jsonl
 from trainer.config import LLAMA_PROJECTIONS, ServiceSection, TrainerConfig, load_config
 from trainer.evaluation import RESULTS_FILE
@@ -56,7 +58,7 @@ def cpu_overrides(
     config.reward.debug_log_every = 1
     config.reward.debug_samples = None
     config.service.url = [service_url]
-    config.service.retries = 2
+    config.service.http = dataclasses.replace(config.service.http, retries=2)
     if config.lora.enabled and config.lora.target_modules != "all-linear":
         assert set(config.lora.target_modules) <= set(LLAMA_PROJECTIONS)
     return config
@@ -75,7 +77,7 @@ def score_with(
 ) -> list[float | None]:
     """The trainer's own reward function on hand-written completions."""
     client = AsyncServiceClient(
-        ClientSettings.from_section(ServiceSection(url=[service_url], retries=0))
+        ClientSettings.from_section(ServiceSection(url=[service_url], http=HttpPolicy(retries=0)))
     )
     reward = RemoteReward(client, reward_section)
 
