@@ -1,5 +1,5 @@
 """A worker's raw result turned into a test outcome: the order of the checks and what each
-failure says (q's own cases are in test_q_support.py)."""
+failure says (q's own cases are in test_q_errors.py and test_q_script.py)."""
 
 from __future__ import annotations
 
@@ -10,25 +10,14 @@ import pytest
 from sandbox import Failure, Language, Limits, TestCase
 from sandbox.classify import EXCERPT_CHARS, classify, excerpt, python_memory_error
 from sandbox.worker_main import JobError, JobResult
+from tests.sandbox.job_results import job_result
 
 LIMITS = Limits(wall_s=1.0, cpu_s=2.0, memory_mb=256, max_output_bytes=1000)
 PRINTS_4 = TestCase(code="print(add(2, 2))", expected="4")
 
 
 def _raw(**changes: object) -> JobResult:
-    raw: JobResult = {
-        "exit_code": 0,
-        "signal": None,
-        "stdout": "4\n",
-        "stderr": "",
-        "timed_out": False,
-        "output_limit": False,
-        "duration_s": 0.01,
-        "cpu_s": 0.01,
-        "maxrss_kb": 1000,
-    }
-    raw.update(changes)  # type: ignore[typeddict-item]
-    return raw
+    return job_result(**{"stdout": "4\n", **changes})
 
 
 def test_matching_stripped_stdout_passes() -> None:
