@@ -104,6 +104,10 @@ class Link:
         self._flush = flush
         self.namespace = namespace
         self.objects: dict[int, Any] = {}  # our objects the other side holds references to
+        # The test's side lends the program its objects for calls and iteration only, and
+        # the public attributes of instances of classes the test defined: nothing that
+        # leads to its frames, globals, modules or descriptors (see _test_attribute).
+        self.test_side = namespace is None
         self.ended: str | None = None  # why the test cannot finish, once it cannot
 
     # ---- messages
@@ -152,12 +156,17 @@ class Link:
     def _reference(self, value: object) -> list[Any]:
         if isinstance(value, Remote) and _type(value) is Remote and value._link is self:
             return ["yours", value._id]
-        ident = len(self.objects) + 1
-        self.objects[ident] = value
         if _type(value) is _type(sys):
             name = value.__dict__.get("__name__")
+            ident = 0 if self.test_side else self._register(value)
             return ["module", [name if _type(name) is str else "", ident]]
+        ident = self._register(value)
         return ["mine", [ident, "function" if callable(value) else "object"]]
+
+    def _register(self, value: object) -> int:
+        ident = len(self.objects) + 1
+        self.objects[ident] = value
+        return ident
 
     def _in(self, data: object) -> Any:
         return self._decode(data, 0, self._resolve)
@@ -280,6 +289,8 @@ class Link:
                 raise TypeError("keyword arguments are not a dict of names")
             return target(*args, **kwargs)
         if kind == "getattr" and len(message) == 3 and _type(message[2]) is str:
+            if self.test_side and not _test_attribute(target, message[2]):
+                raise AttributeError(f"the test lends no attribute {message[2]!r:.40}")
             return getattr(target, message[2])
         if kind == "iter":
             return iter(target)
@@ -332,6 +343,13 @@ def _message(exc: BaseException) -> str:
         return str(exc)[:1000]
     except BaseException:
         return ""
+
+
+def _test_attribute(target: object, name: str) -> bool:
+    """A public attribute of an instance of a class the test defined (a tree node, a
+    record): what a program may read of the test's objects."""
+    kind = _type(target)
+    return not name.startswith("_") and kind.__dict__.get("__module__") == "__main__"
 
 
 def _module(name: str) -> object:

@@ -45,7 +45,17 @@ PROGRAM: dict[str, Any] = {
     "append": lambda items: items.append(len(items)),
     "math": math,
     "LIMIT": 3,
+    "peek": lambda obj, name: getattr(obj, name),
 }
+
+
+class Node:
+    """As if the test defined it (its classes live in the test's ``__main__``)."""
+
+    __module__ = "__main__"
+
+    def __init__(self, value: int) -> None:
+        self.value, self._hidden = value, "secret"
 
 
 Connect = Callable[..., tuple[Link, dict[str, Any]]]
@@ -148,3 +158,27 @@ def test_a_message_out_of_protocol_ends_the_test() -> None:
     assert link.ended is not None and "broke" in link.ended
     for fd in (r, w, other_r, other_w):
         os.close(fd)
+
+
+def test_the_program_reads_no_more_of_the_tests_objects_than_their_public_data(
+    connect: Connect,
+) -> None:
+    """A generator's frame would lead to the test process's frames, globals and report
+    descriptor; a module to its functions: the test side lends neither."""
+    _, names = connect("peek")
+    assert names["peek"](Node(5), "value") == 5
+    for obj, name in [
+        (Node(5), "_hidden"),
+        ((x for x in [1]), "gi_frame"),
+        ((x for x in [1]), "gi_code"),
+    ]:
+        with pytest.raises(AttributeError, match="lends no attribute"):
+            names["peek"](obj, name)
+    with pytest.raises(AttributeError):  # dunders are not even asked for
+        names["peek"](key_of, "__globals__")
+    with pytest.raises(AttributeError):  # a module reaches the program as its own copy
+        names["peek"](os, "no_such_function")
+
+
+def key_of(value: int) -> int:
+    return value
