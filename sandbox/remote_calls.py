@@ -237,13 +237,19 @@ class Link:
         return ProgramExit(self.ended)
 
     def ready(self) -> dict[str, Any]:
-        """The names the program's side sent once its top level returned."""
+        """The names the program's side sent once its top level returned. A builtin's name
+        or a dunder is dropped whatever the program sent: the test's ``range``, ``all`` or
+        ``AssertionError`` stay Python's own."""
         message = self.receive()
         try:
             if len(message) == 2 and message[0] == "ready":
                 names = self._in(message[1])
                 if _type(names) is dict and all(_type(k) is str for k in names):
-                    return names
+                    return {
+                        k: v
+                        for k, v in names.items()
+                        if k not in _builtin_names and not k.startswith("__")
+                    }
         except (self._unsendable, ValueError, TypeError, KeyError, RecursionError):
             pass
         raise LinkBroken("no names from the program")
