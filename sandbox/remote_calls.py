@@ -331,7 +331,12 @@ def _rebuilt(name: object, message: object) -> BaseException | None:
     cls = _builtin_names.get(name) if _type(name) is str else None
     if cls not in _EXCEPTION_TYPES:
         return None
-    return cls(str(message)[:1000])  # type: ignore[no-any-return]
+    for base in cls.__mro__:  # UnicodeDecodeError wants five arguments: a ValueError then
+        try:
+            return base(str(message)[:1000])  # type: ignore[no-any-return]
+        except TypeError:
+            continue
+    return None
 
 
 def _builtin_base(exc: BaseException) -> str:

@@ -45,6 +45,7 @@ PROGRAM: dict[str, Any] = {
     "append": lambda items: items.append(len(items)),
     "math": math,
     "LIMIT": 3,
+    "decode": lambda data: data.decode("ascii"),
     "peek": lambda obj, name: getattr(obj, name),
 }
 
@@ -182,3 +183,9 @@ def test_the_program_reads_no_more_of_the_tests_objects_than_their_public_data(
 
 def key_of(value: int) -> int:
     return value
+
+
+def test_an_exception_that_needs_more_arguments_arrives_as_its_base(connect: Connect) -> None:
+    _, names = connect("decode")
+    with pytest.raises(ValueError, match="can't decode"):
+        names["decode"](b"\xff")
