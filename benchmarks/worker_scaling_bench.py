@@ -32,7 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.math_dataset import build_dataset
-from benchmarks.replica_scaling_bench import (
+from benchmarks.replica_timing import (
     code_batches,
     drive,
     machine_busy_s,
