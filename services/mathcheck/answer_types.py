@@ -113,9 +113,7 @@ class Expr(_Written):
     remaining fast checks and the symbolic engine."""
 
 
-Answer = (
-    Number | Quantity | Choice | Options | Ratio | Roman | Word | Assignment | Seq | Set | Expr
-)
+Answer = Number | Quantity | Choice | Options | Ratio | Roman | Word | Assignment | Seq | Set | Expr
 
 __all__ = [
     "Answer",

@@ -129,8 +129,19 @@ def _words(reference: Word, answer: Word) -> Verdict | None:
 
 def _expressions(reference: Expr | Number, answer: Expr) -> Verdict | None:
     # Evaluated without sympy; what the reader is unsure of goes to the symbolic engine.
-    same = probe(reference.canonical, answer.canonical)
+    same = probe(_exact_text(reference), answer.canonical)
     return None if same is None else Verdict(same, Method.NUMERIC)
+
+
+def _exact_text(value: Expr | Number) -> str:
+    """A number as its exact fraction (a decimal's rounding is left to the symbolic engine,
+    which the probe does by not reading a decimal point); an expression as it is."""
+    if isinstance(value, Expr):
+        return value.canonical
+    if value.parsed.decimal_places is not None or value.parsed.percent:
+        return value.canonical
+    exact = value.parsed.value
+    return f"({exact.numerator})/({exact.denominator})"
 
 
 def _sequences(reference: Seq, answer: Seq) -> Verdict | None:

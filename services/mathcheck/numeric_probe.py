@@ -314,8 +314,9 @@ def _binomial(top: Value, bottom: Value) -> Value:
 
 
 # Text the reader never takes: decimals (their rounding is the symbolic engine's to judge),
-# relations, sets and lists, subscripts, absolute values, primes, percents.
-_NOT_READ = re.compile(r"[.,;:=<>|_'%$&~\"]")
+# relations, sets and lists, subscripts, absolute values, primes, percents, and scientific
+# notation ("1e-3" is not 1·e − 3).
+_NOT_READ = re.compile(r"[.,;:=<>|_'%$&~\"]|\d[eE][+-]?\d")
 
 
 def read_expression(text: str) -> Expression | None:

@@ -123,6 +123,8 @@ def test_letters_words_and_the_rest(
         ("\\frac{n(n+1)}{2}", "(n^2+n)/2", (True, Method.NUMERIC)),
         ("2^{10}", "1024", (True, Method.NUMERIC)),
         ("x^2-1", "(x-1)(x+2)", (False, Method.NUMERIC)),
+        ("1e-3", "\\frac{1}{10^3}", (True, Method.NUMERIC)),  # the number's exact value
+        ("0.001", "\\frac{1}{10^3}", None),  # a decimal: its rounding is for sympy
         ("\\sqrt{x^2}", "x", None),  # equal only for x > 0: for the symbolic engine
         ("\\sin^2 x", "1-\\cos^2 x", None),  # a function without parentheses
     ],

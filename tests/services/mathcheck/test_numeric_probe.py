@@ -82,6 +82,8 @@ def test_undecided_pairs_go_on(reference: str, answer: str) -> None:
         "\\log(2)",  # base 10 or e
         "2^{10^{10}}",
         "(1+2",
+        "1e-3",  # scientific notation, not 1·e − 3
+        "2.5E3",
     ],
 )
 def test_unsure_text_is_not_read(text: str) -> None:
