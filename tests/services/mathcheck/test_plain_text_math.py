@@ -1,11 +1,10 @@
-"""Plain-text and Unicode mathematics rewritten as LaTeX."""
+"""Plain-text mathematics rewritten as LaTeX."""
 
 from __future__ import annotations
 
 import pytest
 
 from services.mathcheck.plain_text_math import latex_from_plain_text
-from services.mathcheck.unicode_math import latex_from_unicode
 
 
 @pytest.mark.parametrize(
@@ -36,25 +35,3 @@ def test_plain_text_becomes_latex(text: str, latex: str) -> None:
 )
 def test_latex_and_words_pass_unchanged(text: str) -> None:
     assert latex_from_plain_text(text) == text
-
-
-@pytest.mark.parametrize(
-    ("text", "latex"),
-    [
-        ("x² + 7x", "x^{2} + 7x"),
-        ("10⁻⁶", "10^{-6}"),
-        ("2¹⁰", "2^{10}"),
-        ("a₁", "a_{1}"),
-        ("3½", "3\\frac{1}{2}"),
-        ("−1.5", "-1.5"),
-        ("x ≤ 2", "x \\le  2"),
-        ("θ", "\\theta "),
-        ("ℝ", "\\mathbb{R}"),
-    ],
-)
-def test_unicode_becomes_latex(text: str, latex: str) -> None:
-    assert latex_from_unicode(text) == latex
-
-
-def test_ascii_passes_unicode_rewriting_unchanged() -> None:
-    assert latex_from_unicode("\\frac{1}{2} + x^2") == "\\frac{1}{2} + x^2"

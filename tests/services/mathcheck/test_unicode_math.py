@@ -1,0 +1,35 @@
+"""Unicode mathematics rewritten as LaTeX."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.mathcheck.unicode_math import latex_from_unicode
+
+
+@pytest.mark.parametrize(
+    ("text", "latex"),
+    [
+        ("x² + 7x", "x^{2} + 7x"),
+        ("10⁻⁶", "10^{-6}"),
+        ("2¹⁰", "2^{10}"),
+        ("a₁", "a_{1}"),
+        ("x₁₂", "x_{12}"),  # a run of subscripts is one subscript
+        ("3½", "3\\frac{1}{2}"),
+        ("¾", "\\frac{3}{4}"),
+        ("−1.5", "-1.5"),
+        ("2 × 3 ÷ 4", "2 \\times  3 \\div  4"),
+        ("x ≤ 2", "x \\le  2"),  # relations are spelled as the vocabulary spells them
+        ("a ≠ b", "a \\ne  b"),
+        ("θ", "\\theta "),
+        ("α+β", "\\alpha +\\beta "),
+        ("ℝ", "\\mathbb{R}"),
+        ("x ∈ ℝ ∪ ∅", "x \\in  \\mathbb{R} \\cup  \\emptyset "),
+    ],
+)
+def test_unicode_becomes_latex(text: str, latex: str) -> None:
+    assert latex_from_unicode(text) == latex
+
+
+def test_ascii_passes_unicode_rewriting_unchanged() -> None:
+    assert latex_from_unicode("\\frac{1}{2} + x^2") == "\\frac{1}{2} + x^2"

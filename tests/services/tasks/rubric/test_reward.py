@@ -1,0 +1,28 @@
+"""The rubric reward (TinyV/RRM): ``(1 - |grade - target|)**2``, nothing when unjudged."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.metrics import Metrics
+from services.protocol import RewardOptions
+from services.rewards.policy import NO_REWARD, RewardPolicy
+from services.tasks.rubric.reward import rubric_task_reward
+from services.verifier import RubricJudgement
+from tests.services.tasks.rubric.test_judge import UNREADABLE, graded, judged_without_a_grader
+
+POLICY = RewardPolicy.from_options(RewardOptions())
+
+
+def test_a_grade_is_scored_against_its_target() -> None:
+    judgement = graded(RubricJudgement(0.5, critique="Total Score: 5/10"))
+    assert rubric_task_reward(judgement, POLICY).value == pytest.approx(0.64)
+
+
+def test_an_unreadable_grade_is_scored_as_zero() -> None:
+    assert rubric_task_reward(graded(UNREADABLE), POLICY).value == pytest.approx(0.09)
+
+
+def test_without_a_grader_an_item_gets_nothing() -> None:
+    (judgement,) = judged_without_a_grader(Metrics())
+    assert rubric_task_reward(judgement, POLICY) == NO_REWARD
