@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from sandbox import Sandbox, SandboxUnavailable
 from services.admission import Admission, Backend
 from services.codecheck.outcome_cache import OutcomeCache
-from services.codecheck.scorer import CodeScorer
 from services.exploits.canaries import CanaryMonitor
 from services.llm_stage import LLMStage
 from services.mathcheck.checker import MathChecker
@@ -23,6 +22,7 @@ from services.mathcheck.pool import SymbolicPool
 from services.metrics import Metrics
 from services.scoring import Scorer
 from services.settings import Settings
+from services.tasks.code.judge import CodeScorer
 from services.verifier import VerifierClient
 
 log = logging.getLogger(__name__)

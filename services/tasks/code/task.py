@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from services.admission import Backend
-from services.codecheck.scorer import DEFAULT_MAX_TESTS
 from services.protocol import CodeItem, CodeScoreRequest, Task
 from services.tasks.code.evidence import CodeEvidence
+from services.tasks.code.judge import DEFAULT_MAX_TESTS
 from services.tasks.code.result import present_code
 from services.tasks.code.reward import code_reward
 from services.tasks.entry import BatchRoute, JudgeParts, TaskEntry
