@@ -22,7 +22,7 @@ from services.mathcheck.pool import SymbolicPool
 from services.metrics import Metrics
 from services.scoring import Scorer
 from services.settings import Settings
-from services.tasks.code.judge import CodeScorer
+from services.tasks.code.judge import CodeJudge
 from services.verifier import VerifierClient
 
 log = logging.getLogger(__name__)
@@ -71,12 +71,12 @@ async def build_backends(
         if settings.llm.base_urls:
             verifier = await stack.enter_async_context(VerifierClient(settings.llm))
         stage = LLMStage(verifier, settings.mode, metrics, settings.llm.verdict_source)
-        code_scorer = _code_scorer(settings, sandbox, metrics) if sandbox is not None else None
+        code_judge = _code_judge(settings, sandbox, metrics) if sandbox is not None else None
         gate = _admission(settings, metrics, sandbox) if admission else None
-        scorer = Scorer(settings, checker, metrics, code_scorer, stage, gate)
+        scorer = Scorer(settings, checker, metrics, code_judge, stage, gate)
         monitor = None
         if canaries and settings.exploit_canary_interval_s > 0:
-            monitor = _canary_monitor(settings, checker, code_scorer, verifier, metrics)
+            monitor = _canary_monitor(settings, checker, code_judge, verifier, metrics)
             monitor.start()
             stack.push_async_callback(monitor.stop)
         yield Backends(
@@ -89,11 +89,11 @@ async def build_backends(
         )
 
 
-def _code_scorer(settings: Settings, sandbox: Sandbox, metrics: Metrics) -> CodeScorer:
+def _code_judge(settings: Settings, sandbox: Sandbox, metrics: Metrics) -> CodeJudge:
     outcomes = OutcomeCache(
         settings.code_cache_size, settings.code_cache_ttl_s, on_lookup=metrics.code_cache_lookup
     )
-    return CodeScorer(
+    return CodeJudge(
         sandbox,
         settings.every_test_after_timeout,
         wall_backstop=settings.code_wall_backstop,
@@ -115,7 +115,7 @@ def _admission(settings: Settings, metrics: Metrics, sandbox: Sandbox | None) ->
 def _canary_monitor(
     settings: Settings,
     checker: MathChecker,
-    code_scorer: CodeScorer | None,
+    code_judge: CodeJudge | None,
     verifier: VerifierClient | None,
     metrics: Metrics,
 ) -> CanaryMonitor:
@@ -123,7 +123,7 @@ def _canary_monitor(
     metric sinks of their own: the request counters on /metrics stay the requests'."""
     own = Metrics()
     stage = LLMStage(verifier, settings.mode, own, settings.llm.verdict_source)
-    scorer = Scorer(settings, checker, own, code_scorer, stage)
+    scorer = Scorer(settings, checker, own, code_judge, stage)
     return CanaryMonitor(
         scorer,
         metrics,

@@ -39,7 +39,7 @@ def _describe(index: int, outcome: TestOutcome) -> str:
 Runs = dict[RunKey, "asyncio.Task[Run]"]
 
 
-class CodeScorer:
+class CodeJudge:
     """The code judge: the program's tests run in the sandbox; how many passed.
 
     Unless ``every_test_after_timeout`` (or the request's ``every_test``), a program whose

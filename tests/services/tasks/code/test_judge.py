@@ -13,7 +13,7 @@ from services.codecheck.outcome_cache import OutcomeCache
 from services.protocol import CodeItem, Judge, RewardOptions, Status, Task
 from services.settings import Settings
 from services.tasks.code.evidence import PassCount
-from services.tasks.code.judge import DEFAULT_MAX_TESTS, CodeScorer, Runs
+from services.tasks.code.judge import DEFAULT_MAX_TESTS, CodeJudge, Runs
 from services.tasks.judging import BatchContext, Entry
 
 pytestmark = pytest.mark.anyio
@@ -42,7 +42,7 @@ def _item(completion: str, tests: list[dict[str, Any]], **extra: Any) -> CodeIte
 
 
 async def test_a_program_passing_every_test_is_correct(sandbox: Sandbox) -> None:
-    judgement = await CodeScorer(sandbox).judge_item(3, _item(ADD, TESTS, id="a"), OPTIONS)
+    judgement = await CodeJudge(sandbox).judge_item(3, _item(ADD, TESTS, id="a"), OPTIONS)
     assert (judgement.index, judgement.id, judgement.task) == (3, "a", Task.CODE)
     assert (judgement.status, judgement.judge, judgement.judged) == (Status.OK, Judge.RULE, True)
     assert judgement.correct is True and judgement.detail == "2/2 tests passed"
@@ -53,7 +53,7 @@ async def test_a_program_passing_every_test_is_correct(sandbox: Sandbox) -> None
 
 async def test_a_failing_test_is_counted_and_described(sandbox: Sandbox) -> None:
     tests = [*TESTS, {"code": "assert add(0, 0) == 1"}]
-    judgement = await CodeScorer(sandbox).judge_item(0, _item(ADD, tests), OPTIONS)
+    judgement = await CodeJudge(sandbox).judge_item(0, _item(ADD, tests), OPTIONS)
     assert judgement.correct is False and judgement.evidence is not None
     assert judgement.evidence.tests == PassCount(2, 3, 0)
     assert judgement.detail.startswith("2/3 tests passed (")
@@ -61,7 +61,7 @@ async def test_a_failing_test_is_counted_and_described(sandbox: Sandbox) -> None
 
 
 async def test_no_code_is_judged_wrong_without_running(sandbox: Sandbox) -> None:
-    judgement = await CodeScorer(sandbox).judge_item(0, _item("I cannot.", TESTS), OPTIONS)
+    judgement = await CodeJudge(sandbox).judge_item(0, _item("I cannot.", TESTS), OPTIONS)
     assert (judgement.status, judgement.judged, judgement.correct) == (Status.OK, True, False)
     assert judgement.detail == "no python code found in the completion"
     assert judgement.evidence is not None and judgement.evidence.program is None
@@ -70,14 +70,14 @@ async def test_no_code_is_judged_wrong_without_running(sandbox: Sandbox) -> None
 
 async def test_a_test_that_checks_nothing_is_an_error(sandbox: Sandbox) -> None:
     tests = [{"code": "assert add(1, 2) == 3"}, {"stdin": "1 2"}]
-    judgement = await CodeScorer(sandbox).judge_item(0, _item(ADD, tests), OPTIONS)
+    judgement = await CodeJudge(sandbox).judge_item(0, _item(ADD, tests), OPTIONS)
     assert (judgement.status, judgement.judged) == (Status.ERROR, False)
     assert judgement.detail.startswith("test 2 has neither code nor expected output")
 
 
 async def test_only_the_first_max_tests_are_taken(sandbox: Sandbox) -> None:
     tests = [{"code": "assert add(1, 1) == 2"}] * (DEFAULT_MAX_TESTS + 2)
-    scorer = CodeScorer(sandbox)
+    scorer = CodeJudge(sandbox)
     default = await scorer.judge_item(0, _item(ADD, tests), OPTIONS)
     two = await scorer.judge_item(0, _item(ADD, tests, max_tests=2), OPTIONS)
     assert default.evidence is not None and two.evidence is not None
@@ -90,23 +90,23 @@ async def test_a_first_test_timing_out_skips_the_rest_unless_every_test(
 ) -> None:
     tests = [*TESTS, {"code": "assert add(0, 0) == 0"}]
     item = _item(HANG, tests, timeout_s=0.3)
-    skipped = await CodeScorer(sandbox).judge_item(0, item, OPTIONS)
+    skipped = await CodeJudge(sandbox).judge_item(0, item, OPTIONS)
     assert skipped.evidence is not None and skipped.evidence.tests == PassCount(0, 3, 2)
     assert "2 more skipped after the first test timed out" in skipped.detail
-    every = await CodeScorer(sandbox, every_test_after_timeout=True).judge_item(0, item, OPTIONS)
+    every = await CodeJudge(sandbox, every_test_after_timeout=True).judge_item(0, item, OPTIONS)
     assert every.evidence is not None and every.evidence.tests == PassCount(0, 3, 0)
     assert "skipped" not in every.detail and "timeout=3" in every.detail
 
 
 def test_limits_are_cpu_time_with_a_wall_clock_backstop(sandbox: Sandbox) -> None:
-    limits = CodeScorer(sandbox, wall_backstop=2.5).limits(2.0)
+    limits = CodeJudge(sandbox, wall_backstop=2.5).limits(2.0)
     assert (limits.cpu_s, limits.wall_s) == (2.0, 5.0)
     # A backstop below 1 would kill a program before its CPU time is spent.
-    assert CodeScorer(sandbox, wall_backstop=0.5).limits(2.0).wall_s == 2.0
+    assert CodeJudge(sandbox, wall_backstop=0.5).limits(2.0).wall_s == 2.0
 
 
 async def test_identical_items_of_one_request_share_one_run(sandbox: Sandbox) -> None:
-    scorer = CodeScorer(sandbox)
+    scorer = CodeJudge(sandbox)
     runs: Runs = {}
     first = await scorer.judge_item(0, _item(ADD, TESTS), OPTIONS, runs)
     second = await scorer.judge_item(1, _item(ADD, TESTS, id="again"), OPTIONS, runs)
@@ -118,7 +118,7 @@ async def test_identical_items_of_one_request_share_one_run(sandbox: Sandbox) ->
 
 async def test_runs_of_recent_requests_come_from_the_outcome_cache(sandbox: Sandbox) -> None:
     hits: list[bool] = []
-    scorer = CodeScorer(sandbox, outcomes=OutcomeCache(8, 60, on_lookup=hits.append))
+    scorer = CodeJudge(sandbox, outcomes=OutcomeCache(8, 60, on_lookup=hits.append))
     await scorer.judge_item(0, _item(ADD, TESTS), OPTIONS)
     again = await scorer.judge_item(0, _item(ADD, TESTS), OPTIONS)
     assert hits == [False, True]
@@ -128,14 +128,14 @@ async def test_runs_of_recent_requests_come_from_the_outcome_cache(sandbox: Sand
 async def test_judge_returns_one_judgement_per_entry_in_order(sandbox: Sandbox) -> None:
     entries = [Entry(4, _item(ADD, TESTS)), Entry(7, _item("nothing", TESTS))]
     context = BatchContext(OPTIONS, asyncio.get_running_loop().time() + 60, 60)
-    judged = await CodeScorer(sandbox).judge(entries, context)
+    judged = await CodeJudge(sandbox).judge(entries, context)
     assert [(j.index, j.correct) for j in judged] == [(4, True), (7, False)]
 
 
 async def test_a_sandbox_that_cannot_run_the_language_makes_the_item_unavailable() -> None:
     box = Sandbox(Settings(sandbox={"workers": 1, "python": "/nonexistent/python3"}).sandbox)
     try:
-        judgement = await CodeScorer(box).judge_item(0, _item(ADD, TESTS), OPTIONS)
+        judgement = await CodeJudge(box).judge_item(0, _item(ADD, TESTS), OPTIONS)
     finally:
         box.close()
     assert (judgement.status, judgement.judged) == (Status.UNAVAILABLE, False)

@@ -12,7 +12,7 @@ from services.mathcheck.checker import MathChecker
 from services.metrics import Metrics
 from services.protocol import CodeItem, CodeScoreRequest, RewardOptions, Status, Task
 from services.settings import Settings
-from services.tasks.code.judge import DEFAULT_MAX_TESTS, CodeScorer
+from services.tasks.code.judge import DEFAULT_MAX_TESTS, CodeJudge
 from services.tasks.code.result import present_code
 from services.tasks.code.reward import code_reward
 from services.tasks.code.task import CODE, CODE_DISABLED
@@ -48,7 +48,7 @@ def test_without_a_sandbox_every_code_item_says_code_is_not_enabled(
 def test_with_a_sandbox_the_entry_judges_through_the_code_judge(math_checker: MathChecker) -> None:
     sandbox = Sandbox(Settings(sandbox={"workers": 1}).sandbox)
     try:
-        judged = _judge_one(math_checker, CodeScorer(sandbox))
+        judged = _judge_one(math_checker, CodeJudge(sandbox))
     finally:
         sandbox.close()
     assert judged == (Status.OK, "2/2 tests passed", True)
