@@ -230,6 +230,10 @@ class WorkerPool:
                     self._busy += 1
                     break
                 self._cond.wait()
+        return self._spawn(slot)
+
+    def _spawn(self, slot: int) -> WorkerProcess:
+        """Start a worker in ``slot``, already counted busy; on failure give the slot back."""
         try:
             worker = WorkerProcess(self.spec, slot)
         except BaseException:
@@ -285,13 +289,14 @@ class WorkerPool:
     def warm(self, count: int | None = None) -> None:
         """Start workers ahead of time (up to ``count``, default all)."""
         want = min(self.size, count or self.size)
-        started: list[WorkerProcess] = []
-        with self._cond:
-            have = len(self._idle) + self._busy
-        for _ in range(max(0, want - have)):
-            started.append(self._acquire())
-        for w in started:
-            self._release(w, healthy=True)
+        while True:
+            # New workers in free slots: taking an idle one (as _acquire would) adds none.
+            with self._cond:
+                if self._closed or len(self._idle) + self._busy >= want or not self._free_slots:
+                    return
+                slot = self._free_slots.pop()
+                self._busy += 1
+            self._release(self._spawn(slot), healthy=True)
 
     def host_pids(self) -> list[int]:
         """Host pids of the sandboxed worker processes (diagnostics, tests)."""

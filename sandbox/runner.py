@@ -89,6 +89,8 @@ class Sandbox:
         """One outcome per test, in order. Raises SandboxUnavailable only when the
         language or isolation level cannot run here, never because of the program."""
         language = Language(language)
+        if self._closed:
+            raise SandboxUnavailable("sandbox is closed")
         loop = asyncio.get_running_loop()
         pool = self._pools.get(language)
         if pool is None:  # first use: probing the interpreter blocks, keep it off the loop

@@ -66,11 +66,6 @@ def test_warm_starts_workers_up_to_the_size(
     assert len(set(pool.host_pids())) == started
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="warm() takes the idle worker it counted as already there instead of starting "
-    "a new one, so a pool with one idle worker of two stays at one",
-)
 def test_warm_adds_to_the_workers_already_idle(make_pool: MakePool) -> None:
     pool = make_pool(2)
     pool.warm(1)

@@ -115,12 +115,6 @@ def test_warmup_starts_every_python_worker(sandbox: Sandbox) -> None:
     assert sandbox.status().workers == {Language.PYTHON: PoolStatus(alive=2, spawned=2, retired=0)}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=RuntimeError,
-    reason="run_tests after close() raises RuntimeError from the shut-down executor or "
-    "scheduler, not the SandboxUnavailable its docstring promises",
-)
 @pytest.mark.parametrize("used", [False, pytest.param(True, marks=needs_bwrap)])
 def test_a_closed_sandbox_refuses_with_sandbox_unavailable(used: bool) -> None:
     sb = Sandbox(SandboxConfig(workers=1))
