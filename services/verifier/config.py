@@ -184,7 +184,9 @@ class VerifierConfig(BaseModel):
         description="How long an open breaker stays open before one half-open probe.",
     )
     cache_size: int = Field(
-        16_384, ge=1, description="Entries in each verdict cache (answers, rubric grades)."
+        16_384,
+        ge=0,
+        description="Entries in each verdict cache (answers, rubric grades); 0 turns them off.",
     )
     extra_headers: dict[str, str] = Field(
         default_factory=dict,

@@ -157,10 +157,10 @@ def test_stuck_math_worker_while_other_requests_are_served(start_service: Servic
     with httpx.Client(base_url=service.url, timeout=60) as client:
         for n in range(2, 8):  # symbolic answers, each needing the remaining worker
             started = time.monotonic()
-            item = {
+            item = {  # a trigonometric factor: the numeric probe leaves these to sympy
                 "task": "math",
-                "completion": f"\\boxed{{\\frac{{{n}}}{{\\sqrt{{2}}}}}}",
-                "reference": f"\\frac{{{n}\\sqrt{{2}}}}{{2}}",
+                "completion": f"\\boxed{{\\frac{{{n}}}{{\\sqrt{{2}}}}\\cos 2x}}",
+                "reference": f"\\frac{{{n}\\sqrt{{2}}}}{{2}}\\cos(2x)",
             }
             result = client.post("/score", json={"items": [item]}).json()["results"][0]
             assert (result["status"], result["reward"]) == ("ok", 1.0), result
@@ -177,13 +177,14 @@ def test_stuck_math_worker_while_other_requests_are_served(start_service: Servic
 def test_service_restarted_under_a_trainer_batch(caplog: pytest.LogCaptureFixture) -> None:
     port = free_port()
     replica = ServiceProcess({"VERIFIER_MATH_WORKERS": "2"}, port=port)
-    # Unique symbolic comparisons, so the batch takes a few seconds and is in flight.
+    # Unique symbolic comparisons (a trigonometric factor: the numeric probe leaves these to
+    # sympy), so the batch takes a few seconds and is in flight.
     items = [
         {
             "task": "math",
             "id": f"item-{i}",
-            "completion": f"\\boxed{{\\frac{{{i}}}{{\\sqrt{{3}}}}}}",
-            "reference": f"\\frac{{{i}\\sqrt{{3}}}}{{3}}" if i % 3 else f"{i}",
+            "completion": f"\\boxed{{\\frac{{{i}}}{{\\sqrt{{3}}}}\\cos 2x}}",
+            "reference": f"\\frac{{{i}\\sqrt{{3}}}}{{3}}\\cos(2x)" if i % 3 else f"{i}\\cos(2x)",
         }
         for i in range(1, 601)
     ]
