@@ -62,10 +62,16 @@ def test_an_invalid_policy_value_is_refused_naming_http() -> None:
         VerifierConfig(url="http://a:1", timeout_s=-1)
 
 
-@pytest.mark.parametrize("field", ["max_batch", "max_concurrency", "cache_size"])
+@pytest.mark.parametrize("field", ["max_batch", "max_concurrency"])
 def test_counts_must_be_positive(field: str) -> None:
     with pytest.raises(ValidationError, match=field):
         VerifierConfig.model_validate({"url": "http://a:1", field: 0})
+
+
+def test_a_cache_size_of_zero_is_allowed_and_a_negative_one_is_refused() -> None:
+    assert VerifierConfig.model_validate({"url": "http://a:1", "cache_size": 0}).cache_size == 0
+    with pytest.raises(ValidationError, match="cache_size"):
+        VerifierConfig.model_validate({"url": "http://a:1", "cache_size": -1})
 
 
 def test_templates_resolve_by_name_or_are_the_text_given() -> None:
