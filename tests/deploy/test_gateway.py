@@ -41,6 +41,10 @@ REPLICA_ENV = {
     "VERIFIER_LLM_API_KEY": "",
     # Far above any real comparison, so a loaded shared CPU never turns a verdict into a timeout.
     "VERIFIER_MATH_TIMEOUT_S": "30",
+    # This scenario is about a killed replica, not backpressure: one sandbox worker per replica
+    # and 1.5 s programs would otherwise pass the 2 s wait bound and answer 429 (that path is
+    # tests/deploy/test_gateway_backpressure.py's).
+    "VERIFIER_MAX_QUEUE_WAIT_S": "60",
 }
 ENTRYPOINT = (str(ROOT / "deploy" / "verifier-entrypoint.sh"),)
 MATH_CLIENTS = 6
