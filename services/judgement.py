@@ -31,7 +31,7 @@ class Judgement(Generic[EvidenceT]):
     # time, its backend unavailable).
     evidence: EvidenceT | None = None
     # The verdict on the answer: a math answer equal to its reference, a program that passed
-    # every test; None for tasks that grade rather than decide (grade, rubric).
+    # every test; None for tasks that grade rather than decide (critique, rubric).
     correct: bool | None = None
     # False when no judge reached a verdict that a reward can be given for.
     judged: bool = True

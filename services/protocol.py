@@ -12,23 +12,26 @@ from services.codecheck.test_formats import looks_like_test_data, to_test_specs
 
 # The name of an item's task. The contract lists the built-in tasks; a task added at runtime
 # (services.tasks.registry.register) adds its name with Task.add, and its results report that
-# name. (A comment, not a docstring: a docstring would become the schema's description.)
+# name. A former name (TASK_ALIASES) is read as the task it names now. (A comment, not a
+# docstring: a docstring would become the schema's description.)
 class Task(StrEnum):
     MATH = "math"
     CODE = "code"
     RUBRIC = "rubric"
-    GRADE = "grade"
+    CRITIQUE = "critique"
 
     @classmethod
     def _missing_(cls, value: object) -> Task | None:
-        return _ADDED_TASKS.get(value) if isinstance(value, str) else None
+        if not isinstance(value, str):
+            return None
+        return TASK_ALIASES.get(value) or _ADDED_TASKS.get(value)
 
     @classmethod
     def add(cls, name: str) -> Task:
         """The name of a task added at runtime, as a value of this type. The built-in names
         are members; an added one is accepted wherever a task name is read, and is not
         listed in the OpenAPI document, which describes the built-in tasks."""
-        known = _ADDED_TASKS.get(name) or cls._value2member_map_.get(name)
+        known = _ADDED_TASKS.get(name) or cls._value2member_map_.get(name) or TASK_ALIASES.get(name)
         if isinstance(known, Task):
             return known
         added = str.__new__(cls, name)
@@ -39,6 +42,11 @@ class Task(StrEnum):
 
 
 _ADDED_TASKS: dict[str, Task] = {}
+
+# Former task names still accepted on the wire and in trainer configs, and the task each
+# names now: 'grade' was the critique task's name until it was renamed (the /grade route,
+# which grades one math answer, is another thing and keeps its name).
+TASK_ALIASES: dict[str, Task] = {"grade": Task.CRITIQUE}
 
 
 class Mode(StrEnum):
@@ -188,15 +196,21 @@ class RubricItem(_ItemBase):
     rubric: str = Field("", description="Optional grading criteria shown to the grader.")
 
 
-class GradeItem(_ItemBase):
-    """Training a rubric reward model: the completion is the policy's own graded critique."""
+class CritiqueItem(_ItemBase):
+    """Training a rubric reward model: the completion is the policy's own graded critique.
+    'grade' is accepted as the task's former name; results name the task 'critique'."""
 
-    task: Literal[Task.GRADE]
+    task: Literal[Task.CRITIQUE, "grade"]
     reference: float = Field(ge=0.0, le=1.0, description="Target score in [0, 1].")
 
+    @field_validator("task")
+    @classmethod
+    def _canonical_name(cls, task: str) -> Task:
+        return Task(task)
 
-AnyItem = MathItem | CodeItem | RubricItem | GradeItem
-ScoreItem = Annotated[MathItem | CodeItem | RubricItem | GradeItem, Field(discriminator="task")]
+
+AnyItem = MathItem | CodeItem | RubricItem | CritiqueItem
+ScoreItem = Annotated[MathItem | CodeItem | RubricItem | CritiqueItem, Field(discriminator="task")]
 
 
 class ScoreRequest(_Strict):

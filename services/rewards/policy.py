@@ -8,7 +8,7 @@ as the seeds give them:
 * the LLM verifier's modes (TinyV): a score in [0, 1] from the rule verdict and the
   verifier's probability ``p`` (:func:`combined_score`), mapped onto the reward scale
   (:func:`answer_value`), then the same weighted sum.
-* grade and rubric items (seed 004): ``(1 - |score - reference|)**2``.
+* critique and rubric items (seed 004): ``(1 - |score - reference|)**2``.
 """
 
 from __future__ import annotations

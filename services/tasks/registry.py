@@ -18,8 +18,8 @@ from pydantic import BaseModel, Field, TypeAdapter
 
 from services.protocol import Task
 from services.tasks.code.task import CODE
+from services.tasks.critique.task import CRITIQUE
 from services.tasks.entry import TaskEntry
-from services.tasks.grade.task import GRADE
 from services.tasks.math.task import MATH
 from services.tasks.rubric.task import RUBRIC
 
@@ -68,5 +68,5 @@ def _union_of(models: tuple[type[BaseModel], ...]) -> TypeAdapter[Any]:
     return TypeAdapter(Annotated[union, Field(discriminator="task")])
 
 
-for _entry in (MATH, CODE, RUBRIC, GRADE):
+for _entry in (MATH, CODE, RUBRIC, CRITIQUE):
     register(_entry)

@@ -8,20 +8,20 @@ import pytest
 
 from services.judgement import Judgement, unjudged
 from services.protocol import Judge, Status, Task
-from services.tasks.grade.evidence import GradeEvidence
+from services.tasks.critique.evidence import CritiqueEvidence
 
 
 def test_a_judgement_names_its_task_and_carries_that_task_s_evidence() -> None:
     judgement = Judgement(
         index=0,
         id="a",
-        task=Task.GRADE,
+        task=Task.CRITIQUE,
         status=Status.OK,
         judge=Judge.RULE,
         detail="grade 7/10",
-        evidence=GradeEvidence("7", 0.5, 0.7),
+        evidence=CritiqueEvidence("7", 0.5, 0.7),
     )
-    assert judgement.task is Task.GRADE and isinstance(judgement.evidence, GradeEvidence)
+    assert judgement.task is Task.CRITIQUE and isinstance(judgement.evidence, CritiqueEvidence)
     # Grading tasks give a score, not a verdict; a reward can be given.
     assert (judgement.correct, judgement.judged) == (None, True)
     with pytest.raises(FrozenInstanceError):

@@ -9,13 +9,21 @@ from typing import Any
 from services.judgement import Judgement, unjudged
 from services.llm_stage import LLMStage
 from services.metrics import Metrics
-from services.protocol import GradeItem, MathItem, Mode, RewardOptions, Status, Task, VerdictSource
+from services.protocol import (
+    CritiqueItem,
+    MathItem,
+    Mode,
+    RewardOptions,
+    Status,
+    Task,
+    VerdictSource,
+)
 from services.rewards.policy import RewardPolicy
-from services.tasks.grade.judge import judge_grade
+from services.tasks.critique.judge import judge_critique
 from tests.services.tasks.math.test_verification import math_judged
 
 MATH = MathItem(completion="I think it is four.", reference="4")
-GRADE = GradeItem(task=Task.GRADE, completion="Total Score: 5/10", reference=0.5)
+CRITIQUE = CritiqueItem(task=Task.CRITIQUE, completion="Total Score: 5/10", reference=0.5)
 
 
 def _refine(
@@ -42,16 +50,16 @@ def test_rule_mode_asks_nothing() -> None:
 
 
 def test_only_tasks_with_verification_hooks_are_refined() -> None:
-    grade = judge_grade(1, GRADE)
+    critique = judge_critique(1, CRITIQUE)
     late = unjudged(2, None, Task.MATH, Status.TIMEOUT, "late")
     refined, metrics = _refine(
-        Mode.MIXED, [MATH, GRADE, MATH, None], [math_judged(None, False), grade, late, late]
+        Mode.MIXED, [MATH, CRITIQUE, MATH, None], [math_judged(None, False), critique, late, late]
     )
     # The math item was asked about (no verifier: the rule verdict stands, labelled); the
-    # grade item has no hooks; an unjudged item and an invalid one are never sent.
+    # critique item has no hooks; an unjudged item and an invalid one are never sent.
     assert refined[0].status is Status.UNAVAILABLE
     assert refined[0].detail.endswith("rule verdict used")
-    assert refined[1:] == [grade, late, late]
+    assert refined[1:] == [critique, late, late]
     assert _count(metrics, Mode.MIXED, "fallback") == 1.0
 
 

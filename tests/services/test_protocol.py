@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from services.app import create_app
-from services.protocol import ScoreResult, Status, Task
+from services.protocol import TASK_ALIASES, CritiqueItem, ScoreRequest, ScoreResult, Status, Task
 from services.settings import Settings
 
 SNAPSHOT = Path(__file__).with_name("openapi.json")
@@ -48,6 +48,24 @@ def test_a_task_added_at_runtime_is_a_task_name_on_the_wire_but_not_in_the_docum
     assert "wire_test_task" not in json.dumps(_document())
     with pytest.raises(ValueError):
         ScoreResult(index=0, task="never_added", reward=None, status=Status.OK, judge="none")
+
+
+def test_a_former_task_name_is_read_as_the_task_it_names_now() -> None:
+    # 'grade' was the critique task's name; /grade (one math answer) is another thing.
+    assert TASK_ALIASES == {"grade": Task.CRITIQUE}
+    assert Task("grade") is Task.CRITIQUE and Task.add("grade") is Task.CRITIQUE
+    request = ScoreRequest.model_validate_json(
+        '{"items": [{"task": "grade", "completion": "Total Score: 6/10", "reference": 0.6}]}'
+    )
+    (item,) = request.items
+    assert isinstance(item, CritiqueItem) and item.task is Task.CRITIQUE
+    assert json.loads(item.model_dump_json())["task"] == "critique"
+    result = ScoreResult(index=0, task="grade", reward=1.0, status=Status.OK, judge="rule")
+    assert json.loads(result.model_dump_json())["task"] == "critique"
+    # The document lists the former name as an accepted value, and no task of that name.
+    schemas = _document()["components"]["schemas"]
+    assert schemas["CritiqueItem"]["properties"]["task"]["enum"] == ["critique", "grade"]
+    assert "grade" not in schemas["Task"]["enum"]
 
 
 if __name__ == "__main__":

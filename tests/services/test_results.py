@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from services.judgement import unjudged
-from services.protocol import GradeItem, Judge, Status, Task
+from services.protocol import CritiqueItem, Judge, Status, Task
 from services.results import to_result
 from services.rewards.policy import NO_REWARD, Reward
-from services.tasks.grade.judge import judge_grade
+from services.tasks.critique.judge import judge_critique
 
 
 def test_a_judged_item_is_presented_by_its_task() -> None:
-    judgement = judge_grade(
-        3, GradeItem(task=Task.GRADE, id="g", completion="Total Score: 6/10", reference=0.6)
+    judgement = judge_critique(
+        3, CritiqueItem(task=Task.CRITIQUE, id="g", completion="Total Score: 6/10", reference=0.6)
     )
     result = to_result(judgement, Reward(1.0))
-    assert (result.index, result.id, result.task, result.reward) == (3, "g", Task.GRADE, 1.0)
+    assert (result.index, result.id, result.task, result.reward) == (3, "g", Task.CRITIQUE, 1.0)
     assert (result.status, result.judge, result.detail) == (Status.OK, Judge.RULE, judgement.detail)
     assert result.components == {"reference": 0.6, "score": 0.6}
     assert result.extracted == "6"

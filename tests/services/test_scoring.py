@@ -123,17 +123,18 @@ async def test_verifier_only_without_a_verifier_gives_no_reward(scorer: Scorer) 
 async def test_every_task_dispatches_to_its_judge(scorer: Scorer) -> None:
     raw = [
         {"task": "math", "completion": "\\boxed{4}", "reference": "4"},
-        {"task": "grade", "completion": "Total Score: 7/10", "reference": 0.5},
+        {"task": "critique", "completion": "Total Score: 7/10", "reference": 0.5},
         {"task": "rubric", "completion": "an essay", "reference": 0.5},
         {"task": "code", "language": "python", "completion": "print(1)", "tests": [{}]},
         {"task": "poetry", "completion": "?"},
     ]
     response = await scorer.score_batch(raw, RewardOptions())
-    math, grade, rubric, code, invalid = response.results
+    math, critique, rubric, code, invalid = response.results
     assert (math.task, math.reward, math.judge) == (Task.MATH, 1.0, Judge.RULE)
-    assert grade.reward == pytest.approx((1 - abs(0.7 - 0.5)) ** 2)
-    assert grade.components == {"reference": 0.5, "score": pytest.approx(0.7)}
-    assert grade.extracted == "7"
+    assert (critique.task, critique.judge) == (Task.CRITIQUE, Judge.RULE)
+    assert critique.reward == pytest.approx((1 - abs(0.7 - 0.5)) ** 2)
+    assert critique.components == {"reference": 0.5, "score": pytest.approx(0.7)}
+    assert critique.extracted == "7"
     # A rubric item is judged by its own judge: without a verifier it says why.
     assert (rubric.status, rubric.reward, rubric.judge) == (Status.UNAVAILABLE, None, Judge.NONE)
     assert rubric.detail.startswith("rubric grading unavailable: unavailable: no LLM verifier")

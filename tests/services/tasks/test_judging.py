@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from services.judgement import Judgement
-from services.protocol import GradeItem, Judge, MathItem, RewardOptions, Status, Task
+from services.protocol import CritiqueItem, Judge, MathItem, RewardOptions, Status, Task
 from services.tasks.judging import BatchContext, Entry, Unavailable, judge_each, task_of
 
 MATH = MathItem(id="m", completion="\\boxed{1}", reference="1")
-GRADE = GradeItem(task=Task.GRADE, id=7, completion="Total Score: 1/10", reference=0.1)
+CRITIQUE = CritiqueItem(task=Task.CRITIQUE, id=7, completion="Total Score: 1/10", reference=0.1)
 
 
 def _context(budget_s: float) -> BatchContext:
@@ -46,7 +46,7 @@ def test_a_late_item_and_a_failing_one_stay_their_own() -> None:
 
 def test_a_judge_handed_another_task_s_item_refuses() -> None:
     async def run() -> list[Judgement[Any]]:
-        return await judge_each([Entry(0, GRADE)], _context(1), MathItem, _judge)
+        return await judge_each([Entry(0, CRITIQUE)], _context(1), MathItem, _judge)
 
     with pytest.raises(TypeError, match="MathItem judge was handed another task's item"):
         asyncio.run(run())
@@ -54,10 +54,10 @@ def test_a_judge_handed_another_task_s_item_refuses() -> None:
 
 def test_an_unavailable_task_says_why_for_every_item() -> None:
     async def run() -> list[Judgement[Any]]:
-        return await Unavailable("no sandbox").judge([Entry(3, GRADE)], _context(1))
+        return await Unavailable("no sandbox").judge([Entry(3, CRITIQUE)], _context(1))
 
     (judgement,) = asyncio.run(run())
-    assert (judgement.index, judgement.id, judgement.task) == (3, 7, Task.GRADE)
+    assert (judgement.index, judgement.id, judgement.task) == (3, 7, Task.CRITIQUE)
     assert (judgement.status, judgement.detail, judgement.judged) == (
         Status.UNAVAILABLE,
         "no sandbox",
@@ -66,4 +66,4 @@ def test_an_unavailable_task_says_why_for_every_item() -> None:
 
 
 def test_an_item_s_task_is_the_name_its_model_carries() -> None:
-    assert (task_of(MATH), task_of(GRADE)) == (Task.MATH, Task.GRADE)
+    assert (task_of(MATH), task_of(CRITIQUE)) == (Task.MATH, Task.CRITIQUE)

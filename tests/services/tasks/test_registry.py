@@ -13,7 +13,7 @@ from services.tasks.registry import entries, entry_of, item_adapter, register, r
 
 
 def test_the_built_in_tasks_in_the_contract_s_order() -> None:
-    assert [entry.name for entry in entries()] == [Task.MATH, Task.CODE, Task.RUBRIC, Task.GRADE]
+    assert [entry.name for entry in entries()] == [Task.MATH, Task.CODE, Task.RUBRIC, Task.CRITIQUE]
     assert [e.route.path for e in entries() if e.route is not None] == [
         "/score/math",
         "/score/code",
@@ -42,17 +42,17 @@ def test_the_backends_the_tasks_load() -> None:
         {"task": "code", "language": "python", "completion": "x", "tests": [{"expected": "1"}] * 9}
     )
     assert (code.backend, code.demand(item)) == (Backend.SANDBOX, 5)  # the first five tests
-    assert (math.backend, entry_of(Task.GRADE).backend) == (Backend.MATH, None)
+    assert (math.backend, entry_of(Task.CRITIQUE).backend) == (Backend.MATH, None)
 
 
 def test_a_name_is_registered_once() -> None:
     with pytest.raises(ValueError, match="already registered"):
         register(entry_of(Task.MATH))
-    renamed = replace(entry_of(Task.GRADE), name=Task.add("grade_again"))
+    renamed = replace(entry_of(Task.CRITIQUE), name=Task.add("critique_again"))
     with registered(renamed):
         with pytest.raises(ValueError, match="already registered"):
             register(renamed)
-        assert Task("grade_again") is renamed.name
+        assert Task("critique_again") is renamed.name
     assert renamed not in entries()
 
 

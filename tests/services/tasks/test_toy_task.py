@@ -148,4 +148,4 @@ def test_the_task_is_gone_once_unregistered() -> None:
     assert ECHO.name not in [entry.name for entry in entries()]
     with registered(ECHO):
         assert entries()[-1] is ECHO
-    assert [entry.name.value for entry in entries()] == ["math", "code", "rubric", "grade"]
+    assert [entry.name.value for entry in entries()] == ["math", "code", "rubric", "critique"]

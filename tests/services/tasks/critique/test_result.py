@@ -1,4 +1,4 @@
-"""A grade judgement on the wire: the target, the grade read, and the text it was read from,
+"""A critique judgement on the wire: the target, the grade read, and the text it was read from,
 cut short."""
 
 from __future__ import annotations
@@ -9,32 +9,36 @@ from services.echo import MAX_ANSWER_ECHO
 from services.judgement import unjudged
 from services.protocol import Status, Task
 from services.rewards.policy import NO_REWARD, Reward
-from services.tasks.grade.judge import judge_grade
-from services.tasks.grade.result import present_grade
-from tests.services.tasks.grade.test_judge import grade_item
+from services.tasks.critique.judge import judge_critique
+from services.tasks.critique.result import present_critique
+from tests.services.tasks.critique.test_judge import critique_item
 
 
 def test_a_read_grade_shows_its_score_target_and_text() -> None:
-    judgement = judge_grade(2, grade_item("Fine work. Total Score: 7/10", 0.5))
-    presented = present_grade(judgement, Reward(0.64))
+    judgement = judge_critique(2, critique_item("Fine work. Total Score: 7/10", 0.5))
+    presented = present_critique(judgement, Reward(0.64))
     assert presented.components == {"reference": 0.5, "score": pytest.approx(0.7)}
     assert presented.extracted == "7"
 
 
 def test_an_unreadable_grade_shows_only_its_target() -> None:
-    presented = present_grade(judge_grade(0, grade_item("no grade here", 0.3)), Reward(0.0))
+    presented = present_critique(
+        judge_critique(0, critique_item("no grade here", 0.3)), Reward(0.0)
+    )
     assert presented.components == {"reference": 0.3}
     assert presented.extracted == "no grade here"
 
 
 def test_a_long_grade_text_is_cut_short() -> None:
     text = "9" * (MAX_ANSWER_ECHO * 2)
-    presented = present_grade(judge_grade(0, grade_item(f"Total Score: {text}", 1.0)), Reward(1.0))
+    presented = present_critique(
+        judge_critique(0, critique_item(f"Total Score: {text}", 1.0)), Reward(1.0)
+    )
     assert presented.components == {"reference": 1.0, "score": 1.0}
     assert presented.extracted == text[:MAX_ANSWER_ECHO] + f"… [{MAX_ANSWER_ECHO} more characters]"
 
 
 def test_an_item_no_judge_looked_at_shows_nothing() -> None:
-    late = unjudged(0, None, Task.GRADE, Status.TIMEOUT, "late")
-    presented = present_grade(late, NO_REWARD)
+    late = unjudged(0, None, Task.CRITIQUE, Status.TIMEOUT, "late")
+    presented = present_critique(late, NO_REWARD)
     assert (presented.components, presented.extracted) == ({}, None)

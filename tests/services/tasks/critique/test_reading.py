@@ -7,7 +7,7 @@ import math
 import httpx
 import pytest
 
-from services.tasks.grade.reading import grade_text, read_grade
+from services.tasks.critique.reading import grade_text, read_grade
 
 
 def seed_grade_reward(solution_str: str, ground_truth: float) -> float:
@@ -95,22 +95,41 @@ def _readable(text: str) -> bool:
     return True
 
 
-def test_grade_items_through_the_service(service_url: str) -> None:
+def test_critique_items_through_the_service(service_url: str) -> None:
     texts = [text for text in EDGE_CASES if text != "Total Score: -inf"]
     items = [
-        {"task": "grade", "id": i, "completion": t, "reference": 0.7} for i, t in enumerate(texts)
+        {"task": "critique", "id": i, "completion": t, "reference": 0.7}
+        for i, t in enumerate(texts)
     ]
     response = httpx.post(f"{service_url}/score", json={"items": items}, timeout=60)
     assert response.status_code == 200, response.text
     for text, result in zip(texts, response.json()["results"], strict=True):
-        assert result["status"] == "ok" and result["task"] == "grade"
+        assert result["status"] == "ok" and result["task"] == "critique"
         assert result["reward"] == pytest.approx(seed_grade_reward(text, 0.7))
         assert result["extracted"] == grade_text(text)
         assert ("score" in result["components"]) is _readable(grade_text(text))
 
 
-def test_grade_targets_are_validated(service_url: str) -> None:
-    item = {"task": "grade", "completion": "Total Score: 5/10", "reference": 1.5}
+def test_the_former_name_grade_scores_exactly_as_critique(service_url: str) -> None:
+    # 'grade' was this task's name: it is still accepted, and the result names the task
+    # 'critique', as the metrics and logs do.
+    def scored(task: str) -> list[dict[str, object]]:
+        items = [
+            {"task": task, "id": i, "completion": t, "reference": 0.7}
+            for i, t in enumerate(EDGE_CASES)
+        ]
+        response = httpx.post(f"{service_url}/score", json={"items": items}, timeout=60)
+        assert response.status_code == 200, response.text
+        results: list[dict[str, object]] = response.json()["results"]
+        return results
+
+    assert scored("grade") == scored("critique")
+    assert {result["task"] for result in scored("grade")} == {"critique"}
+
+
+@pytest.mark.parametrize("task", ["critique", "grade"])
+def test_critique_targets_are_validated(service_url: str, task: str) -> None:
+    item = {"task": task, "completion": "Total Score: 5/10", "reference": 1.5}
     (result,) = httpx.post(f"{service_url}/score", json={"items": [item]}, timeout=60).json()[
         "results"
     ]

@@ -1,4 +1,4 @@
-"""What the grade judge read from a policy's graded critique."""
+"""What the critique judge read from a policy's graded critique."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
-class GradeEvidence:
+class CritiqueEvidence:
     grade_text: str  # the text the seed hands to float()
     target: float  # the item's target score, in [0, 1]
     grade: float | None  # min(10, X)/10, or None when no grade could be read

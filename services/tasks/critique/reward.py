@@ -1,14 +1,14 @@
 """Seed 004's reward for training a rubric reward model: ``(1 - |grade - target|)**2``,
-and 0.0 when no grade could be read."""
+and 0.0 when no grade could be read from the critique."""
 
 from __future__ import annotations
 
 from services.judgement import Judgement
 from services.rewards.policy import NO_REWARD, Reward, RewardPolicy, rubric_reward
-from services.tasks.grade.evidence import GradeEvidence
+from services.tasks.critique.evidence import CritiqueEvidence
 
 
-def grade_reward(judgement: Judgement[GradeEvidence], policy: RewardPolicy) -> Reward:
+def critique_reward(judgement: Judgement[CritiqueEvidence], policy: RewardPolicy) -> Reward:
     evidence = judgement.evidence
     if not judgement.judged or evidence is None:
         return NO_REWARD

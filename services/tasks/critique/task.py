@@ -1,0 +1,24 @@
+"""The critique task's registry entry."""
+
+from __future__ import annotations
+
+from services.protocol import CritiqueItem, Task
+from services.tasks.critique.evidence import CritiqueEvidence
+from services.tasks.critique.judge import CritiqueJudge
+from services.tasks.critique.result import present_critique
+from services.tasks.critique.reward import critique_reward
+from services.tasks.entry import JudgeParts, TaskEntry
+from services.tasks.judging import TaskJudge
+
+
+def _judge(parts: JudgeParts) -> TaskJudge:
+    return CritiqueJudge()
+
+
+CRITIQUE: TaskEntry[CritiqueEvidence] = TaskEntry(
+    name=Task.CRITIQUE,
+    item=CritiqueItem,
+    judge=_judge,
+    reward=critique_reward,
+    present=present_critique,
+)
