@@ -1,7 +1,8 @@
 """Warm worker processes on the host side: spawning, job round trips, recycling.
 
 All methods block; the async API calls them from a thread pool so the event loop never
-waits on a pipe.
+waits on a pipe. Worker processes are forked from one spawner thread per pool (see
+``Spawner``), whichever thread asks for them.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, TypeVar
 
 from . import worker_main
 from .errors import SandboxUnavailable
@@ -29,6 +31,7 @@ WORKER_SOURCE = Path(worker_main.__file__).read_text(encoding="utf-8")
 START_TIMEOUT_S = 20.0
 # The worker enforces the job's wall clock itself; this margin only catches a hung worker.
 HOST_GRACE_S = 5.0
+_T = TypeVar("_T")
 
 
 class WorkerDied(Exception):
@@ -84,8 +87,35 @@ def _comm(pid: int) -> str:
         return ""
 
 
+class Spawner:
+    """The one thread that forks a pool's worker processes.
+
+    bwrap's ``--die-with-parent`` is PR_SET_PDEATHSIG, and the "parent" it watches is the
+    thread that forked bwrap, not that thread's process: a worker forked from a short-lived
+    thread (a request's executor thread, a warm-up thread) is killed when that thread exits.
+    Every fork goes through this thread instead, which lives as long as the pool has
+    workers. The workers still die with the service process: its death ends this thread.
+    Only the fork happens here; callers wait for the worker's hello on their own threads.
+    """
+
+    def __init__(self) -> None:
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sandbox-spawner")
+
+    def run(self, fork: Callable[[], _T]) -> _T:
+        """``fork()`` called on the spawner thread."""
+        try:
+            started = self._thread.submit(fork)
+        except RuntimeError as exc:  # stopped, or the interpreter is shutting down
+            raise SandboxUnavailable("sandbox is closed") from exc
+        return started.result()
+
+    def stop(self) -> None:
+        """End the thread; only once no worker it started is alive (they would die too)."""
+        self._thread.shutdown(wait=True)
+
+
 class WorkerProcess:
-    def __init__(self, spec: WorkerSpec, slot: int) -> None:
+    def __init__(self, spec: WorkerSpec, slot: int, spawner: Spawner) -> None:
         self.slot = slot
         self.jobs = 0
         self._scratch = tempfile.mkdtemp(prefix="sbx-") if spec.host_scratch else None
@@ -95,18 +125,25 @@ class WorkerProcess:
         self._stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115
         info_r, info_w = os.pipe() if spec.bwrap and spec.prefix else (-1, -1)
         try:
-            self.proc = subprocess.Popen(
-                spec.command(slot, self._scratch, info_w if info_w >= 0 else None),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self._stderr,
-                close_fds=True,
-                pass_fds=(info_w,) if info_w >= 0 else (),
-                start_new_session=True,
-                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+            argv = spec.command(slot, self._scratch, info_w if info_w >= 0 else None)
+            self.proc = spawner.run(
+                lambda: subprocess.Popen(
+                    argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=self._stderr,
+                    close_fds=True,
+                    pass_fds=(info_w,) if info_w >= 0 else (),
+                    start_new_session=True,
+                    env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+                )
             )
-        except OSError as exc:
+        except (OSError, SandboxUnavailable) as exc:
             self._stderr.close()
+            if self._scratch:
+                shutil.rmtree(self._scratch, ignore_errors=True)
+            if isinstance(exc, SandboxUnavailable):
+                raise
             raise SandboxUnavailable(f"cannot start sandbox worker: {exc}") from exc
         finally:
             if info_w >= 0:
@@ -214,6 +251,7 @@ class WorkerPool:
         self._cond = threading.Condition()
         self._closed = False
         self._on_close = on_close
+        self._spawner = Spawner()
         self.spawned = 0
         self.retired = 0
 
@@ -235,12 +273,13 @@ class WorkerPool:
     def _spawn(self, slot: int) -> WorkerProcess:
         """Start a worker in ``slot``, already counted busy; on failure give the slot back."""
         try:
-            worker = WorkerProcess(self.spec, slot)
+            worker = WorkerProcess(self.spec, slot, self._spawner)
         except BaseException:
             with self._cond:
                 self._busy -= 1
                 self._free_slots.append(slot)
                 self._cond.notify()
+            self._stop_spawner_when_done()
             raise
         self.spawned += 1
         with self._cond:
@@ -266,9 +305,17 @@ class WorkerPool:
                 self._idle.append(worker)
             self._cond.notify()
         if self._closed and not recycle:
+            worker.close()
             with self._cond:
                 self._live.discard(worker)
-            worker.close()
+        self._stop_spawner_when_done()
+
+    def _stop_spawner_when_done(self) -> None:
+        """Once closed and every worker is gone (or about to be), end the spawner thread."""
+        with self._cond:
+            done = self._closed and self._busy == 0 and not self._live
+        if done:
+            self._spawner.stop()
 
     def run(self, job: Job, wall_s: float) -> Reply:
         worker = self._acquire()
@@ -314,6 +361,9 @@ class WorkerPool:
             self._cond.notify_all()
         for w in idle:
             w.close()
+            with self._cond:
+                self._live.discard(w)
+        self._stop_spawner_when_done()
         reap_adopted(skip=())
         if self._on_close:
             self._on_close()

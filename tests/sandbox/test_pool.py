@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,10 +19,11 @@ import pytest
 from sandbox import Language, Limits, SandboxConfig, SandboxUnavailable, TestCase
 from sandbox.pool import HOST_GRACE_S, WorkerPool, WorkerSpec
 from sandbox.python_tests import plan_test
+from sandbox.reaper import reap_adopted
 from sandbox.runner import Sandbox, _job_limits
 from sandbox.worker_main import Job, Reply
 
-from .conftest import needs_bwrap
+from .conftest import host_processes, needs_bwrap
 
 pytestmark = [needs_bwrap, pytest.mark.timeout(120)]
 MakePool = Callable[..., WorkerPool]
@@ -83,25 +87,78 @@ def test_an_idle_worker_is_reused(make_pool: MakePool) -> None:
 
 def test_jobs_beyond_the_size_wait_for_a_worker(make_pool: MakePool) -> None:
     pool = make_pool(1)
-    # Long-lived threads, as the Sandbox's scheduler has (see the known failure below).
     with ThreadPoolExecutor(max_workers=3) as threads:
         futures = [threads.submit(pool.run, job(f"print({i})"), 2.0) for i in range(3)]
         assert [stdout(f.result()) for f in futures] == ["0\n", "1\n", "2\n"]
         assert (pool.spawned, pool.retired) == (1, 0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bwrap's --die-with-parent is the parent-death signal of the thread that "
-    "started the worker: when that thread exits, the idle worker is killed",
-)
 def test_a_worker_outlives_the_thread_that_started_it(make_pool: MakePool) -> None:
-    pool = make_pool(1)
-    starter = threading.Thread(target=pool.warm)
-    starter.start()
-    starter.join()
+    # bwrap's --die-with-parent follows the thread that forked it: the pool forks every
+    # worker from its own spawner thread, never from the caller's.
+    pool = make_pool(2)
+    for count in (1, 2):
+        starter = threading.Thread(target=pool.warm, args=(count,))
+        starter.start()
+        starter.join()
     time.sleep(0.3)
-    assert pool.alive() == 1
+    assert (pool.alive(), pool.spawned) == (2, 2)
+    assert stdout(pool.run(job("print('still here')"), 2.0)) == "still here\n"
+    assert pool.spawned == 2
+
+
+# A service: a pool with workers started from the main thread and from a thread that has
+# exited; it prints the host pids of its bwrap processes and of the workers, then waits.
+SERVICE = """
+import sys, threading, time
+from sandbox import Language, Sandbox, SandboxConfig
+from sandbox.pool import WorkerPool
+pool = WorkerPool(Sandbox(SandboxConfig(workers=2))._spec(Language.PYTHON), 2, 100)
+pool.warm(1)
+starter = threading.Thread(target=pool.warm)
+starter.start()
+starter.join()
+print(*[w.proc.pid for w in pool._live], *pool.host_pids(), flush=True)
+time.sleep(60)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Not gone and not a zombie (a killed service's orphans may re-parent to us)."""
+    state = host_processes().get(pid)
+    return state is not None and state[1] != "Z"
+
+
+def test_workers_die_with_the_service_process() -> None:
+    service = subprocess.Popen(
+        [sys.executable, "-c", SERVICE],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parents[2],
+    )
+    try:
+        assert service.stdout is not None
+        pids = [int(p) for p in service.stdout.readline().split()]
+        assert len(pids) == 4, pids  # two bwraps, two workers
+        time.sleep(0.3)
+        assert all(_running(p) for p in pids)
+    finally:
+        service.kill()
+        service.wait()
+    deadline = time.monotonic() + 10
+    while any(_running(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [p for p in pids if _running(p)], "workers outlived the service"
+    reap_adopted(skip=())
+
+
+def test_the_spawner_thread_ends_with_the_pool(make_pool: MakePool) -> None:
+    before = set(threading.enumerate())
+    pool = make_pool(2)
+    pool.warm()
+    spawners = [t for t in set(threading.enumerate()) - before if "spawner" in t.name]
+    pool.close()
+    assert spawners and not any(t.is_alive() for t in spawners)
 
 
 def test_a_worker_is_replaced_after_recycle_after_jobs(
