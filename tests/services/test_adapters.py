@@ -4,27 +4,13 @@ result."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from services.adapters import grade, reward_model
 from services.protocol import GradeRequest, Judge, Mode, RewardModelRequest, Status
 from services.scoring import Scorer
-from tests.services.in_process import rule_scorer
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-async def scorer() -> AsyncIterator[Scorer]:
-    async with rule_scorer() as scorer:
-        yield scorer
 
 
 async def test_a_right_and_a_wrong_answer(scorer: Scorer) -> None:

@@ -6,7 +6,6 @@ item the modes send to the verifier keeps its rule verdict and says so.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -20,7 +19,6 @@ from services.rewards.policy import RewardPolicy
 from services.scoring import Scorer
 from services.tasks.math.evidence import MathEvidence
 from services.tasks.math.reward import math_reward
-from tests.services.in_process import rule_scorer
 
 pytestmark = pytest.mark.anyio
 
@@ -29,17 +27,6 @@ WRONG = {"id": "wrong", "completion": "so it is \\boxed{5}"}
 # No marked answer, but one the verifier may judge (a number in words).
 NONE = {"id": "none", "completion": "I think it is four."}
 FALLBACK = "unavailable: no LLM verifier is configured (set VERIFIER_LLM_URL)"
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-async def scorer() -> AsyncIterator[Scorer]:
-    async with rule_scorer() as scorer:
-        yield scorer
 
 
 def math_evidence(judgement: Judgement[Any]) -> MathEvidence:

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 import pytest
 
 from services.judgement import Judgement
 from services.mathcheck.checker import MathChecker
-from services.mathcheck.pool import SymbolicPool
 from services.mathcheck.reasoning import ReasoningRule
 from services.protocol import ExtractionPolicy, Judge, MathItem, RewardOptions, Status, Task
 from services.tasks.math.evidence import MathEvidence
@@ -17,12 +15,8 @@ from services.tasks.math.judge import MathJudge
 
 
 @pytest.fixture(scope="module")
-def judge() -> Iterator[MathJudge]:
-    checker = MathChecker(SymbolicPool(1, 20.0, 1024), 64)
-    try:
-        yield MathJudge(checker, ExtractionPolicy.MARKED)
-    finally:
-        checker.close()
+def judge(math_checker: MathChecker) -> MathJudge:
+    return MathJudge(math_checker, ExtractionPolicy.MARKED)
 
 
 def _judge(
