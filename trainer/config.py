@@ -23,7 +23,7 @@ from pydantic import (
 )
 
 from services.http_policy import HttpPolicy, nest_policy_fields
-from services.protocol import Mode, RewardOptions
+from services.protocol import TASK_ALIASES, Mode, RewardOptions
 from services.reference_docs import SECTION_VARIABLES
 from trainer.seed_format import map_seed_keys
 
@@ -31,6 +31,13 @@ from trainer.seed_format import map_seed_keys
 AUTO_SERVICE = "auto"
 # What a ``model.path`` of this value means: build SmolLM2-135M-Instruct from its PyPI package.
 SMOLLM2_MODEL = "smollm2"
+
+
+def current_task_name(name: str) -> str:
+    """A task's name as the service names it now: a former name (``TASK_ALIASES``, e.g.
+    'grade') gives the task's current one ('critique'); any other name is returned as is."""
+    alias = TASK_ALIASES.get(name)
+    return alias.value if alias is not None else name
 
 
 # The linear projections of a Llama/Qwen decoder layer: where LoRA adapters go by default.
@@ -215,11 +222,11 @@ class RewardSection(RewardOptions):
         description="Judge mode (TinyV): rule only; addon = verifier when the rule does not "
         "accept; mixed = blend; verifier_only (alias tinyv_only).",
     )
-    task: Literal["math", "code", "grade"] = Field(
+    task: Literal["math", "code", "critique"] = Field(
         "math",
-        description="What the dataset's rows are; 'grade' trains a rubric reward model (the "
-        "answer field is the target score in [0, 1], the completion a critique ending in "
-        "'Total Score: X/10').",
+        description="What the dataset's rows are; 'critique' (former name 'grade', still "
+        "accepted) trains a rubric reward model (the answer field is the target score in "
+        "[0, 1], the completion a critique ending in 'Total Score: X/10').",
     )
     language: Literal["python", "q"] = Field("python", description="Code tasks: the language.")
     max_tests: int = Field(5, ge=1, description="Code: run the first N tests of a row.")
@@ -243,6 +250,11 @@ class RewardSection(RewardOptions):
         description="Stop the run after this many steps in a row where most rewards were "
         "unavailable; 0 = never stop.",
     )
+
+    @field_validator("task", mode="before")
+    @classmethod
+    def _current_task_name(cls, task: object) -> object:
+        return current_task_name(task) if isinstance(task, str) else task
 
     def options(self) -> dict[str, Any]:
         """The request's ``options`` object: this section's ``RewardOptions`` fields.

@@ -4,6 +4,7 @@ Each output row has ``prompt`` (chat messages or rendered text) plus the columns
 reward needs; TRL passes every column but ``prompt`` to reward functions as keyword
 arguments, one value per completion:
 - math: ``task``, ``reference``;
+- critique: ``task``, ``reference`` (the target score);
 - code: ``task``, ``language``, ``tests`` (a list of ``{code, stdin, expected}``).
 """
 
@@ -76,16 +77,16 @@ def reward_columns(
     row: dict[str, Any], data: DataSection, reward: RewardSection, where: str
 ) -> tuple[str, dict[str, Any]]:
     """The question and the reward columns of one source row."""
-    key = "math" if reward.task in ("math", "grade") else reward.language
+    key = "math" if reward.task in ("math", "critique") else reward.language
     question = str(_field(row, data.question_field or _QUESTION_FIELD[key], where))
     if reward.task == "math":
         return question, {"task": "math", "reference": str(_field(row, data.answer_field, where))}
-    if reward.task == "grade":
+    if reward.task == "critique":
         target = _field(row, data.answer_field, where)
         try:
-            return question, {"task": "grade", "reference": float(target)}
+            return question, {"task": "critique", "reference": float(target)}
         except (TypeError, ValueError):
-            raise DataError(f"{where}: a grade target must be a number in [0, 1]") from None
+            raise DataError(f"{where}: a critique target must be a number in [0, 1]") from None
     tests_raw = _field(row, data.tests_field or _TESTS_FIELD[key], where)
     if isinstance(tests_raw, str):  # some exports store the list as a JSON string
         tests_raw = json.loads(tests_raw)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 from transformers import TrainerCallback, TrainerControl, TrainerState, TrainingArguments
 
-from trainer.config import RewardSection
+from trainer.config import RewardSection, current_task_name
 from trainer.remote_reward import build_item
 from trainer.service_client import ClientSettings, Item, RewardServiceError, ServiceClient
 
@@ -28,10 +28,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Completions that reach each scorer's judge: a math answer the rule does not accept (so
-# addon asks the verifier), a program in each language, a grade line.
+# addon asks the verifier), a program in each language, a critique's grade line.
 _PROBE_COMPLETIONS = {
     "math": "The answer is \\boxed{0.123456789}.",
-    "grade": "The answer is partly right.\n\nTotal Score: 5/10",
+    "critique": "The answer is partly right.\n\nTotal Score: 5/10",
     "python": "```python\nprint()\n```",
     "q": "```q\nshow 0\n```",
 }
@@ -46,7 +46,7 @@ def probe_items(examples: Sequence[dict[str, Any]], reward: RewardSection) -> li
     items: list[Item] = []
     seen: set[tuple[str, str]] = set()
     for row in examples:
-        task = str(row.get("task") or reward.task)
+        task = current_task_name(str(row.get("task") or reward.task))
         kind = (task, str(row.get("language") or reward.language) if task == "code" else "")
         if kind in seen:
             continue

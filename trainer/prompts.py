@@ -29,7 +29,7 @@ def format_instruction(reasoning_format: ReasoningFormat, task: str, language: s
             f"First reason inside <{tag}> </{tag}> tags, then give the complete solution "
             f"inside <answer> </answer> tags, {where}."
         )
-    if task == "grade":
+    if task == "critique":
         return "Finish with a line 'Total Score: X/10'."
     if reasoning_format == "none":
         return "Put the final answer in \\boxed{}."

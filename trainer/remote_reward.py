@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from trainer.config import RewardSection
+from trainer.config import RewardSection, current_task_name
 from trainer.prompts import message_text
 from trainer.service_client import Item, Result
 
@@ -43,12 +43,12 @@ def build_item(
     index: int, prompt: str, completion: str, row: dict[str, Any], reward: RewardSection
 ) -> Item | None:
     """The service item for one completion; None when the row gives nothing to judge."""
-    task = row.get("task") or reward.task
-    if task == "grade":
+    task = current_task_name(str(row.get("task") or reward.task))
+    if task == "critique":
         if row.get("reference") is None:
             return None
         return {
-            "task": "grade",
+            "task": "critique",
             "id": index,
             "prompt": prompt,
             "completion": completion,

@@ -138,6 +138,15 @@ def test_tinyv_only_is_sent_as_verifier_only() -> None:
     assert RewardSection(mode="tinyv_only").options()["mode"] == "verifier_only"
 
 
+def test_the_former_task_name_grade_is_read_as_critique(tmp_path: Path) -> None:
+    path = tmp_path / "critique.yaml"
+    path.write_text("reward:\n  task: grade\n")
+    assert load_config(path).reward.task == "critique"
+    assert RewardSection(task="grade") == RewardSection(task="critique")
+    with pytest.raises(ValidationError, match="task"):
+        RewardSection(task="grading")
+
+
 def test_extraction_is_sent_only_when_set() -> None:
     assert "extraction" not in RewardSection().options()
     assert RewardSection(extraction="lenient").options()["extraction"] == "lenient"

@@ -149,15 +149,17 @@ def test_bundled_demo_set_is_right() -> None:
         assert row["ground_truth"] == str(expected), row
 
 
-def test_grade_rows_carry_the_target_score(tmp_path: Path) -> None:
+def test_critique_rows_carry_the_target_score(tmp_path: Path) -> None:
     rows: list[dict[str, Any]] = [
         {"question": "Grade this proof: ...", "ground_truth": 0.8},
         {"question": "q", "ground_truth": "x"},
     ]
     path = write(tmp_path / "rows.jsonl", rows[:1])
-    example = load_dataset(DataSection(path=str(path)), RewardSection(task="grade"))[0]
-    assert (example["task"], example["reference"]) == ("grade", 0.8)
+    example = load_dataset(DataSection(path=str(path)), RewardSection(task="critique"))[0]
+    assert (example["task"], example["reference"]) == ("critique", 0.8)
     assert "Total Score: X/10" in example["prompt"][-1]["content"]
+    # The task's former name loads the same rows.
+    assert load_dataset(DataSection(path=str(path)), RewardSection(task="grade"))[0] == example
     bad = write(tmp_path / "bad.jsonl", rows[1:])
-    with pytest.raises(DataError, match="grade target must be a number"):
-        load_dataset(DataSection(path=str(bad)), RewardSection(task="grade"))
+    with pytest.raises(DataError, match="critique target must be a number"):
+        load_dataset(DataSection(path=str(bad)), RewardSection(task="critique"))

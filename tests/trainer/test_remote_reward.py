@@ -161,11 +161,12 @@ def test_refused_batch_fails_clearly(strict_service_url: str) -> None:
         call(reward, ["q"], ["\\boxed{1}"], task=["math"], reference=["1"])
 
 
-def test_grade_rows_train_a_rubric_model(service_url: str) -> None:
+@pytest.mark.parametrize("task", ["critique", "grade"])  # 'grade': the task's former name
+def test_critique_rows_train_a_rubric_model(service_url: str, task: str) -> None:
     # The policy is the rubric model: its critique's grade is scored against the target.
-    reward = reward_fn([service_url], RewardSection(task="grade"))
+    reward = reward_fn([service_url], RewardSection(task=task))
     completions = [assistant("Sound.\nTotal Score: 8/10"), assistant("Looks fine to me.")]
     rewards, _, _ = call(
-        reward, ["Grade it."] * 2, completions, task=["grade"] * 2, reference=[0.6, 0.6]
+        reward, ["Grade it."] * 2, completions, task=[task] * 2, reference=[0.6, 0.6]
     )
     assert rewards == [pytest.approx((1 - abs(0.8 - 0.6)) ** 2), 0.0]

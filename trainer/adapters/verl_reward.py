@@ -25,8 +25,9 @@ Every call returns the same keys, all floats, whatever the task, because verl ta
 set of a batch's first sample for all of them (see ``RESULT_KEYS``). The result is a dict
 that is also its score at index 0 and as a float, for the prime managers.
 
-Routing by ``data_source``: ``grade`` scores the policy's own critique as a rubric reward
-model's training reward (``ground_truth`` the target score in [0, 1]); a row whose
+Routing by ``data_source``: ``grade`` (seed 004's name) or ``critique`` scores the policy's
+own critique as a rubric reward model's training reward, a ``critique`` item
+(``ground_truth`` the target score in [0, 1]); a row whose
 ``extra_info`` holds ``tests``, or whose ``ground_truth`` is code test data (verl/PRIME
 ``{"inputs", "outputs"}`` and the other formats the service reads), is code (``language``
 from ``extra_info``, default python); anything else is math. With ``tinyv_setup`` given
@@ -90,6 +91,10 @@ _TEST_DATA_KEYS = frozenset(
     | {"public_test_cases", "private_test_cases"}
 )
 _MODE_ALIASES = {"tinyv_only": "verifier_only"}
+# The data sources of critique rows: seed 004's 'grade', and the service's task name.
+_CRITIQUE_SOURCES = ("grade", "critique")
+# The critique task's name in results: 'grade' from a service older than the rename.
+_CRITIQUE_TASKS = ("critique", "grade")
 
 _LOG = logging.getLogger("reward_verifier.verl_reward")
 
@@ -226,9 +231,9 @@ def _item(data_source: str, solution: str, ground_truth: Any, extra_info: Any) -
     info = extra_info if isinstance(extra_info, dict) else {}
     question = info.get("question") or info.get("prompt")
     prompt = question if isinstance(question, str) else ""
-    if data_source.strip().lower() == "grade":
+    if data_source.strip().lower() in _CRITIQUE_SOURCES:
         return {
-            "task": "grade",
+            "task": "critique",
             "completion": solution,
             "prompt": prompt,
             "reference": float(ground_truth),
@@ -296,7 +301,7 @@ def _accuracy(task: str, components: dict[str, Any]) -> float:
     if task == "code":
         total = components.get("tests_total", 0.0)
         return 1.0 if total and components.get("tests_passed") == total else 0.0
-    if task == "grade":
+    if task in _CRITIQUE_TASKS:
         grade, target = components.get("score"), components.get("reference")
         on_target = grade is not None and target is not None and abs(grade - target) < 1e-9
         return 1.0 if on_target else 0.0

@@ -76,7 +76,7 @@ def test_the_fork_gives_the_services_rewards(service_url: str, client: httpx.Cli
         for r in rows[:3]
     ] + [{"task": "math", "completion": r[1], "reference": r[2]} for r in rows[3:5]] + [
         {"task": "code", "language": "python", "completion": DOUBLE, "tests": CODE_TRUTH},
-        {"task": "grade", "completion": "Total Score: 6/10", "reference": 0.6},
+        {"task": "critique", "completion": "Total Score: 6/10", "reference": 0.6},
     ]  # fmt: skip
     addon = _score(client, items[:3], mode="addon", verifier_weight=1.0, **TINYV_SCALE)
     rule = _score(client, items[3:], mode="rule", **TINYV_SCALE)

@@ -26,7 +26,7 @@ DOUBLE = "```python\nprint(int(input()) * 2)\n```"
 CODE_TRUTH = json.dumps({"inputs": ["2\n", "3\n"], "outputs": ["4\n", "7\n"]})
 CRITIQUE = "Fine work.\nTotal Score: 8/10"
 
-# A mixed batch: math right and wrong, code in verl's own data format, a rubric grade. Each
+# A mixed batch: math right and wrong, code in verl's own data format, a graded critique. Each
 # task gives the service different components; verl must still aggregate one key set.
 ROWS: list[list[Any]] = [
     ["gsm8k", "so #### 18", "18", {"question": "9 + 9?"}],
@@ -38,7 +38,7 @@ ITEMS: list[dict[str, Any]] = [
     {"task": "math", "completion": "so #### 18", "reference": "18", "prompt": "9 + 9?"},
     {"task": "math", "completion": "\\boxed{5}", "reference": "4"},
     {"task": "code", "language": "python", "completion": DOUBLE, "tests": CODE_TRUTH},
-    {"task": "grade", "completion": CRITIQUE, "reference": 0.6},
+    {"task": "critique", "completion": CRITIQUE, "reference": 0.6},
 ]
 
 pytestmark = [

@@ -16,6 +16,7 @@ from trainer.adapters.verl_reward import (
     RESULT_KEYS,
     RewardServiceError,
     UnjudgedItemError,
+    _accuracy,
     compute_score,
     compute_score_batch,
 )
@@ -46,7 +47,11 @@ ROWS: list[tuple[tuple[str, str, Any, dict[str, Any] | None], dict[str, Any]]] =
     ),
     (
         ("grade", "Fine work.\nTotal Score: 8/10", 0.6, None),
-        {"task": "grade", "completion": "Fine work.\nTotal Score: 8/10", "reference": 0.6},
+        {"task": "critique", "completion": "Fine work.\nTotal Score: 8/10", "reference": 0.6},
+    ),
+    (
+        ("critique", "Fine work.\nTotal Score: 6/10", 0.6, None),
+        {"task": "critique", "completion": "Fine work.\nTotal Score: 6/10", "reference": 0.6},
     ),
 ]  # fmt: skip
 
@@ -61,14 +66,15 @@ def test_every_task_gives_the_same_keys_and_the_services_reward(
     service_url: str, client: httpx.Client
 ) -> None:
     # verl's reward loop takes the first sample's keys for the whole batch: a math, code and
-    # grade mix must give one key set, every value a number.
+    # critique mix must give one key set, every value a number.
     scores = [compute_score(*row, url=service_url) for row, _ in ROWS]
     for score in scores:
         assert tuple(score) == RESULT_KEYS
         assert all(type(value) is float and math.isfinite(value) for value in score.values())
     assert [s["score"] for s in scores] == _served(client, [item for _, item in ROWS])
-    # Right answer, wrong answer, all tests passed, 1 of 2 passed, grade 0.8 for 0.6.
-    assert [s["acc"] for s in scores] == [1.0, 0.0, 1.0, 0.0, 0.0]
+    # Right answer, wrong answer, all tests passed, 1 of 2 passed, grade 0.8 for 0.6 (seed
+    # 004's data source 'grade'), grade 0.6 for 0.6 (data source 'critique').
+    assert [s["acc"] for s in scores] == [1.0, 0.0, 1.0, 0.0, 0.0, 1.0]
     assert (scores[3]["tests_passed"], scores[3]["tests_total"]) == (1.0, 2.0)
     assert scores[0]["tests_total"] == 0.0 and scores[4]["degraded"] == 0.0
 
@@ -162,3 +168,9 @@ def test_batch_form(service_url: str, client: httpx.Client) -> None:
 def test_the_first_name_still_works() -> None:
     # pkg://trainer.adapters.verl, as the docs gave it before the self-contained file.
     assert verl.compute_score is compute_score
+
+
+@pytest.mark.parametrize("task", ["critique", "grade"])  # 'grade': a service before the rename
+def test_a_critique_on_target_is_accurate_whatever_the_service_names_the_task(task: str) -> None:
+    assert _accuracy(task, {"score": 0.6, "reference": 0.6}) == 1.0
+    assert _accuracy(task, {"score": 0.8, "reference": 0.6}) == 0.0
