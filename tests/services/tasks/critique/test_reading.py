@@ -112,7 +112,7 @@ def test_critique_items_through_the_service(service_url: str) -> None:
 
 def test_the_former_name_grade_scores_exactly_as_critique(service_url: str) -> None:
     # 'grade' was this task's name: it is still accepted, and the result names the task
-    # 'critique', as the metrics and logs do.
+    # 'critique', as the metrics do.
     def scored(task: str) -> list[dict[str, object]]:
         items = [
             {"task": task, "id": i, "completion": t, "reference": 0.7}
