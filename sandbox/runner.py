@@ -7,8 +7,9 @@ import os
 import secrets
 import shutil
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -131,6 +132,23 @@ class Sandbox:
     def queue_wait_s(self) -> float:
         """How long the oldest job still queued has waited for a worker (0: none queued)."""
         return self._scheduler.longest_wait_s()
+
+    @property
+    def workers(self) -> int:
+        """Jobs that run at once."""
+        return self._scheduler.threads
+
+    @contextmanager
+    def metered(self) -> Iterator[Callable[[], float]]:
+        """The jobs started in this context (and in tasks started from it) are one flow of
+        the scheduler, metered: yields what tells the seconds they have held a worker."""
+        flow = object()
+        token = current_flow.set(flow)
+        try:
+            with self._scheduler.metered(flow) as served:
+                yield served
+        finally:
+            current_flow.reset(token)
 
     async def warmup(self) -> None:
         """Start the Python workers now instead of on the first request."""

@@ -10,6 +10,10 @@ request waits, and its short jobs do not alternate with the spinners' long ones.
 
 The flow of a job is ``current_flow`` (a context variable the scorer sets per request);
 where none is set, each :meth:`FairScheduler.submit` caller passes its own.
+
+A flow may be metered (:meth:`FairScheduler.metered`): the scheduler then adds up the
+seconds its jobs have held a thread, running ones included, so admission control can
+learn what a request costs and how much of an admitted one is still to run.
 """
 
 from __future__ import annotations
@@ -17,8 +21,9 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from concurrent.futures import Future
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
@@ -38,10 +43,14 @@ class FairScheduler:
         # Insertion order is the rotation: a flow served goes to the back.
         self._queues: dict[Hashable, deque[_Job]] = {}
         self._running: dict[Hashable, int] = {}
+        # Metered flows: the seconds their finished jobs held a thread; and what each
+        # thread runs now (its flow and since when).
+        self._served: dict[Hashable, float] = {}
+        self._busy: dict[int, tuple[Hashable, float]] = {}
         self._cond = threading.Condition()
         self._closed = False
         self._threads = [
-            threading.Thread(target=self._serve, name=f"{name}-{i}", daemon=True)
+            threading.Thread(target=self._serve, args=(i,), name=f"{name}-{i}", daemon=True)
             for i in range(max(1, threads))
         ]
         for thread in self._threads:
@@ -56,6 +65,31 @@ class FairScheduler:
             self._queues.setdefault(flow, deque()).append(job)
             self._cond.notify()
         return future
+
+    @property
+    def threads(self) -> int:
+        return len(self._threads)
+
+    @contextmanager
+    def metered(self, flow: Hashable) -> Iterator[Callable[[], float]]:
+        """Meter ``flow`` while the block runs; yields what tells its jobs' thread-seconds
+        so far (running jobs count up to now)."""
+        with self._cond:
+            self._served[flow] = 0.0
+        try:
+            yield lambda: self.served_s(flow)
+        finally:
+            with self._cond:
+                del self._served[flow]
+
+    def served_s(self, flow: Hashable) -> float:
+        """The seconds a metered flow's jobs have held a thread (0: not metered)."""
+        now = time.monotonic()
+        with self._cond:
+            if flow not in self._served:
+                return 0.0
+            running = sum(now - since for f, since in self._busy.values() if f == flow)
+            return self._served[flow] + running
 
     def queued(self) -> int:
         """Jobs waiting for a thread (not counting those running)."""
@@ -79,7 +113,7 @@ class FairScheduler:
             for _call, future, _queued in queue:
                 future.cancel()
 
-    def _take(self) -> tuple[Hashable, _Job] | None:
+    def _take(self, thread: int) -> tuple[Hashable, _Job] | None:
         with self._cond:
             while not self._queues:
                 if self._closed:
@@ -91,16 +125,20 @@ class FairScheduler:
             if queue:
                 self._queues[flow] = queue
             self._running[flow] = self._running.get(flow, 0) + 1
+            self._busy[thread] = (flow, time.monotonic())
             return flow, job
 
-    def _done(self, flow: Hashable) -> None:
+    def _done(self, flow: Hashable, thread: int) -> None:
         with self._cond:
+            _flow, since = self._busy.pop(thread)
+            if flow in self._served:
+                self._served[flow] += time.monotonic() - since
             self._running[flow] -= 1
             if not self._running[flow]:
                 del self._running[flow]
 
-    def _serve(self) -> None:
-        while (taken := self._take()) is not None:
+    def _serve(self, thread: int) -> None:
+        while (taken := self._take(thread)) is not None:
             flow, (call, future, _queued) = taken
             try:
                 if not future.set_running_or_notify_cancel():
@@ -112,4 +150,4 @@ class FairScheduler:
                 else:
                     future.set_result(result)
             finally:
-                self._done(flow)
+                self._done(flow, thread)

@@ -13,6 +13,15 @@ program that spins holds a worker for its whole timeout. So a backend may also r
 long the request waiting longest for one of its workers has waited; past ``max_wait_s`` the
 backend is full whatever its count, and new requests are refused until it catches up.
 
+That bound acts only once a request has already waited. A metered backend (the sandbox:
+:class:`Meter`) is also bounded on the *projected* time to finish: each admitted request's
+units times the recent cost of a unit (worker-seconds its finished requests used per unit
+they asked for: skipped tests, reused runs and spinners' timeouts included), less the
+worker-seconds it has used so far, summed over the unfinished requests with the new one's
+own, over the workers. A request whose projection is past ``max_projected_s`` is refused at
+once, with a ``Retry-After`` of about when it would fit. Until one request has finished
+there is no cost to project from, and the projection refuses nothing.
+
 The counts live on the event loop's thread: admitting and releasing never race.
 """
 
@@ -23,14 +32,17 @@ import statistics
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from enum import StrEnum
 from functools import partial
+from typing import Protocol
 
 from services.metrics import Metrics
 
 # Request times remembered per backend for Retry-After, and its range in seconds.
 _RECENT = 32
+# Finished requests whose cost per unit a projection averages.
+_COSTS = 32
 _MIN_RETRY_S = 1
 _MAX_RETRY_S = 60
 
@@ -52,9 +64,57 @@ class Saturated(Exception):
         self.retry_after_s = retry_after_s
 
 
+class Meter(Protocol):
+    """A backend whose work is metered: how many jobs run at once, and a context in which a
+    request's work is one metered flow (what it yields tells the worker-seconds used)."""
+
+    @property
+    def workers(self) -> int: ...
+
+    def metered(self) -> AbstractContextManager[Callable[[], float]]: ...
+
+
+class Projection:
+    """How long a metered backend would take to finish the work admitted to it."""
+
+    def __init__(self, meter: Meter) -> None:
+        self._meter = meter
+        # Each finished request's worker-seconds and units.
+        self._costs: deque[tuple[float, int]] = deque(maxlen=_COSTS)
+        # Each unfinished request's units and what tells its worker-seconds so far.
+        self._open: dict[int, tuple[int, Callable[[], float]]] = {}
+
+    def unit_s(self) -> float | None:
+        """Worker-seconds per unit over the recent finished requests (None: none yet)."""
+        units = sum(n for _seconds, n in self._costs)
+        return sum(seconds for seconds, _n in self._costs) / units if units else None
+
+    def wait_s(self, units: int = 0) -> float | None:
+        """Seconds until the admitted work and ``units`` more would be done, were they
+        shared out over the workers (None: no cost known yet)."""
+        unit_s = self.unit_s()
+        if unit_s is None:
+            return None
+        backlog = sum(max(0.0, n * unit_s - used()) for n, used in self._open.values())
+        return (backlog + units * unit_s) / max(1, self._meter.workers)
+
+    @contextmanager
+    def track(self, ticket: int, units: int) -> Iterator[None]:
+        """Meter one admitted request's work while the block runs."""
+        with self._meter.metered() as used:
+            self._open[ticket] = (units, used)
+            try:
+                yield
+            finally:
+                del self._open[ticket]
+                self._costs.append((used(), units))
+
+
 class Admission:
-    """Work in flight per backend, against each backend's bound (0: no bound); and, for a
-    backend in ``waits``, its longest wait for a worker against ``max_wait_s`` (0: none)."""
+    """Work in flight per backend, against each backend's bound (0: no bound); for a
+    backend in ``waits``, its longest wait for a worker against ``max_wait_s`` (0: none);
+    and for a backend in ``meters``, its projected time to finish against
+    ``max_projected_s`` (0: none)."""
 
     def __init__(
         self,
@@ -63,10 +123,18 @@ class Admission:
         *,
         waits: Mapping[Backend, Callable[[], float]] | None = None,
         max_wait_s: float = 0.0,
+        meters: Mapping[Backend, Meter] | None = None,
+        max_projected_s: float = 0.0,
     ) -> None:
         self._bounds = {backend: bounds.get(backend, 0) for backend in Backend}
         self._waits = dict(waits or {}) if max_wait_s > 0 else {}
         self._max_wait_s = max_wait_s
+        self._projections = (
+            {b: Projection(meter) for b, meter in (meters or {}).items()}
+            if max_projected_s > 0
+            else {}
+        )
+        self._max_projected_s = max_projected_s
         self._in_flight = dict.fromkeys(Backend, 0)
         # When each admitted request's work entered its backend, oldest first.
         self._admitted: dict[Backend, dict[int, float]] = {backend: {} for backend in Backend}
@@ -82,6 +150,9 @@ class Admission:
                 metrics.queue_oldest.labels(backend=backend.value).set_function(
                     partial(self.oldest_age_s, backend)
                 )
+                metrics.queue_projected.labels(backend=backend.value).set_function(
+                    partial(self.projected_s, backend)
+                )
 
     def bound(self, backend: Backend) -> int:
         return self._bounds[backend]
@@ -94,12 +165,21 @@ class Admission:
         started = self._admitted[backend]
         return time.monotonic() - min(started.values()) if started else 0.0
 
+    def projected_s(self, backend: Backend, units: int = 0) -> float:
+        """How long ``backend`` would take to finish what it was given and ``units`` more
+        (0: not metered, or no cost known yet)."""
+        projection = self._projections.get(backend)
+        wait = projection.wait_s(units) if projection is not None else None
+        return wait or 0.0
+
     def saturated(self) -> list[Backend]:
         """The backends at or past their bound: a new request for them would be refused."""
         return [
             b
             for b, bound in self._bounds.items()
-            if (bound > 0 and self._in_flight[b] >= bound) or self._waited_too_long(b)
+            if (bound > 0 and self._in_flight[b] >= bound)
+            or self._waited_too_long(b)
+            or self._projected_too_long(b, 0)
         ]
 
     def _wait_s(self, backend: Backend) -> float:
@@ -109,12 +189,22 @@ class Admission:
     def _waited_too_long(self, backend: Backend) -> bool:
         return backend in self._waits and self._wait_s(backend) > self._max_wait_s
 
+    def _projected_too_long(self, backend: Backend, units: int) -> bool:
+        return self._in_flight[backend] > 0 and (
+            self.projected_s(backend, units) > self._max_projected_s > 0
+        )
+
     def describe(self) -> str:
         return ", ".join(
             f"{b.value} {self._in_flight[b]}/{self._bounds[b] or 'unbounded'} {UNITS[b]}"
             + (
                 f", longest wait {self._wait_s(b):.1f}/{self._max_wait_s:g} s"
                 if b in self._waits
+                else ""
+            )
+            + (
+                f", projected {self.projected_s(b):.1f}/{self._max_projected_s:g} s"
+                if b in self._projections
                 else ""
             )
             for b in Backend
@@ -131,11 +221,12 @@ class Admission:
         """Hold ``demand`` (units per backend) while the block runs, or raise Saturated."""
         wanted = {backend: units for backend, units in demand.items() if units > 0}
         for backend, units in wanted.items():
-            reason = self._refusal(backend, units)
-            if reason is not None:
+            refusal = self._refusal(backend, units)
+            if refusal is not None:
+                reason, retry_after_s = refusal
                 if self._metrics is not None:
                     self._metrics.queue_refused.labels(backend=backend.value).inc()
-                raise Saturated(backend, reason, self.retry_after_s(backend))
+                raise Saturated(backend, reason, retry_after_s)
         ticket = next(self._tickets)
         started = time.monotonic()
         for backend, units in wanted.items():
@@ -143,26 +234,40 @@ class Admission:
             self._admitted[backend][ticket] = started
             self._publish(backend)
         try:
-            yield
+            with ExitStack() as metering:
+                for backend, units in wanted.items():
+                    if backend in self._projections:
+                        metering.enter_context(self._projections[backend].track(ticket, units))
+                yield
         finally:
             for backend, units in wanted.items():
                 self._in_flight[backend] -= units
                 del self._admitted[backend][ticket]
                 self._publish(backend)
 
-    def _refusal(self, backend: Backend, units: int) -> str | None:
-        """Why ``units`` more of ``backend``'s work cannot be admitted now (None: they can)."""
+    def _refusal(self, backend: Backend, units: int) -> tuple[str, int] | None:
+        """Why ``units`` more of ``backend``'s work cannot be admitted now, and the seconds
+        to retry after (None: they can)."""
         bound, busy = self._bounds[backend], self._in_flight[backend]
         if bound > 0 and busy > 0 and busy + units > bound:
             return (
                 f"{busy} {UNITS[backend]} in flight, this request adds {units}, the bound is "
                 f"{bound}"
-            )
+            ), self.retry_after_s(backend)
         if busy > 0 and self._waited_too_long(backend):
             return (
                 f"a request has waited {self._wait_s(backend):.1f} s for a worker, the bound "
                 f"is {self._max_wait_s:g} s"
-            )
+            ), self.retry_after_s(backend)
+        if self._projected_too_long(backend, units):
+            projected = self.projected_s(backend, units)
+            # About when the work ahead of it has shrunk enough for it to fit.
+            excess = projected - self._max_projected_s
+            retry = min(_MAX_RETRY_S, max(_MIN_RETRY_S, math.ceil(excess)))
+            return (
+                f"with its {units} {UNITS[backend]} it would be done in about "
+                f"{projected:.1f} s, the bound is {self._max_projected_s:g} s"
+            ), retry
         return None
 
     def observe(self, backend: Backend, seconds: float) -> None:

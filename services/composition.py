@@ -102,14 +102,23 @@ def _code_judge(settings: Settings, sandbox: Sandbox, metrics: Metrics) -> CodeJ
 
 
 def _admission(settings: Settings, metrics: Metrics, sandbox: Sandbox | None) -> Admission:
-    """Bounds per worker, so a replica with more workers admits more; and the sandbox's
-    longest wait for a worker against its bound."""
+    """Bounds per worker, so a replica with more workers admits more; the sandbox's
+    longest wait for a worker against its bound; and its projected time to finish (the
+    sandbox meters each request's worker-seconds) against its own."""
     bounds = {
         Backend.SANDBOX: settings.queued_tests_per_worker * settings.sandbox.workers,
         Backend.MATH: settings.queued_math_per_worker * settings.math_workers,
     }
     waits = {Backend.SANDBOX: sandbox.queue_wait_s} if sandbox is not None else {}
-    return Admission(bounds, metrics, waits=waits, max_wait_s=settings.max_queue_wait_s)
+    meters = {Backend.SANDBOX: sandbox} if sandbox is not None else {}
+    return Admission(
+        bounds,
+        metrics,
+        waits=waits,
+        max_wait_s=settings.max_queue_wait_s,
+        meters=meters,
+        max_projected_s=settings.max_projected_wait_s,
+    )
 
 
 def _canary_monitor(

@@ -145,6 +145,16 @@ class Settings(BaseSettings):
         "code requests answer 429 with Retry-After and /ready says 503 until it catches up. "
         "0: no bound.",
     )
+    max_projected_wait_s: float = Field(
+        2.0,
+        ge=0,
+        description="Sandbox: a code request that would wait and run longer than this before "
+        "it is done answers 429 at once, with Retry-After about when it would fit. The "
+        "projection: each unfinished request's tests times the recent worker-seconds per "
+        "test (spinners' timeouts included), less what it has used, plus the new request's "
+        "own, over the sandbox workers; nothing is refused on it before a first request has "
+        "finished, nor while the sandbox is idle. 0: no bound.",
+    )
     queued_math_per_worker: int = Field(
         1024,
         ge=0,

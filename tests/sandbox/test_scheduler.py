@@ -112,3 +112,22 @@ def test_longest_wait_is_the_oldest_queued_jobs(one_thread: FairScheduler) -> No
     while one_thread.queued() and time.monotonic() < deadline:
         time.sleep(0.01)
     assert one_thread.longest_wait_s() == 0.0
+
+
+def test_a_metered_flow_counts_the_seconds_its_jobs_held_a_thread() -> None:
+    scheduler = FairScheduler(2, name="test")
+    try:
+        assert scheduler.threads == 2
+        with scheduler.metered("a") as used:
+            assert used() == 0.0
+            scheduler.submit("a", time.sleep, 0.2).result(10)
+            scheduler.submit("other", time.sleep, 0.2).result(10)  # not a's
+            assert 0.2 <= used() < 0.35
+            gate = threading.Event()
+            scheduler.submit("a", gate.wait, 10)
+            time.sleep(0.2)
+            assert used() >= 0.4  # a running job counts up to now
+            gate.set()
+        assert scheduler.served_s("a") == 0.0  # no longer metered
+    finally:
+        scheduler.shutdown()

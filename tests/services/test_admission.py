@@ -12,7 +12,7 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -21,6 +21,7 @@ import pytest
 
 from harness.service import running_service
 from services.admission import Admission, Backend, Saturated
+from services.metrics import Metrics
 from trainer.adapters.verl_reward import compute_score_batch
 from trainer.service_client import AsyncServiceClient, ClientSettings
 
@@ -247,3 +248,160 @@ def test_a_long_wait_for_a_worker_answers_429_over_http() -> None:
     assert int(refused.headers["Retry-After"]) >= 1
     assert ready.status_code == 503
     assert later.status_code == 200 and later.json()["results"][0]["reward"] == 2.0
+
+
+class _Meter:
+    """A metered backend whose requests' worker-seconds the test sets by hand."""
+
+    def __init__(self, workers: int = 2) -> None:
+        self.workers = workers
+        self.flows: list[list[float]] = []
+
+    @contextmanager
+    def metered(self) -> Iterator[Callable[[], float]]:
+        used = [0.0]
+        self.flows.append(used)
+        yield lambda: used[0]
+
+
+def _projected(meter: _Meter, bound: float = 3.0) -> Admission:
+    return Admission(
+        {Backend.SANDBOX: 1000}, meters={Backend.SANDBOX: meter}, max_projected_s=bound
+    )
+
+
+def test_no_cost_known_no_request_is_refused_on_its_projection() -> None:
+    admission = _projected(_Meter())
+    with admission.admit({Backend.SANDBOX: 50}), admission.admit({Backend.SANDBOX: 50}):
+        assert admission.projected_s(Backend.SANDBOX, 50) == 0.0
+        assert admission.saturated() == []
+
+
+def test_a_request_projected_past_the_bound_is_refused_at_once() -> None:
+    meter = _Meter(workers=2)
+    admission = _projected(meter, bound=3.0)
+    with admission.admit({Backend.SANDBOX: 10}):  # a first request: 10 tests, 5 s of work
+        meter.flows[-1][0] = 5.0
+    # 0.5 worker-seconds a test from now on.
+    with admission.admit({Backend.SANDBOX: 10}):  # 5 s of work ahead, over 2 workers
+        assert admission.projected_s(Backend.SANDBOX) == pytest.approx(2.5)
+        started = time.monotonic()
+        with (
+            pytest.raises(Saturated, match=r"done in about 3\.5 s, the bound is 3 s") as refused,
+            admission.admit({Backend.SANDBOX: 4}),  # 7 s of work over 2 workers
+        ):
+            pass
+        assert time.monotonic() - started < 0.1  # at once, not after a wait
+        assert refused.value.retry_after_s == 1  # it would fit in about half a second
+        assert len(meter.flows) == 2  # nothing of it was metered, nothing started
+        assert admission.in_flight(Backend.SANDBOX) == 10
+        with admission.admit({Backend.SANDBOX: 2}):  # 6 s over 2 workers: just fits
+            assert admission.projected_s(Backend.SANDBOX) == pytest.approx(3.0)
+            meter.flows[-1][0] = 1.0  # it too used half a second a test
+        # What an admitted request has used is no longer ahead of a new one.
+        meter.flows[1][0] = 4.0
+        assert admission.projected_s(Backend.SANDBOX, 4) == pytest.approx(1.5)
+        with admission.admit({Backend.SANDBOX: 4}):
+            pass
+        with admission.admit({Backend.MATH: 10_000}):  # math is not projected
+            pass
+
+
+def test_retry_after_a_projection_says_when_the_request_would_fit() -> None:
+    meter = _Meter(workers=1)
+    admission = _projected(meter, bound=2.0)
+    with admission.admit({Backend.SANDBOX: 1}):
+        meter.flows[-1][0] = 1.0  # one second a test
+    with admission.admit({Backend.SANDBOX: 8}):
+        with pytest.raises(Saturated) as refused, admission.admit({Backend.SANDBOX: 1}):
+            pass
+        assert refused.value.retry_after_s == 7  # 9 s projected, 2 s allowed
+        assert admission.saturated() == [Backend.SANDBOX]
+        assert "projected 8.0/2 s" in admission.describe()
+    assert admission.saturated() == []
+
+
+def test_a_request_larger_than_the_projection_bound_is_admitted_when_idle() -> None:
+    meter = _Meter(workers=2)
+    admission = _projected(meter, bound=3.0)
+    with admission.admit({Backend.SANDBOX: 2}):
+        meter.flows[-1][0] = 2.0  # one second a test
+    with admission.admit({Backend.SANDBOX: 100}):  # 50 s projected, but nothing else runs
+        assert admission.projected_s(Backend.SANDBOX) == pytest.approx(50.0)
+    # The cost per test follows the recent requests: that one used little.
+    assert admission.projected_s(Backend.SANDBOX, 10) == pytest.approx(10 * 2 / 102 / 2)
+
+
+def test_the_projection_is_on_metrics() -> None:
+    metrics = Metrics()
+    meter = _Meter(workers=2)
+    admission = Admission(
+        {Backend.SANDBOX: 0}, metrics, meters={Backend.SANDBOX: meter}, max_projected_s=3.0
+    )
+    with admission.admit({Backend.SANDBOX: 4}):
+        meter.flows[-1][0] = 2.0
+    with admission.admit({Backend.SANDBOX: 6}):
+        text = metrics.render().decode()
+    assert 'verifier_queue_projected_seconds{backend="sandbox"} 1.5' in text
+    assert 'verifier_queue_projected_seconds{backend="math"} 0.0' in text
+
+
+def test_no_projection_bound_without_max_projected() -> None:
+    meter = _Meter(workers=1)
+    admission = Admission({Backend.SANDBOX: 0}, meters={Backend.SANDBOX: meter})
+    with admission.admit({Backend.SANDBOX: 1}):
+        pass
+    assert meter.flows == []  # not metered at all
+    with admission.admit({Backend.SANDBOX: 1}), admission.admit({Backend.SANDBOX: 100}):
+        assert admission.projected_s(Backend.SANDBOX) == 0.0
+
+
+def test_a_request_projected_past_the_bound_answers_429_at_once_over_http() -> None:
+    """With the sandbox busy with spinners, a request that would be done only after the
+    projection bound is refused at once, long before anything waited that long; on the idle
+    sandbox an honest request is admitted, even one projected past the bound on its own."""
+    env = ENV | {
+        "VERIFIER_QUEUED_TESTS_PER_WORKER": "1000",
+        "VERIFIER_MAX_QUEUE_WAIT_S": "0",  # the projection alone refuses here
+        "VERIFIER_MAX_PROJECTED_WAIT_S": "2",
+    }
+
+    def spinners(n: int) -> list[dict[str, Any]]:
+        return [
+            _code(SPINNER.replace("pass", f"pass  # {uuid.uuid4().hex}"), 1.0) for _ in range(n)
+        ]
+
+    honest = [dict(_code(ONE), tests=[{"code": f"assert f() == 1  # {n}"}]) for n in range(4)]
+    with running_service(env) as base:
+        # A first request teaches the replica what a test costs: a spinner's timeout.
+        calibration = httpx.post(f"{base}/score", json={"items": spinners(1)}, timeout=60)
+        assert calibration.status_code == 200
+        holder = threading.Thread(
+            target=lambda: httpx.post(f"{base}/score", json={"items": spinners(3)}, timeout=60)
+        )
+        holder.start()
+        try:
+            deadline = time.monotonic() + 30
+            while _depth(base) < 3:
+                assert time.monotonic() < deadline, "the spinners were never admitted"
+                time.sleep(0.05)
+            projected = _metric(base, 'verifier_queue_projected_seconds{backend="sandbox"}')
+            started = time.monotonic()
+            refused = httpx.post(f"{base}/score", json={"items": [_code(ONE)]}, timeout=30)
+            refused_in = time.monotonic() - started
+            ready = httpx.get(f"{base}/ready", timeout=30)
+        finally:
+            holder.join(timeout=60)
+        idle = httpx.post(f"{base}/score", json={"items": honest}, timeout=30)
+        after = _metric(base, 'verifier_queue_projected_seconds{backend="sandbox"}')
+    assert projected > 2.0  # three spinners' seconds ahead, on one worker
+    assert refused.status_code == 429, refused.text
+    assert refused_in < 1.0  # refused at once, not after a wait for a worker
+    assert "would be done in about" in refused.json()["detail"]
+    assert "the bound is 2 s" in refused.json()["detail"]
+    assert int(refused.headers["Retry-After"]) >= 1
+    assert ready.status_code == 503
+    # Idle: four tests, each costed at a spinner's second, still get in; all pass.
+    assert idle.status_code == 200, idle.text
+    assert [r["reward"] for r in idle.json()["results"]] == [2.0] * 4
+    assert after == 0.0

@@ -71,8 +71,10 @@ class CodeJudge:
 
     async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[Judgement[Any]]:
         runs: Runs = {}
-        # The sandbox takes requests in turn: this one's tests are one flow.
-        current_flow.set(object())
+        # The sandbox takes requests in turn: this one's tests are one flow (the admitted
+        # request's own where admission metered it).
+        if current_flow.get() is None:
+            current_flow.set(object())
 
         async def one(index: int, item: CodeItem) -> Judgement[CodeEvidence]:
             return await self.judge_item(index, item, context.options, runs)
