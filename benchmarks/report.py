@@ -237,7 +237,7 @@ def load_section(load_test: Json | None) -> str:
     return text + "\n" + save(figure, "load_test.png")
 
 
-def scale_section(scale: Json | None) -> str:
+def replica_scaling_section(scale: Json | None) -> str:
     if scale is None:
         return missing("replica_scaling_bench", "python benchmarks/replica_scaling_bench.py")
     rows = scale["rows"]
@@ -273,7 +273,7 @@ installed on the GPU machine; it is not measured either.
 """
 
 
-def scaling_section(result: Json | None) -> str:
+def worker_scaling_section(result: Json | None) -> str:
     if result is None:
         return missing("worker_scaling_bench", "python benchmarks/worker_scaling_bench.py")
     rows = result["rows"]
@@ -519,11 +519,11 @@ def build() -> str:
         "batches sent back to back, unique answers (no cache hits).\n",
         batch_section(load("batch_sweep")),
         "## Scaling with replicas (`benchmarks/replica_scaling_bench.py`)\n\n",
-        scale_section(load("replica_scaling_bench")),
+        replica_scaling_section(load("replica_scaling_bench")),
         "## Scaling with workers inside one replica (`benchmarks/worker_scaling_bench.py`)\n\n"
         "Math and sandbox workers swept 1, 2, 4, … up to the cores the benchmark sees, the "
         "same items for every count.\n",
-        scaling_section(load("worker_scaling_bench")),
+        worker_scaling_section(load("worker_scaling_bench")),
         "## Not measured here\n\n",
         NOT_MEASURED,
     ]
