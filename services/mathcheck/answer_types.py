@@ -75,6 +75,44 @@ class Roman:
     canonical: str
 
 
+@dataclass(frozen=True)
+class Labelled:
+    """An option letter given with its value: ``(C) 12`` is the letter C and the value 12."""
+
+    letter: str
+    value: Answer
+    canonical: str
+
+
+@dataclass(frozen=True)
+class Based:
+    """A number written in a base: ``1011_2`` is the digits 1011 and the value 11."""
+
+    digits: str
+    value: int
+    canonical: str
+
+
+@dataclass(frozen=True)
+class Angle:
+    """An angle in degrees: ``30^\\circ`` is \\frac{\\pi}{6} in radians, and 30 as written
+    (alone, a degree sign is decoration). A list of angles converts entry by entry."""
+
+    radians: Answer
+    written: Answer
+    canonical: str
+
+
+@dataclass(frozen=True)
+class PlusMinus:
+    """An expression with one ``\\pm``: ``\\frac{3 \\pm \\sqrt{5}}{2}`` stands for its two
+    values (``both``) against a list of two solutions, and is read as written otherwise."""
+
+    both: Answer
+    written: Answer
+    canonical: str
+
+
 class Word(_Written):
     """An answer in words that names no number: ``yes``, ``east``, ``odd``."""
 
@@ -113,15 +151,35 @@ class Expr(_Written):
     remaining fast checks and the symbolic engine."""
 
 
-Answer = Number | Quantity | Choice | Options | Ratio | Roman | Word | Assignment | Seq | Set | Expr
+Answer = (
+    Number
+    | Quantity
+    | Choice
+    | Options
+    | Labelled
+    | Ratio
+    | Roman
+    | Based
+    | Angle
+    | PlusMinus
+    | Word
+    | Assignment
+    | Seq
+    | Set
+    | Expr
+)
 
 __all__ = [
+    "Angle",
     "Answer",
     "Assignment",
+    "Based",
     "Choice",
     "Expr",
+    "Labelled",
     "Number",
     "Options",
+    "PlusMinus",
     "Quantity",
     "Ratio",
     "Roman",

@@ -15,7 +15,8 @@ from enum import StrEnum
 from cachetools import LRUCache
 
 from services.mathcheck.alignment import align
-from services.mathcheck.comparison import Method, equal
+from services.mathcheck.answer_types import Answer, Quantity
+from services.mathcheck.comparison import Method, convert, equal
 from services.mathcheck.equivalence import quick_verdict
 from services.mathcheck.guards import hostile_reason
 from services.mathcheck.normalization import normalize_answer, without_unit
@@ -79,7 +80,11 @@ class MathChecker:
                     MathVerdict(Outcome.ERROR, "guard", f"{role} refused: {reason}")
                 )
         reference, answer = align(reference, answer)
-        values = read(reference), read(answer)
+        read_values = read(reference), read(answer)
+        values = convert(*read_values)
+        # What the conversions turned into another answer goes on as that answer's text.
+        reference = _text(reference, read_values[0], values[0])
+        answer = _text(answer, read_values[1], values[1])
         key = (values[0].canonical, values[1].canonical)
         cached = self._cache.get(key)
         if cached is not None:
@@ -150,3 +155,11 @@ class MathChecker:
 
     def close(self) -> None:
         self._pool.close()
+
+
+def _text(written: str, read_value: Answer, converted: Answer) -> str:
+    """The text of an answer for the checks after the types: as written, unless a
+    conversion turned it into another answer (``(C) 12`` into ``12``), then that one's."""
+    if converted is read_value or converted is getattr(read_value, "written", None):
+        return written
+    return converted.number.canonical if isinstance(converted, Quantity) else converted.canonical

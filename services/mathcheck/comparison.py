@@ -34,12 +34,16 @@ from enum import StrEnum
 from typing import Any
 
 from services.mathcheck.answer_types import (
+    Angle,
     Answer,
     Assignment,
+    Based,
     Choice,
     Expr,
+    Labelled,
     Number,
     Options,
+    PlusMinus,
     Quantity,
     Ratio,
     Roman,
@@ -47,8 +51,10 @@ from services.mathcheck.answer_types import (
     Set,
     Word,
 )
-from services.mathcheck.normalization import numbers_match
+from services.mathcheck.normalization import numbers_match, parse_number
 from services.mathcheck.numeric_probe import probe
+from services.mathcheck.reading import PI, PLUS_MINUS, read_normalized
+from services.mathcheck.structures import split_top_level
 
 
 class Method(StrEnum):
@@ -179,8 +185,113 @@ def _any_of(verdicts: list[Verdict | None]) -> Verdict | None:
     return None
 
 
+Pair = tuple[Answer, Answer]
+
+
+def _labelled_and_other(labelled: Labelled, other: Answer) -> Pair:
+    """ "(C) 12" is compared by letter with a letter, else by its value."""
+    if isinstance(other, Labelled):
+        if labelled.letter != other.letter:
+            return Choice(labelled.letter), Choice(other.letter)
+        return labelled.value, other.value
+    if isinstance(other, Choice):
+        return Choice(labelled.letter), other
+    return labelled.value, other
+
+
+def _based_and_other(based: Based, other: Answer) -> Pair:
+    """ "1011_2" is its digits against its digits written without the base, else its value."""
+    if isinstance(other, Based):
+        return _integer(based.value), _integer(other.value)
+    if other.canonical.upper() == based.digits.upper():
+        return read_normalized(based.digits), other
+    return _integer(based.value), other
+
+
+def _integer(value: int) -> Number:
+    parsed = parse_number(str(value))
+    assert parsed is not None
+    return Number(parsed, str(value))
+
+
+def _plus_minus_and_other(signed: PlusMinus, other: Answer) -> Pair:
+    """A \\pm stands for both its values against a list of solutions; else as written."""
+    if isinstance(other, PlusMinus):
+        return signed.written, other.written
+    if _is_list(other):
+        return signed.both, other
+    return signed.written, other
+
+
+def _is_list(value: Answer) -> bool:
+    """A list of two answers or more without a \\pm: a ``Set``, or numbers apart by commas."""
+    if PLUS_MINUS.search(value.canonical) is not None:
+        return False
+    if isinstance(value, Set):
+        return True
+    parts = split_top_level(value.canonical, ",") if isinstance(value, Expr) else None
+    return parts is not None and len(parts) > 1
+
+
+def _angle_and_other(angle: Angle, other: Answer) -> Pair:
+    """Degrees against an answer in radians (one with a \\pi) are compared in radians; else
+    a degree sign is decoration."""
+    if not isinstance(other, Angle) and PI.search(other.canonical) is not None:
+        return angle.radians, other
+    return angle.written, (other.written if isinstance(other, Angle) else other)
+
+
+Conversion = Callable[[Any, Any], Pair]
 Rule = Callable[[Any, Any], Verdict | None]
-_OTHERS = (Number, Quantity, Choice, Options, Ratio, Roman, Word, Assignment, Seq, Set, Expr)
+_OTHERS = (
+    Number,
+    Quantity,
+    Choice,
+    Options,
+    Labelled,
+    Ratio,
+    Roman,
+    Based,
+    Angle,
+    PlusMinus,
+    Word,
+    Assignment,
+    Seq,
+    Set,
+    Expr,
+)
+# A conversion turns a pair into the pair it stands for, before any rule: one entry per
+# unordered pair of types, the first type of the key the conversion's first argument.
+# Their order says which notation is taken apart first: "(C) 30^\\circ" against
+# "\\frac{\\pi}{6}" is the value "30^\\circ" against it, then both in radians.
+_CONVERTERS: tuple[tuple[type, Conversion], ...] = (
+    (Labelled, _labelled_and_other),
+    (Based, _based_and_other),
+    (PlusMinus, _plus_minus_and_other),
+    (Angle, _angle_and_other),
+)
+_CONVERSIONS: dict[tuple[type, type], Conversion] = {
+    (notation, other): conversion
+    for index, (notation, conversion) in enumerate(_CONVERTERS)
+    for other in _OTHERS
+    if other not in {earlier for earlier, _ in _CONVERTERS[:index]}
+}
+
+
+def convert(reference: Answer, answer: Answer) -> Pair:
+    """The pair as the conversion table leaves it: each notation above taken apart
+    against the other side until none is left."""
+    while True:
+        conversion = _CONVERSIONS.get((type(reference), type(answer)))
+        if conversion is not None:
+            reference, answer = conversion(reference, answer)
+            continue
+        conversion = _CONVERSIONS.get((type(answer), type(reference)))
+        if conversion is None:
+            return reference, answer
+        answer, reference = conversion(answer, reference)
+
+
 # One entry per unordered pair of types; the first type of the key is the rule's first
 # argument. Assignments, then quantities, are unwrapped before the rest: "x = 5 cm" is an
 # assignment of a quantity, and "14 cm" against "XIV" compares its number. Options
@@ -216,6 +327,7 @@ _RULES: dict[tuple[type, type], Rule] = {
 
 def equal(reference: Answer, answer: Answer) -> Verdict | None:
     """Whether ``answer`` equals ``reference``; None when the types cannot tell."""
+    reference, answer = convert(reference, answer)
     if reference.canonical == answer.canonical:
         return Verdict(True, Method.STRING)
     rule = _RULES.get((type(reference), type(answer)))
@@ -225,4 +337,4 @@ def equal(reference: Answer, answer: Answer) -> Verdict | None:
     return None if rule is None else rule(answer, reference)
 
 
-__all__ = ["Method", "Verdict", "equal"]
+__all__ = ["Method", "Verdict", "convert", "equal"]

@@ -1,24 +1,30 @@
 """Read an answer once into a typed value (``answer_types``).
 
-``read`` takes an answer as the pair rules of ``alignment.py`` left it and tries the
-readers in turn: one unknown and its value (``x = 3``), a yes or a no before its reason,
-option letters chosen (``A and C``), a ratio of numbers (``ratios.py``), a quantity with a
-unit of a known kind (``units.py``), then the normalised string (``normalization.py``) as
-a plain number, an option letter or words (a Roman numeral keeps that reading beside its
-value); anything else is an ``Expr``.
+``read`` takes an answer as the front end of ``alignment.py`` wrote it (LaTeX) and tries
+the readers in turn: an option letter with its value (``(C) 12``), an expression with one
+``\\pm``, an angle in degrees, a number in a base (``1011_2``), one unknown and its value
+(``x = 3``), a yes or a no before its reason, option letters chosen (``A and C``), a ratio
+of numbers (``ratios.py``), a quantity with a unit of a known kind (``units.py``), then the
+normalised string (``normalization.py``) as a plain number, an option letter or words (a
+Roman numeral keeps that reading beside its value); anything else is an ``Expr``.
 """
 
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from services.mathcheck.answer_types import (
+    Angle,
     Answer,
     Assignment,
+    Based,
     Choice,
     Expr,
+    Labelled,
     Number,
     Options,
+    PlusMinus,
     Roman,
     Seq,
     Set,
@@ -49,6 +55,95 @@ _WORDS = re.compile(r"^[a-z][a-z \-']*$")
 
 def read(text: str) -> Answer:
     """The typed value of one answer."""
+    return _labelled(text) or _plus_minus(text) or _angle(text) or _based(text) or _written(text)
+
+
+# "(C) 12", "\\text{(C)} 12", "C) 12", "C. 12", "(C): 12": an option letter, then its value.
+_LABELLED_CHOICE = re.compile(
+    r"^\s*\$?\s*(?:\\text(?:bf)?\s*\{\s*)?"
+    rf"(?:\(({CHOICE_LETTER})\)|({CHOICE_LETTER})[.):])"
+    r"\s*\}?\s*\$?\s*:?\s*(?P<value>\S.*?)\s*$"
+)
+_ANOTHER_LABEL = re.compile(rf"\(\s*{CHOICE_LETTER}\s*\)")
+
+
+def _labelled(text: str) -> Labelled | None:
+    match = _LABELLED_CHOICE.match(text)
+    if match is None or _ANOTHER_LABEL.search(match.group("value")):
+        return None
+    if not match.group("value").strip("}$ "):
+        return None  # "\\text{(C)}": the letter alone, its closing brace is not a value
+    letter = match.group(1) or match.group(2)
+    value = read(match.group("value"))
+    return Labelled(letter, value, f"({letter}) {value.canonical}")
+
+
+PLUS_MINUS = re.compile(r"\\pm\b|±")
+_SOLVED_FOR = re.compile(r"^\s*[a-zA-Z]\s*=\s*")
+
+
+def _plus_minus(text: str) -> PlusMinus | None:
+    """ "\\frac{3 \\pm \\sqrt{5}}{2}": both values, "\\frac{3 + \\sqrt{5}}{2}, \\frac{3 -
+    \\sqrt{5}}{2}", beside the text as written."""
+    signed = _SOLVED_FOR.sub("", strip_outer_delimiters(text), count=1)
+    if len(PLUS_MINUS.findall(signed)) != 1 or "\\mp" in signed or "," in signed or "=" in signed:
+        return None
+    both = read(f"{PLUS_MINUS.sub(' + ', signed)}, {PLUS_MINUS.sub(' - ', signed)}")
+    written = _written(text)
+    return PlusMinus(both, written, written.canonical)
+
+
+_DEGREE_MARK = re.compile(
+    r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree\b|(?<=\d)\s*(?:\\text\{\s*)?degrees?\b"
+)
+PI = re.compile(r"\\pi\b|π")
+
+
+def _angle(text: str) -> Angle | None:
+    """ "30^\\circ" in radians, "\\frac{\\pi}{6}"; a list of angles entry by entry."""
+    if _DEGREE_MARK.search(text) is None or PI.search(text) is not None:
+        return None
+    converted: list[str] = []
+    for piece in text.split(","):
+        if not _DEGREE_MARK.search(piece):
+            return None
+        number = parse_number(normalize_answer(piece))
+        if number is None or number.percent or number.decimal_places is not None:
+            return None
+        converted.append(_pi_times(number.value / 180))
+    written = _written(text)
+    return Angle(read(", ".join(converted)), written, f"{written.canonical}^\\circ")
+
+
+def _pi_times(value: Fraction) -> str:
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    numerator, denominator = abs(value.numerator), value.denominator
+    top = "\\pi" if numerator == 1 else f"{numerator}\\pi"
+    return sign + (top if denominator == 1 else f"\\frac{{{top}}}{{{denominator}}}")
+
+
+# "1011_2", "A3_{16}": digits in a base given as a subscript.
+_IN_BASE = re.compile(r"^\s*([0-9A-Za-z]+)\s*_\s*\{?\s*(\d{1,2})\s*\}?\s*$")
+
+
+def _based(text: str) -> Based | None:
+    """ "1011_2": the digits 1011 and the value 11."""
+    match = _IN_BASE.match(strip_outer_delimiters(text))
+    # "a_{16}" is a term of a sequence, not the digit a in base 16.
+    if match is None or not 2 <= int(match.group(2)) <= 36 or len(match.group(1)) < 2:
+        return None
+    digits, base = match.group(1), int(match.group(2))
+    try:
+        value = int(digits, base)
+    except ValueError:
+        return None
+    return Based(digits, value, f"{digits.upper()}_{{{base}}}")
+
+
+def _written(text: str) -> Answer:
+    """The typed value of an answer that is none of the notations above."""
     unknown = _ONE_UNKNOWN.match(text)
     if unknown is not None and _LIST_WORDS.search(text) is None:
         value = read(unknown.group(2))
@@ -111,4 +206,4 @@ def _collection(canonical: str) -> Seq | Set | None:
     return Set(items, canonical)
 
 
-__all__ = ["read", "read_normalized"]
+__all__ = ["PI", "PLUS_MINUS", "read", "read_normalized"]

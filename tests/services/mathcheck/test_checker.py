@@ -39,6 +39,11 @@ def _checker(pool: SymbolicPool, methods: Counter[str], hits: Counter[bool]) -> 
         ("\\frac{n(n+1)}{2}", "(n^2+n)/2", Outcome.EQUAL, "numeric"),
         ("x^2-1", "(x-1)(x+2)", Outcome.DIFFERENT, "numeric"),
         ("\\{1, 2\\}", "\\{2, 1\\}", Outcome.EQUAL, "structural"),
+        # Conversions (comparison.py): the pair they stand for goes on to the later checks.
+        ("\\pm 3", "3, -3", Outcome.EQUAL, "structural"),
+        ("(C) 12", "\\frac{24}{2}", Outcome.EQUAL, "numeric"),
+        ("120^\\circ", "\\frac{2\\pi}{3}", Outcome.EQUAL, "string"),
+        ("1011_2", "12", Outcome.DIFFERENT, "numeric"),
         # Decided by the symbolic engine: a trig identity written without parentheses.
         ("\\sin^2 t", "1 - \\cos^2 t", Outcome.EQUAL, "symbolic"),
     ],

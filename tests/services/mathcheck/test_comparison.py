@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.mathcheck.comparison import Method, equal
+from services.mathcheck.comparison import Method, convert, equal
 from services.mathcheck.reading import read
 
 
@@ -152,3 +152,71 @@ def test_expressions(reference: str, answer: str, expected: tuple[bool, Method] 
 )
 def test_collections(reference: str, answer: str, expected: tuple[bool, Method] | None) -> None:
     assert _verdict(reference, answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        # an option with its value: by letter against a letter, else by its value
+        ("(C) 12", "C", (True, Method.STRING)),
+        ("(C) 12", "D", (False, Method.STRING)),
+        ("(C) 12", "12", (True, Method.STRING)),
+        ("(C) 12", "\\frac{24}{2}", (True, Method.NUMERIC)),
+        ("(C) 12", "13", (False, Method.NUMERIC)),
+        ("(C) 12", "(D) 12", (False, Method.STRING)),
+        ("(C) 12", "(C) 13", (False, Method.NUMERIC)),
+        ("(C) 5 cm", "50 mm", (True, Method.NUMERIC)),  # the value is read whole
+        # a number in a base: its digits against its digits, else its value
+        ("1011_2", "11", (True, Method.STRING)),
+        ("1011_2", "1011", (True, Method.STRING)),
+        ("1011_2", "1011_{2}", (True, Method.STRING)),
+        ("1011_2", "1101_2", (False, Method.NUMERIC)),
+        ("1011_2", "13", (False, Method.NUMERIC)),
+        ("A3_{16}", "163", (True, Method.STRING)),
+        # a \\pm against a list of two solutions stands for both values
+        ("\\pm\\sqrt{7}", "\\sqrt{7}, -\\sqrt{7}", (True, Method.STRUCTURAL)),
+        ("\\pm\\sqrt{3}", "\\sqrt{4}, -\\sqrt{3}", (False, Method.STRUCTURAL)),
+        (
+            "x = \\frac{1 \\pm \\sqrt{5}}{2}",
+            "\\frac{1-\\sqrt5}{2}, \\frac{1+\\sqrt5}{2}",
+            (True, Method.STRUCTURAL),
+        ),
+        ("x = \\pm 2", "y = \\pm 2", (False, Method.STRING)),  # as written: the unknowns
+        # degrees against radians; alone, a degree sign is decoration
+        ("30^\\circ", "\\frac{\\pi}{6}", (True, Method.STRING)),
+        ("60^\\circ", "\\frac{2\\pi}{6}", (True, Method.NUMERIC)),
+        ("30^\\circ", "\\frac{\\pi}{3}", (False, Method.NUMERIC)),
+        ("30^\\circ", "30", (True, Method.STRING)),
+        ("30^\\circ", "30°", (True, Method.STRING)),
+        ("30^\\circ", "60", (False, Method.NUMERIC)),
+        ("30^\\circ, 150^\\circ", "\\frac{5\\pi}{6}, \\frac{\\pi}{6}", (True, Method.STRUCTURAL)),
+        # notations inside one another: the option's value, then the angle
+        ("(C) 30^\\circ", "\\frac{\\pi}{6}", (True, Method.STRING)),
+    ],
+)
+def test_conversions(reference: str, answer: str, expected: tuple[bool, Method]) -> None:
+    assert _verdict(reference, answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "converted"),
+    [
+        ("(C) 12", "C", ("C", "C")),
+        ("(C) 12", "12", ("12", "12")),
+        ("1011_2", "1011", ("1011", "1011")),
+        ("1011_2", "12", ("11", "12")),
+        # Plain numbers, compared by structures.py after the types (checker.py).
+        ("\\pm 3", "3, -3", ("+3,-3", "3, -3")),
+        ("\\pm 3", "3", ("\\pm3", "3")),  # no list: as written
+        ("30^\\circ", "\\pi", ("\\frac{\\pi}{6}", "\\pi")),
+        ("30^\\circ", "x", ("30", "x")),
+        ("x + 1", "2", ("x+1", "2")),  # nothing to convert
+    ],
+)
+def test_the_conversion_table_is_symmetric(
+    reference: str, answer: str, converted: tuple[str, str]
+) -> None:
+    forward = convert(read(reference), read(answer))
+    backward = convert(read(answer), read(reference))
+    assert (forward[0].canonical, forward[1].canonical) == converted
+    assert (backward[1].canonical, backward[0].canonical) == converted

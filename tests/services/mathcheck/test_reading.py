@@ -7,11 +7,15 @@ from fractions import Fraction
 import pytest
 
 from services.mathcheck.answer_types import (
+    Angle,
     Assignment,
+    Based,
     Choice,
     Expr,
+    Labelled,
     Number,
     Options,
+    PlusMinus,
     Quantity,
     Roman,
     Seq,
@@ -161,3 +165,93 @@ def test_collections_of_expressions_read_entry_by_entry() -> None:
 def test_plain_number_collections_and_products_are_not_read_as_collections(text: str) -> None:
     # Plain numbers are compared exactly by structures.py; a product is an expression.
     assert not isinstance(read(text), Seq | Set)
+
+
+@pytest.mark.parametrize(
+    ("text", "letter", "value"),
+    [
+        ("(C) 12", "C", "12"),
+        ("\\text{(A)}\\ 5", "A", "5"),
+        ("B. 7", "B", "7"),
+        ("(D): 2\\sqrt{3}", "D", "2\\sqrt{3}"),
+        ("C: x^2+y^2=1", "C", "x^2+y^2=1"),
+    ],
+)
+def test_an_option_with_its_value(text: str, letter: str, value: str) -> None:
+    labelled = read(text)
+    assert isinstance(labelled, Labelled)
+    assert (labelled.letter, labelled.value.canonical) == (letter, value)
+
+
+@pytest.mark.parametrize("text", ["\\text{(C)}", "(C)", "(A) 1 (B) 2", "F) 3"])
+def test_a_letter_alone_or_several_labels_are_no_option_with_a_value(text: str) -> None:
+    assert not isinstance(read(text), Labelled)
+
+
+@pytest.mark.parametrize(
+    ("text", "digits", "value"),
+    [("1011_2", "1011", 11), ("A3_{16}", "A3", 163), ("27_8", "27", 23)],
+)
+def test_a_number_in_a_base(text: str, digits: str, value: int) -> None:
+    based = read(text)
+    assert isinstance(based, Based) and (based.digits, based.value) == (digits, value)
+
+
+@pytest.mark.parametrize("text", ["a_{16}", "2011_2", "12_{40}", "x_1"])
+def test_a_subscript_that_is_no_base(text: str) -> None:
+    # A term of a sequence, a digit the base has not, a base over 36, an index.
+    assert not isinstance(read(text), Based)
+
+
+@pytest.mark.parametrize(
+    ("text", "both", "written"),
+    [
+        ("\\pm 3", "+3,-3", Expr),
+        (
+            "x = \\frac{1 \\pm \\sqrt{5}}{2}",
+            "\\frac{1+\\sqrt{5}}{2},\\frac{1-\\sqrt{5}}{2}",
+            Assignment,
+        ),
+        ("-1 ± 2i", "-1+2i,-1-2i", Expr),
+    ],
+)
+def test_a_plus_minus_stands_for_both_values(text: str, both: str, written: type) -> None:
+    signed = read(text)
+    assert isinstance(signed, PlusMinus)
+    assert signed.both.canonical.replace(" ", "") == both
+    assert isinstance(signed.written, written)
+
+
+@pytest.mark.parametrize("text", ["\\pm 3, 4", "1 \\pm 2 \\pm 3", "3 \\mp 1 \\pm 2", "3"])
+def test_no_single_plus_minus(text: str) -> None:
+    assert not isinstance(read(text), PlusMinus)
+
+
+@pytest.mark.parametrize(
+    ("text", "radians", "written"),
+    [
+        ("30^\\circ", "\\frac{\\pi}{6}", "30"),
+        ("180°", "\\pi", "180"),
+        ("45 degrees", "\\frac{\\pi}{4}", "45"),
+        ("00^{\\circ}", "0", "00"),
+    ],
+)
+def test_an_angle_in_degrees(text: str, radians: str, written: str) -> None:
+    angle = read(text)
+    assert isinstance(angle, Angle)
+    assert (angle.radians.canonical, angle.written.canonical) == (radians, written)
+
+
+def test_a_list_of_angles_converts_entry_by_entry() -> None:
+    angles = read("30^\\circ, 150^\\circ")
+    assert isinstance(angles, Angle) and isinstance(angles.radians, Set)
+    assert [item.canonical for item in angles.radians.items] == [
+        "\\frac{\\pi}{6}",
+        "\\frac{5\\pi}{6}",
+    ]
+
+
+@pytest.mark.parametrize("text", ["30.5^\\circ", "\\frac{\\pi}{6}^\\circ", "30^\\circ, 2", "30"])
+def test_no_angle_to_convert(text: str) -> None:
+    # A decimal (its rounding), a \\pi already there, an entry without a degree sign.
+    assert not isinstance(read(text), Angle)
