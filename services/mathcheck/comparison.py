@@ -1,12 +1,29 @@
 """Compare two typed answers by the pair of their types.
 
-``equal(reference, answer)`` looks the pair of types up in one table, ``_RULES``. A rule is
-written once for one order of its two types and serves both orders: equality is symmetric,
-so the lookup swaps the arguments when the pair comes the other way round. A rule that
-cannot decide returns None, and so does a pair the table does not name: the remaining
-fast checks and then the symbolic engine decide those (``checker.py``).
+``equal(reference, answer)`` first converts the pair (``convert``, table ``_CONVERSIONS``):
+a notation that stands for another answer next to the other side is replaced by that
+answer, until none is left. Then it looks the pair of types up in ``_RULES``. A conversion
+or a rule is written once for one order of its two types and serves both orders: the
+lookup swaps the arguments when the pair comes the other way round, so both tables are
+symmetric by construction. A rule that cannot decide returns None, and so does a pair the
+table does not name: the remaining fast checks and then the symbolic engine decide those
+(``checker.py``), on the converted pair.
 
-| pair | equal when |
+| conversion: pair | stands for |
+|---|---|
+| option with its value, option letter | its letter (``(C) 12`` against ``C`` is ``C``) |
+| option with its value, option with its value | the letters when they differ, else the values |
+| option with its value, anything else | its value (``(C) 12`` against ``12`` is ``12``) |
+| number in a base, the same digits without the base | those digits (``1011_2`` against ``1011``) |
+| number in a base, anything else | its value (``1011_2`` is ``11``) |
+| ``\\pm``, a list of answers | its two values (``\\pm 3`` against ``3, -3`` is ``3, -3``) |
+| angle in degrees, an answer with a ``\\pi`` | the angle in radians: ``\\frac{\\pi}{6}`` |
+| ``\\pm`` or angle, anything else | as written (alone, a degree sign is decoration) |
+
+Each row is tried in that order: ``(C) 30^\\circ`` against ``\\frac{\\pi}{6}`` is its value,
+then in radians.
+
+| rule: pair | equal when |
 |---|---|
 | any two with the same canonical form | always (a quantity's canonical form names its unit) |
 | number, number | the same value, or one is the other rounded (``normalization.numbers_match``) |
