@@ -20,7 +20,8 @@ they asked for: skipped tests, reused runs and spinners' timeouts included), les
 worker-seconds it has used so far, summed over the unfinished requests with the new one's
 own, over the workers. A request whose projection is past ``max_projected_s`` is refused at
 once, with a ``Retry-After`` of about when it would fit. Until one request has finished
-there is no cost to project from, and the projection refuses nothing.
+there is no cost per unit to project from: each request is then taken to hold a worker for
+the whole bound, so no more requests than workers are admitted at once.
 
 The counts live on the event loop's thread: admitting and releasing never race.
 """
@@ -77,8 +78,11 @@ class Meter(Protocol):
 class Projection:
     """How long a metered backend would take to finish the work admitted to it."""
 
-    def __init__(self, meter: Meter) -> None:
+    def __init__(self, meter: Meter, unmeasured_s: float) -> None:
+        """``unmeasured_s``: the worker-seconds a request is taken to need while no
+        request has finished yet."""
         self._meter = meter
+        self._unmeasured_s = unmeasured_s
         # Each finished request's worker-seconds and units.
         self._costs: deque[tuple[float, int]] = deque(maxlen=_COSTS)
         # Each unfinished request's units and what tells its worker-seconds so far.
@@ -89,14 +93,16 @@ class Projection:
         units = sum(n for _seconds, n in self._costs)
         return sum(seconds for seconds, _n in self._costs) / units if units else None
 
-    def wait_s(self, units: int = 0) -> float | None:
-        """Seconds until the admitted work and ``units`` more would be done, were they
-        shared out over the workers (None: no cost known yet)."""
+    def wait_s(self, units: int = 0) -> float:
+        """Seconds until the admitted work and a request of ``units`` more (0: none) would
+        be done, were they shared out over the workers."""
         unit_s = self.unit_s()
         if unit_s is None:
-            return None
-        backlog = sum(max(0.0, n * unit_s - used()) for n, used in self._open.values())
-        return (backlog + units * unit_s) / max(1, self._meter.workers)
+            work = (len(self._open) + (units > 0)) * self._unmeasured_s
+        else:
+            backlog = sum(max(0.0, n * unit_s - used()) for n, used in self._open.values())
+            work = backlog + units * unit_s
+        return work / max(1, self._meter.workers)
 
     @contextmanager
     def track(self, ticket: int, units: int) -> Iterator[None]:
@@ -130,7 +136,7 @@ class Admission:
         self._waits = dict(waits or {}) if max_wait_s > 0 else {}
         self._max_wait_s = max_wait_s
         self._projections = (
-            {b: Projection(meter) for b, meter in (meters or {}).items()}
+            {b: Projection(meter, max_projected_s) for b, meter in (meters or {}).items()}
             if max_projected_s > 0
             else {}
         )
@@ -166,11 +172,10 @@ class Admission:
         return time.monotonic() - min(started.values()) if started else 0.0
 
     def projected_s(self, backend: Backend, units: int = 0) -> float:
-        """How long ``backend`` would take to finish what it was given and ``units`` more
-        (0: not metered, or no cost known yet)."""
+        """How long ``backend`` would take to finish what it was given and a request of
+        ``units`` more (0: not metered)."""
         projection = self._projections.get(backend)
-        wait = projection.wait_s(units) if projection is not None else None
-        return wait or 0.0
+        return projection.wait_s(units) if projection is not None else 0.0
 
     def saturated(self) -> list[Backend]:
         """The backends at or past their bound: a new request for them would be refused."""

@@ -91,8 +91,8 @@ class Metrics:
             "verifier_queue_projected_seconds",
             "How long a backend would take to finish the work admitted to it: each "
             "unfinished request's units times the recent worker-seconds per unit, less what "
-            "it used, over the workers (0: the backend is not metered, or no cost is known "
-            "yet); new requests are refused past VERIFIER_MAX_PROJECTED_WAIT_S.",
+            "it used, over the workers (0: the backend is not metered); new requests are "
+            "refused past VERIFIER_MAX_PROJECTED_WAIT_S.",
             ["backend"],
             registry=self.registry,
         )

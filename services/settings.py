@@ -152,8 +152,8 @@ class Settings(BaseSettings):
         "it is done answers 429 at once, with Retry-After about when it would fit. The "
         "projection: each unfinished request's tests times the recent worker-seconds per "
         "test (spinners' timeouts included), less what it has used, plus the new request's "
-        "own, over the sandbox workers; nothing is refused on it before a first request has "
-        "finished, nor while the sandbox is idle. 0: no bound.",
+        "own, over the sandbox workers (until a first request has finished, one request per "
+        "worker). The idle sandbox admits any request. 0: no bound.",
     )
     queued_math_per_worker: int = Field(
         1024,

@@ -270,11 +270,21 @@ def _projected(meter: _Meter, bound: float = 3.0) -> Admission:
     )
 
 
-def test_no_cost_known_no_request_is_refused_on_its_projection() -> None:
-    admission = _projected(_Meter())
+def test_before_any_cost_is_known_one_request_per_worker_is_admitted() -> None:
+    meter = _Meter(workers=2)
+    admission = _projected(meter, bound=3.0)
     with admission.admit({Backend.SANDBOX: 50}), admission.admit({Backend.SANDBOX: 50}):
-        assert admission.projected_s(Backend.SANDBOX, 50) == 0.0
+        # Each is taken to hold a worker for the whole bound, whatever its size.
+        assert admission.projected_s(Backend.SANDBOX) == pytest.approx(3.0)
         assert admission.saturated() == []
+        with pytest.raises(Saturated), admission.admit({Backend.SANDBOX: 1}):
+            pass
+        meter.flows[0][0] = 2.0  # used before it finished: no cost per test yet
+        with pytest.raises(Saturated), admission.admit({Backend.SANDBOX: 1}):
+            pass
+    with admission.admit({Backend.SANDBOX: 1}), admission.admit({Backend.SANDBOX: 1}):
+        # 2 s for 100 tests, now known: 0.02 s a test; 12 tests over 2 workers.
+        assert admission.projected_s(Backend.SANDBOX, 10) == pytest.approx(12 * 0.02 / 2)
 
 
 def test_a_request_projected_past_the_bound_is_refused_at_once() -> None:
