@@ -20,9 +20,7 @@ import ast
 import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -31,6 +29,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.process_per_test import run_file
 from harness.service import running_service
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -148,31 +147,17 @@ def sandbox_overhead(samples: int = 300) -> list[float]:
     return asyncio.run(measure())
 
 
-def _run_file(source: str, timeout_s: float) -> bool:
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
-        handle.write(source)
-    try:
-        done = subprocess.run(
-            [sys.executable, handle.name], capture_output=True, timeout=timeout_s, check=False
-        )
-        return done.returncode == 0
-    except subprocess.TimeoutExpired:
-        return False
-    finally:
-        os.unlink(handle.name)
-
-
 def run_baseline(problems: list[dict[str, Any]], timeout_s: float) -> dict[str, Any]:
     overheads = []
     for _ in range(50):
         sent = time.perf_counter()
-        _run_file("x = 1\nassert x == 1\n", timeout_s)
+        run_file("x = 1\nassert x == 1\n", timeout_s)
         overheads.append(time.perf_counter() - sent)
     all_pass = {}
     started = time.perf_counter()
     for problem in problems:
         for variant in ("good", "bad"):
-            outcomes = [_run_file(problem[variant] + "\n" + t, timeout_s) for t in problem["tests"]]
+            outcomes = [run_file(problem[variant] + "\n" + t, timeout_s) for t in problem["tests"]]
             all_pass[f"{problem['id']}/{variant}"] = all(outcomes)
     return {"elapsed": time.perf_counter() - started, "all_pass": all_pass, "overheads": overheads}
 

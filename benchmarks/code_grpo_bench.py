@@ -33,9 +33,7 @@ import json
 import os
 import random
 import resource
-import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -48,6 +46,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.process_per_test import run_file
 from harness.service import ServiceProcess
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -206,17 +205,7 @@ def run_ours(programs: list[Program], workers: int) -> dict[str, Any]:
 
 def _run_test(source: str, test: str) -> bool:
     """One test as its own process: passed when it exits 0 within the timeout."""
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
-        handle.write(source + "\n" + test + "\n")
-    try:
-        done = subprocess.run(
-            [sys.executable, handle.name], capture_output=True, timeout=TIMEOUT_S, check=False
-        )
-        return done.returncode == 0
-    except subprocess.TimeoutExpired:
-        return False
-    finally:
-        os.unlink(handle.name)
+    return run_file(source + "\n" + test + "\n", TIMEOUT_S)
 
 
 def _children_cpu_s() -> float:
