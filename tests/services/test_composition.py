@@ -25,11 +25,6 @@ CODE = {
 }
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def _settings(**values: object) -> Settings:
     return Settings(math_workers=1, **values)  # type: ignore[arg-type]
 

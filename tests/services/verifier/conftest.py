@@ -13,11 +13,6 @@ from harness.vllm import VLLMServer, VLLMUnavailable, ensure_vllm_venv, running_
 VLLM_API_KEY = "vllm-test-key-not-a-secret"
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.fixture(scope="session")
 def smollm2_dir() -> Path:
     from trainer.smollm2 import ensure_smollm2

@@ -19,11 +19,6 @@ from services.verifier import (
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def _config(**overrides: object) -> VerifierConfig:
     base = {
         "url": f"http://127.0.0.1:{free_port()}",

@@ -23,11 +23,6 @@ HANG = "```python\ndef add(a, b):\n    while True:\n        pass\n```"
 TESTS = [{"code": "assert add(1, 2) == 3"}, {"code": "assert add(2, 2) == 4"}]
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.fixture(scope="module")
 def sandbox() -> Iterator[Sandbox]:
     box = Sandbox(Settings(sandbox={"workers": 1}).sandbox)
