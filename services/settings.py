@@ -146,7 +146,7 @@ class Settings(BaseSettings):
         "0: no bound.",
     )
     max_projected_wait_s: float = Field(
-        2.0,
+        1.5,
         ge=0,
         description="Sandbox: a code request that would wait and run longer than this before "
         "it is done answers 429 at once, with Retry-After about when it would fit. The "

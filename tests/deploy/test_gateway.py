@@ -44,7 +44,7 @@ REPLICA_ENV = {
     # This scenario is about a killed replica, not backpressure: one sandbox worker per replica
     # and 1.5 s programs would otherwise pass the 2 s wait bound and answer 429 (that path is
     # tests/deploy/test_gateway_backpressure.py's), nor would a second 1.5 s batch fit in the
-    # 2 s projection bound.
+    # 1.5 s projection bound.
     "VERIFIER_MAX_QUEUE_WAIT_S": "60",
     "VERIFIER_MAX_PROJECTED_WAIT_S": "0",
 }
