@@ -113,6 +113,26 @@ class PlusMinus:
     canonical: str
 
 
+@dataclass(frozen=True)
+class Named:
+    """Values named, each unknown once: ``a = 2, b = 3``, ``(a, b) = (2, 3)``. The names in
+    the order written and the text of each value (read as a tuple when compared), and the
+    text read as written."""
+
+    values: tuple[tuple[str, str], ...]
+    written: Answer
+    canonical: str
+
+
+@dataclass(frozen=True)
+class Groups:
+    """Solutions of a system, the same names in each: ``x = 1, y = 2 or x = 3, y = 4``."""
+
+    groups: tuple[tuple[tuple[str, str], ...], ...]
+    written: Answer
+    canonical: str
+
+
 class Word(_Written):
     """An answer in words that names no number: ``yes``, ``east``, ``odd``."""
 
@@ -162,6 +182,8 @@ Answer = (
     | Based
     | Angle
     | PlusMinus
+    | Named
+    | Groups
     | Word
     | Assignment
     | Seq
@@ -176,7 +198,9 @@ __all__ = [
     "Based",
     "Choice",
     "Expr",
+    "Groups",
     "Labelled",
+    "Named",
     "Number",
     "Options",
     "PlusMinus",

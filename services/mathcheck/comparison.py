@@ -16,9 +16,12 @@ table does not name: the remaining fast checks and then the symbolic engine deci
 | option with its value, anything else | its value (``(C) 12`` against ``12`` is ``12``) |
 | number in a base, the same digits without the base | those digits (``1011_2`` against ``1011``) |
 | number in a base, anything else | its value (``1011_2`` is ``11``) |
+| named values, named values of the same names | both as tuples in the first one's order |
+| named values, a tuple or list of as many | both as tuples in the order written |
+| solutions of a system, a list of tuples | the groups as tuples in the first group's order |
 | ``\\pm``, a list of answers | its two values (``\\pm 3`` against ``3, -3`` is ``3, -3``) |
 | angle in degrees, an answer with a ``\\pi`` | the angle in radians: ``\\frac{\\pi}{6}`` |
-| ``\\pm`` or angle, anything else | as written (alone, a degree sign is decoration) |
+| any of these, anything else | as written (alone, a degree sign is decoration) |
 
 Each row is tried in that order: ``(C) 30^\\circ`` against ``\\frac{\\pi}{6}`` is its value,
 then in radians.
@@ -57,7 +60,9 @@ from services.mathcheck.answer_types import (
     Based,
     Choice,
     Expr,
+    Groups,
     Labelled,
+    Named,
     Number,
     Options,
     PlusMinus,
@@ -70,7 +75,14 @@ from services.mathcheck.answer_types import (
 )
 from services.mathcheck.normalization import numbers_match, parse_number
 from services.mathcheck.numeric_probe import probe
-from services.mathcheck.reading import PI, PLUS_MINUS, read_normalized
+from services.mathcheck.reading import (
+    PI,
+    PLUS_MINUS,
+    read,
+    read_normalized,
+    tuple_entries,
+    tuple_list,
+)
 from services.mathcheck.structures import split_top_level
 
 
@@ -231,6 +243,39 @@ def _integer(value: int) -> Number:
     return Number(parsed, str(value))
 
 
+def _named_and_other(named: Named, other: Answer) -> Pair:
+    """Named values against named values name by name, and against a tuple or a list of as
+    many values in the order written: "a = 2, b = 3" is "(a, b) = (2, 3)" and "(2, 3)", but
+    not "(3, 2)" nor "b = 2, a = 3"."""
+    ours = [value for _, value in named.values]
+    if isinstance(other, Named):
+        theirs = dict(other.values)
+        if set(theirs) != {name for name, _ in named.values}:
+            return named.written, other.written
+        return _tuple(ours), _tuple([theirs[name] for name, _ in named.values])
+    entries = tuple_entries(other.canonical)
+    if entries is None or len(entries) != len(ours):
+        return named.written, other
+    return _tuple(ours), _tuple(entries)
+
+
+def _tuple(values: list[str]) -> Answer:
+    return read(_tuple_text(values))
+
+
+def _tuple_text(values: list[str]) -> str:
+    return "(" + ", ".join(values) + ")"
+
+
+def _groups_and_other(grouped: Groups, other: Answer) -> Pair:
+    """Solutions of a system against a list of tuples: each group in the first's name order."""
+    order = [name for name, _ in grouped.groups[0]]
+    if isinstance(other, Groups) or tuple_list(other.canonical, len(order)) is None:
+        return grouped.written, (other.written if isinstance(other, Groups) else other)
+    tuples = (_tuple_text([dict(group)[name] for name in order]) for group in grouped.groups)
+    return read(", ".join(tuples)), other
+
+
 def _plus_minus_and_other(signed: PlusMinus, other: Answer) -> Pair:
     """A \\pm stands for both its values against a list of solutions; else as written."""
     if isinstance(other, PlusMinus):
@@ -271,6 +316,8 @@ _OTHERS = (
     Based,
     Angle,
     PlusMinus,
+    Named,
+    Groups,
     Word,
     Assignment,
     Seq,
@@ -284,6 +331,8 @@ _OTHERS = (
 _CONVERTERS: tuple[tuple[type, Conversion], ...] = (
     (Labelled, _labelled_and_other),
     (Based, _based_and_other),
+    (Named, _named_and_other),
+    (Groups, _groups_and_other),
     (PlusMinus, _plus_minus_and_other),
     (Angle, _angle_and_other),
 )

@@ -1,12 +1,14 @@
 """Read an answer once into a typed value (``answer_types``).
 
 ``read`` takes an answer as the front end of ``alignment.py`` wrote it (LaTeX) and tries
-the readers in turn: an option letter with its value (``(C) 12``), an expression with one
-``\\pm``, an angle in degrees, a number in a base (``1011_2``), one unknown and its value
-(``x = 3``), a yes or a no before its reason, option letters chosen (``A and C``), a ratio
-of numbers (``ratios.py``), a quantity with a unit of a known kind (``units.py``), then the
-normalised string (``normalization.py``) as a plain number, an option letter or words (a
-Roman numeral keeps that reading beside its value); anything else is an ``Expr``.
+the readers in turn: an option letter with its value (``(C) 12``), named values
+(``a = 2, b = 3``), solutions of a system (``x = 1, y = 2 or x = 3, y = 4``), an
+expression with one ``\\pm``, an angle in degrees, a number in a base (``1011_2``), one
+unknown and its value (``x = 3``), a yes or a no before its reason, option letters chosen
+(``A and C``), a ratio of numbers (``ratios.py``), a quantity with a unit of a known kind
+(``units.py``), then the normalised string (``normalization.py``) as a plain number, an
+option letter or words (a Roman numeral keeps that reading beside its value); anything
+else is an ``Expr``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from services.mathcheck.answer_types import (
     Based,
     Choice,
     Expr,
+    Groups,
     Labelled,
+    Named,
     Number,
     Options,
     PlusMinus,
@@ -55,7 +59,15 @@ _WORDS = re.compile(r"^[a-z][a-z \-']*$")
 
 def read(text: str) -> Answer:
     """The typed value of one answer."""
-    return _labelled(text) or _plus_minus(text) or _angle(text) or _based(text) or _written(text)
+    return (
+        _labelled(text)
+        or _named(text)
+        or _groups(text)
+        or _plus_minus(text)
+        or _angle(text)
+        or _based(text)
+        or _written(text)
+    )
 
 
 # "(C) 12", "\\text{(C)} 12", "C) 12", "C. 12", "(C): 12": an option letter, then its value.
@@ -76,6 +88,90 @@ def _labelled(text: str) -> Labelled | None:
     letter = match.group(1) or match.group(2)
     value = read(match.group("value"))
     return Labelled(letter, value, f"({letter}) {value.canonical}")
+
+
+_NAME = r"[a-zA-Z](?:_\{?\w+\}?)?"
+_ASSIGNMENT = re.compile(rf"^\s*({_NAME})\s*=\s*([^=]+?)\s*$")
+_NAMED_TUPLE = re.compile(rf"^\s*\(\s*({_NAME}(?:\s*,\s*{_NAME})+)\s*\)\s*=\s*\((.+)\)\s*$")
+_AND = re.compile(r"\s*(?:\\text\{\s*and\s*\}|\band\b)\s*")
+NamedValues = tuple[tuple[str, str], ...]
+
+
+def _named_values(text: str) -> NamedValues | None:
+    """ "a = 2, b = 3" and "(a, b) = (2, 3)" -> (("a", "2"), ("b", "3")); distinct names only."""
+    text = strip_outer_delimiters(text)
+    named = _NAMED_TUPLE.match(text)
+    if named is not None:
+        names = [name.strip() for name in named.group(1).split(",")]
+        values = split_top_level(named.group(2), ",")
+        if values is None or len(values) != len(names):
+            return None
+        pairs = tuple(zip(names, (value.strip() for value in values), strict=True))
+    else:
+        parts = split_top_level(_AND.sub(",", text), ",")
+        if parts is None or len(parts) < 2:
+            return None
+        matches = [_ASSIGNMENT.match(part) for part in parts]
+        if any(match is None for match in matches):
+            return None
+        pairs = tuple((match.group(1), match.group(2)) for match in matches if match is not None)
+    distinct = {name for name, _ in pairs}
+    if len(distinct) != len(pairs) or len({name[0] for name in distinct}) == 1:
+        return None  # "x = 1, x = 2" and "x_1 = 1, x_2 = 2" list the roots of one unknown
+    return pairs
+
+
+def _named(text: str) -> Named | None:
+    values = _named_values(text)
+    if values is None:
+        return None
+    written = _written(text)
+    return Named(values, written, written.canonical)
+
+
+_GROUP_SEPARATOR = re.compile(r"\s*(?:;|\\text\{\s*(?:or|and)\s*\}|,?\s*\b(?:or|and)\b)\s*")
+
+
+def _groups(text: str) -> Groups | None:
+    """ "x = 1, y = 2 or x = 3, y = 4": solutions of a system, the same names in each."""
+    segments = _GROUP_SEPARATOR.split(strip_outer_delimiters(text))
+    if len(segments) < 2:
+        return None
+    groups: list[NamedValues] = []
+    for segment in segments:
+        group = _named_values(segment)
+        if group is None:
+            return None
+        groups.append(group)
+    if len({frozenset(name for name, _ in group) for group in groups}) != 1:
+        return None
+    written = _written(text)
+    return Groups(tuple(groups), written, written.canonical)
+
+
+def tuple_entries(canonical: str) -> list[str] | None:
+    """ "(2,3)" or "2,3" -> ["2", "3"]: the entries of a tuple or a bare list."""
+    if canonical.startswith("(") and canonical.endswith(")"):
+        canonical = canonical[1:-1]
+    if "=" in canonical:
+        return None
+    parts = split_top_level(canonical, ",")
+    if parts is None or len(parts) < 2:
+        return None
+    return [part.strip() for part in parts]
+
+
+def tuple_list(canonical: str, arity: int) -> list[str] | None:
+    """ "(3,4),(1,2)" -> ["(3,4)", "(1,2)"] when every tuple has ``arity`` entries."""
+    parts = split_top_level(canonical, ",")
+    if parts is None or len(parts) < 2:
+        return None
+    tuples = [part.strip() for part in parts]
+    for item in tuples:
+        entries = split_top_level(item[1:-1], ",") if item[:1] + item[-1:] == "()" else None
+        if entries is None or len(entries) != arity:
+            return None
+    return tuples
 
 
 PLUS_MINUS = re.compile(r"\\pm\b|±")
@@ -206,4 +302,4 @@ def _collection(canonical: str) -> Seq | Set | None:
     return Set(items, canonical)
 
 
-__all__ = ["PI", "PLUS_MINUS", "read", "read_normalized"]
+__all__ = ["PI", "PLUS_MINUS", "read", "read_normalized", "tuple_entries", "tuple_list"]

@@ -44,6 +44,8 @@ def _checker(pool: SymbolicPool, methods: Counter[str], hits: Counter[bool]) -> 
         ("(C) 12", "\\frac{24}{2}", Outcome.EQUAL, "numeric"),
         ("120^\\circ", "\\frac{2\\pi}{3}", Outcome.EQUAL, "string"),
         ("1011_2", "12", Outcome.DIFFERENT, "numeric"),
+        ("a = 2, b = 3", "b = 2, a = 3", Outcome.DIFFERENT, "structural"),
+        ("x = 1, y = 2 or x = 3, y = 4", "(3, 4), (1, 2)", Outcome.EQUAL, "structural"),
         # Decided by the symbolic engine: a trig identity written without parentheses.
         ("\\sin^2 t", "1 - \\cos^2 t", Outcome.EQUAL, "symbolic"),
     ],

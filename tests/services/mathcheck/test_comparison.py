@@ -190,11 +190,20 @@ def test_collections(reference: str, answer: str, expected: tuple[bool, Method] 
         ("30^\\circ", "30°", (True, Method.STRING)),
         ("30^\\circ", "60", (False, Method.NUMERIC)),
         ("30^\\circ, 150^\\circ", "\\frac{5\\pi}{6}, \\frac{\\pi}{6}", (True, Method.STRUCTURAL)),
+        # named values: name by name, and against a tuple or list in the order written
+        ("a = 2, b = 3", "(a, b) = (2, 3)", (True, Method.STRING)),
+        ("a = 2, b = 3", "b = 3, a = 2", (True, Method.STRING)),
+        ("x = \\sqrt{2}, y = \\pi", "(\\sqrt2, \\pi)", (True, Method.STRUCTURAL)),
+        ("x = \\sqrt{2}, y = \\pi", "(\\pi, \\sqrt2)", (False, Method.STRUCTURAL)),
+        # Tuples of plain numbers, and lists of tuples, are compared after the types
+        # (structures.py, checker.py): the conversion gives the pair they stand for.
+        ("a = 2, b = 3", "b = 2, a = 3", None),
+        ("x = 1, y = 2 or x = 3, y = 4", "(3, 4), (1, 2)", None),
         # notations inside one another: the option's value, then the angle
         ("(C) 30^\\circ", "\\frac{\\pi}{6}", (True, Method.STRING)),
     ],
 )
-def test_conversions(reference: str, answer: str, expected: tuple[bool, Method]) -> None:
+def test_conversions(reference: str, answer: str, expected: tuple[bool, Method] | None) -> None:
     assert _verdict(reference, answer) == expected
 
 
@@ -210,6 +219,10 @@ def test_conversions(reference: str, answer: str, expected: tuple[bool, Method])
         ("\\pm 3", "3", ("\\pm3", "3")),  # no list: as written
         ("30^\\circ", "\\pi", ("\\frac{\\pi}{6}", "\\pi")),
         ("30^\\circ", "x", ("30", "x")),
+        ("a = 2, b = 3", "(2, 3)", ("(2, 3)", "(2, 3)")),
+        ("a = 2, b = 3", "(2, 3, 4)", ("a=2,b=3", "(2, 3, 4)")),  # not as many values
+        ("x = 1, y = 2 or x = 3, y = 4", "(3, 4), (1, 2)", ("(1, 2),(3, 4)", "(3, 4),(1, 2)")),
+        ("x = 1, y = 2 or x = 3, y = 4", "(1, 2, 5)", ("x=1,y=2orx=3,y=4", "(1, 2, 5)")),
         ("x + 1", "2", ("x+1", "2")),  # nothing to convert
     ],
 )
@@ -220,3 +233,13 @@ def test_the_conversion_table_is_symmetric(
     backward = convert(read(answer), read(reference))
     assert (forward[0].canonical, forward[1].canonical) == converted
     assert (backward[1].canonical, backward[0].canonical) == converted
+
+
+def test_named_values_line_up_in_the_first_ones_order() -> None:
+    def converted(reference: str, answer: str) -> tuple[str, str]:
+        pair = convert(read(reference), read(answer))
+        return pair[0].canonical, pair[1].canonical
+
+    assert converted("a = 2, b = 3", "b = 3, a = 2") == ("(2, 3)", "(2, 3)")
+    assert converted("b = 3, a = 2", "a = 2, b = 3") == ("(3, 2)", "(3, 2)")
+    assert converted("a = 2, b = 3", "b = 2, a = 3") == ("(2, 3)", "(3, 2)")

@@ -12,7 +12,9 @@ from services.mathcheck.answer_types import (
     Based,
     Choice,
     Expr,
+    Groups,
     Labelled,
+    Named,
     Number,
     Options,
     PlusMinus,
@@ -255,3 +257,31 @@ def test_a_list_of_angles_converts_entry_by_entry() -> None:
 def test_no_angle_to_convert(text: str) -> None:
     # A decimal (its rounding), a \\pi already there, an entry without a degree sign.
     assert not isinstance(read(text), Angle)
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("a = 2, b = 3", (("a", "2"), ("b", "3"))),
+        ("(x, y) = (4, -1)", (("x", "4"), ("y", "-1"))),
+        ("x=3 \\text{ and } y=-1", (("x", "3"), ("y", "-1"))),
+        ("c = 5, b = 4, a = 3", (("c", "5"), ("b", "4"), ("a", "3"))),  # in the order written
+    ],
+)
+def test_named_values(text: str, values: tuple[tuple[str, str], ...]) -> None:
+    named = read(text)
+    assert isinstance(named, Named) and named.values == values
+
+
+@pytest.mark.parametrize(
+    "text", ["x = 1, x = 2", "x_1 = 1, x_2 = 2", "a = 2", "(a, b) = (1, 2, 3)"]
+)
+def test_roots_of_one_unknown_or_one_value_are_not_named_values(text: str) -> None:
+    assert not isinstance(read(text), Named)
+
+
+def test_solutions_of_a_system() -> None:
+    groups = read("x = 1, y = 5 \\text{ or } x = 3, y = 7")
+    assert isinstance(groups, Groups)
+    assert groups.groups == ((("x", "1"), ("y", "5")), (("x", "3"), ("y", "7")))
+    assert not isinstance(read("x = 1, y = 5 or x = 3, z = 7"), Groups)  # other names
