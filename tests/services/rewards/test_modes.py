@@ -2,25 +2,40 @@ from __future__ import annotations
 
 import pytest
 
-from services.protocol import Mode
-from services.rewards.policy import RewardScale, answer_value, combined_score, needs_verifier
+from services.protocol import Mode, RewardOptions
+from services.rewards.policy import (
+    RewardPolicy,
+    RewardScale,
+    answer_value,
+    combined_score,
+    needs_verifier,
+)
 
 
 @pytest.mark.parametrize(
     ("mode", "rule_correct", "p", "w", "score"),
     [
+        # rule: the rule alone
         (Mode.RULE, True, 0.1, 1.0, 1.0),
         (Mode.RULE, False, 0.9, 1.0, 0.0),
+        # addon: correct if the rule accepts, else p * w
         (Mode.ADDON, True, 0.0, 1.0, 1.0),
+        (Mode.ADDON, True, 0.1, 1.0, 1.0),
         (Mode.ADDON, False, 0.8, 1.0, 0.8),
         (Mode.ADDON, False, 0.8, 0.5, 0.4),
+        # mixed: p * w + rule * (1 - w)
         (Mode.MIXED, True, 0.2, 0.5, 0.6),
         (Mode.MIXED, False, 0.8, 0.25, 0.2),
+        # verifier_only: p
         (Mode.VERIFIER_ONLY, True, 0.3, 0.5, 0.3),
+        (Mode.VERIFIER_ONLY, False, 0.9, 0.1, 0.9),
     ],
 )
 def test_combined_score(mode: Mode, rule_correct: bool, p: float, w: float, score: float) -> None:
     assert combined_score(mode, rule_correct, p, w) == pytest.approx(score)
+    # A request's verifier_weight is the w its policy scores with.
+    policy = RewardPolicy.from_options(RewardOptions(verifier_weight=w))
+    assert policy.verifier_score(mode, rule_correct, p) == pytest.approx(score)
 
 
 def test_only_addon_skips_answers_the_rule_accepts() -> None:
