@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from services.judgement import Judgement
-from services.protocol import Judge, RewardOptions, Status, Task
+from services.protocol import RewardOptions, Task
 from services.rewards.format_reward import FormatScore
 from services.rewards.policy import NO_REWARD, RewardPolicy
 from services.tasks.code.evidence import CodeEvidence, PassCount
 from services.tasks.code.reward import CodeRewardWeights, code_reward, pass_reward
+from tests.services.tasks.judgements import rule_judgement
 
 SEED = RewardPolicy.from_options(RewardOptions())
 STRICT_FORMAT = FormatScore(format=1.0, thinking=0.0, thinking_words=30)
@@ -25,17 +26,7 @@ def code(
     evidence = CodeEvidence(
         program=program, format=STRICT_FORMAT, tests=PassCount(passed, total, skipped)
     )
-    return Judgement(
-        index=0,
-        id=None,
-        task=Task.CODE,
-        status=Status.OK,
-        judge=Judge.RULE,
-        detail="",
-        evidence=evidence,
-        correct=passed == total > 0,
-        judged=judged,
-    )
+    return rule_judgement(Task.CODE, evidence, correct=passed == total > 0, judged=judged)
 
 
 def test_seed_003_code_reward() -> None:

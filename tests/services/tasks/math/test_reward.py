@@ -7,11 +7,12 @@ import pytest
 
 from services.judgement import Judgement, unjudged
 from services.mathcheck.reasoning import Committed, ReasoningRule
-from services.protocol import Judge, RewardOptions, Status, Task
+from services.protocol import RewardOptions, Status, Task
 from services.rewards.format_reward import FormatScore
 from services.rewards.policy import NO_REWARD, RewardPolicy
 from services.tasks.math.evidence import MathEvidence, VerifierView
 from services.tasks.math.reward import math_reward
+from tests.services.tasks.judgements import rule_judgement
 
 SEED_001 = RewardPolicy.from_options(RewardOptions())  # +1 correct, -1 wrong, -0.5 none
 STRICT_FORMAT = FormatScore(format=1.0, thinking=0.0, thinking_words=30)
@@ -34,17 +35,7 @@ def math(
         accepted=accepted,
         verifier=view,
     )
-    return Judgement(
-        index=0,
-        id=None,
-        task=Task.MATH,
-        status=Status.OK,
-        judge=Judge.RULE,
-        detail="",
-        evidence=evidence,
-        correct=accepted,
-        judged=judged,
-    )
+    return rule_judgement(Task.MATH, evidence, correct=accepted, judged=judged)
 
 
 def verified(score: float, best_effort: bool = False) -> VerifierView:
