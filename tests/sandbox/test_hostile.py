@@ -147,14 +147,32 @@ def test_files_do_not_leak_between_jobs(runner: Runner) -> None:
     assert all(x.stdout.strip() == "False ['main.py']" for x in o), o
 
 
-def test_fork_bomb_is_bounded(runner: Runner) -> None:
-    program = (
-        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
-    )
+FORK_BOMB = (
+    "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
+)
+GIGABYTE_OF_OUTPUT = "import os\nb = b'z' * (1 << 20)\nfor _ in range(1024):\n    os.write(1, b)\n"
+
+# A runaway program, its limits, how it must end, and the most seconds that may take (None:
+# no bound is asserted).
+RUNAWAYS = {
+    "fork_bomb": (FORK_BOMB, Limits(wall_s=1.0, max_processes=16), Failure.TIMEOUT, 5),
+    "memory_bomb": ("x = bytearray(8 << 30)", Limits(memory_mb=256), Failure.MEMORY, None),
+    "infinite_loop": ("while True:\n    pass", Limits(wall_s=0.5), Failure.TIMEOUT, 3),
+    "one_gigabyte_of_output": (GIGABYTE_OF_OUTPUT, Limits(wall_s=10.0), Failure.OUTPUT_LIMIT, 3),
+}
+
+
+@pytest.mark.parametrize(
+    ("program", "limits", "failure", "within_s"), list(RUNAWAYS.values()), ids=list(RUNAWAYS)
+)
+def test_a_runaway_program_is_stopped(
+    runner: Runner, program: str, limits: Limits, failure: Failure, within_s: float | None
+) -> None:
     t = time.monotonic()
-    o = runner.one(program, limits=Limits(wall_s=1.0, max_processes=16))
-    assert o.failure is Failure.TIMEOUT
-    assert time.monotonic() - t < 5
+    o = runner.one(program, limits=limits)
+    assert o.failure is failure
+    if within_s is not None:
+        assert time.monotonic() - t < within_s
     runner.assert_healthy()
 
 
@@ -174,28 +192,6 @@ def test_process_limit_applies(runner: Runner) -> None:
     o = runner.one(program, limits=Limits(wall_s=2.0, max_processes=8))
     assert o.stdout.startswith("limited"), o
     assert int(o.stdout.split()[1]) < 8
-    runner.assert_healthy()
-
-
-def test_memory_bomb(runner: Runner) -> None:
-    o = runner.one("x = bytearray(8 << 30)", limits=Limits(memory_mb=256))
-    assert o.failure is Failure.MEMORY
-    runner.assert_healthy()
-
-
-def test_infinite_loop(runner: Runner) -> None:
-    t = time.monotonic()
-    o = runner.one("while True:\n    pass", limits=Limits(wall_s=0.5))
-    assert o.failure is Failure.TIMEOUT and time.monotonic() - t < 3
-    runner.assert_healthy()
-
-
-def test_one_gigabyte_of_output(runner: Runner) -> None:
-    program = "import os\nb = b'z' * (1 << 20)\nfor _ in range(1024):\n    os.write(1, b)\n"
-    t = time.monotonic()
-    o = runner.one(program, limits=Limits(wall_s=10.0))
-    assert o.failure is Failure.OUTPUT_LIMIT
-    assert time.monotonic() - t < 3
     runner.assert_healthy()
 
 
