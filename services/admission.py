@@ -16,10 +16,11 @@ backend is full whatever its count, and new requests are refused until it catche
 That bound acts only once a request has already waited. A metered backend (the sandbox:
 :class:`Meter`) is also bounded on the *projected* time to finish: each admitted request's
 units times the recent cost of a unit (worker-seconds its finished requests used per unit
-they asked for: skipped tests, reused runs and spinners' timeouts included), less the
-worker-seconds it has used so far, summed over the unfinished requests with the new one's
-own, over the workers. A request whose projection is past ``max_projected_s`` is refused at
-once, with a ``Retry-After`` of about when it would fit. Until one request has finished
+they asked for: skipped tests, reused runs and spinners' timeouts included; or what the
+unfinished ones have used per unit so far, where that is more), less the worker-seconds it
+has used so far, summed over the unfinished requests with the new one's own, over the
+workers. A request whose projection is past ``max_projected_s`` is refused at once, with a
+``Retry-After`` of about when it would fit. Until one request has finished
 there is no cost per unit to project from: each request is then taken to hold a worker for
 the whole bound, so no more requests than workers are admitted at once.
 
@@ -88,19 +89,28 @@ class Projection:
         # Each unfinished request's units and what tells its worker-seconds so far.
         self._open: dict[int, tuple[int, Callable[[], float]]] = {}
 
-    def unit_s(self) -> float | None:
-        """Worker-seconds per unit over the recent finished requests (None: none yet)."""
+    def unit_s(self, used: Mapping[int, float] | None = None) -> float | None:
+        """Worker-seconds per unit over the recent finished requests (None: none yet); or,
+        where more, what the unfinished ones (``used``: by ticket) have already used per
+        unit: work dearer than the recent (new programs after reused ones) counts at once."""
         units = sum(n for _seconds, n in self._costs)
-        return sum(seconds for seconds, _n in self._costs) / units if units else None
+        if not units:
+            return None
+        finished = sum(seconds for seconds, _n in self._costs) / units
+        open_units = sum(n for n, _used in self._open.values())
+        if not used or not open_units:
+            return finished
+        return max(finished, sum(used.values()) / open_units)
 
     def wait_s(self, units: int = 0) -> float:
         """Seconds until the admitted work and a request of ``units`` more (0: none) would
         be done, were they shared out over the workers."""
-        unit_s = self.unit_s()
+        used = {ticket: served() for ticket, (_n, served) in self._open.items()}
+        unit_s = self.unit_s(used)
         if unit_s is None:
             work = (len(self._open) + (units > 0)) * self._unmeasured_s
         else:
-            backlog = sum(max(0.0, n * unit_s - used()) for n, used in self._open.values())
+            backlog = sum(max(0.0, n * unit_s - used[t]) for t, (n, _s) in self._open.items())
             work = backlog + units * unit_s
         return work / max(1, self._meter.workers)
 

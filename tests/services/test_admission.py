@@ -415,3 +415,17 @@ def test_a_request_projected_past_the_bound_answers_429_at_once_over_http() -> N
     assert idle.status_code == 200, idle.text
     assert [r["reward"] for r in idle.json()["results"]] == [2.0] * 4
     assert after == 0.0
+
+
+def test_work_dearer_than_the_recent_counts_as_soon_as_it_is_used() -> None:
+    meter = _Meter(workers=1)
+    admission = _projected(meter, bound=3.0)
+    with admission.admit({Backend.SANDBOX: 10}):  # reused runs: 0.01 s a test
+        meter.flows[-1][0] = 0.1
+    with admission.admit({Backend.SANDBOX: 4}):
+        assert admission.projected_s(Backend.SANDBOX, 4) == pytest.approx(0.08)
+        meter.flows[-1][0] = 2.0  # new programs: already 0.5 s a test, and still running
+        # Costed at 0.5 s a test: nothing left of the admitted one, 2 s for the new one.
+        assert admission.projected_s(Backend.SANDBOX, 4) == pytest.approx(2.0)
+        with pytest.raises(Saturated), admission.admit({Backend.SANDBOX: 8}):
+            pass
