@@ -21,9 +21,11 @@ written differently from the reference, and close wrong ones) and also reports t
 of equivalent answers missed and the wrong ones accepted; it writes
 ``benchmarks/results/math_bare_bench.json``; ``--corpus fresh``, the same on
 ``benchmarks/fresh_pairs.py`` (a round written after the typed checker, before its fixes),
-writes ``benchmarks/results/math_fresh_bench.json``.
-Usage: ``python benchmarks/math_diff_bench.py [--corpus main|bare|fresh] [--rounds 3] [--batch 256]
-[--pool N]``.
+writes ``benchmarks/results/math_fresh_bench.json``; ``--corpus fresh2``, the same on
+``benchmarks/fresh_pairs_2.py`` (a second such round), writes
+``benchmarks/results/math_fresh2_bench.json``.
+Usage: ``python benchmarks/math_diff_bench.py [--corpus main|bare|fresh|fresh2] [--rounds 3]
+[--batch 256] [--pool N]``.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import bare_answers, fresh_pairs, math_corpus
+from benchmarks import bare_answers, fresh_pairs, fresh_pairs_2, math_corpus
 from benchmarks.math_corpus import Case
 from harness.service import ServiceProcess
 from services.mathcheck.warm_up_set import WARM_UP_ANSWERS, WARM_UP_PAIRS
@@ -259,6 +261,7 @@ CORPORA = {
     "main": (math_corpus, "math_diff_bench.json"),
     "bare": (bare_answers, "math_bare_bench.json"),
     "fresh": (fresh_pairs, "math_fresh_bench.json"),
+    "fresh2": (fresh_pairs_2, "math_fresh2_bench.json"),
 }
 
 
