@@ -11,7 +11,7 @@ check over the whole labelled corpus (benchmarks/math_corpus.py) that
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import httpx
@@ -177,22 +177,32 @@ _WRAPPABLE = {
 _REFERENCE_FORMS = {"plain": "{}", "dollars": "${}$", "boxed": "\\boxed{{{}}}"}
 
 
+def _answer_wrapped(case: Case, form: str) -> tuple[str, str]:
+    return case.reference, WRAPPERS[form](case.answer)
+
+
+def _reference_written(case: Case, form: str) -> tuple[str, str]:
+    return _REFERENCE_FORMS[form].format(case.reference), case.answer
+
+
+def _changed_verdicts(
+    url: str, cases: list[Case], forms: Iterable[str], pair: Callable[[Case, str], tuple[str, str]]
+) -> list[tuple[Case, dict[str, bool]]]:
+    """The cases whose verdict is not their label in every form; ``pair`` writes a case's
+    (reference, completion) in one form."""
+    names = list(forms)
+    verdicts = iter(_verdicts(url, [pair(case, name) for case in cases for name in names]))
+    by_case = [(case, {name: next(verdicts) for name in names}) for case in cases]
+    return [(case, by_form) for case, by_form in by_case if set(by_form.values()) != {case.label}]
+
+
 @pytest.mark.parametrize("corpus", sorted(CORPORA))
 def test_the_verdict_does_not_depend_on_how_the_answer_is_wrapped(
     service_url: str, corpus: str
 ) -> None:
     wrappable = _WRAPPABLE[corpus]
     assert len(wrappable) > 150
-    pairs = [
-        (case.reference, wrap(case.answer)) for case in wrappable for wrap in WRAPPERS.values()
-    ]
-    verdicts = iter(_verdicts(service_url, pairs))
-    changed: list[tuple[Case, dict[str, bool]]] = []
-    for case in wrappable:
-        by_form = {form: next(verdicts) for form in WRAPPERS}
-        if set(by_form.values()) != {case.label}:
-            changed.append((case, by_form))
-    assert not changed
+    assert not _changed_verdicts(service_url, wrappable, WRAPPERS, _answer_wrapped)
 
 
 @pytest.mark.parametrize("corpus", sorted(CORPORA))
@@ -200,18 +210,7 @@ def test_the_verdict_does_not_depend_on_how_the_reference_is_written(
     service_url: str, corpus: str
 ) -> None:
     cases = [case for case in _WRAPPABLE[corpus] if "\\boxed" not in case.reference]
-    pairs = [
-        (form.format(case.reference), case.answer)
-        for case in cases
-        for form in _REFERENCE_FORMS.values()
-    ]
-    verdicts = iter(_verdicts(service_url, pairs))
-    changed = []
-    for case in cases:
-        by_form = {form: next(verdicts) for form in _REFERENCE_FORMS}
-        if set(by_form.values()) != {case.label}:
-            changed.append((case, by_form))
-    assert not changed
+    assert not _changed_verdicts(service_url, cases, _REFERENCE_FORMS, _reference_written)
 
 
 @pytest.mark.parametrize("corpus", sorted(CORPORA))
