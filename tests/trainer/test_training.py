@@ -14,6 +14,7 @@ from trainer.config import TrainerConfig
 from trainer.evaluation import RESULTS_FILE, SAMPLES_FILE, pass_at_k
 from trainer.training import DEBUG_FILE, METRICS_FILE, train
 
+DEMO_MATH = Path(__file__).resolve().parents[2] / "trainer" / "data" / "demo_math.jsonl"
 PY_ROWS = [
     {
         "prompt": f"Define add(a, b) returning the sum; add({n}, 1) is {n + 1}.",
@@ -57,8 +58,7 @@ def math_run(
     tiny_model_dir: Path, service_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[TrainerConfig, Path]:
     out = tmp_path_factory.mktemp("math-run")
-    data = Path(__file__).resolve().parents[2] / "trainer" / "data" / "demo_math.jsonl"
-    cfg = config(tiny_model_dir, data, service_url, out)
+    cfg = config(tiny_model_dir, DEMO_MATH, service_url, out)
     train(cfg)
     return cfg, out
 
@@ -136,10 +136,9 @@ def test_python_code_run(tiny_model_dir: Path, service_url: str, tmp_path: Path)
 
 
 def test_full_fine_tuning_run(tiny_model_dir: Path, service_url: str, tmp_path: Path) -> None:
-    data = Path(__file__).resolve().parents[2] / "trainer" / "data" / "demo_math.jsonl"
     cfg = config(
         tiny_model_dir,
-        data,
+        DEMO_MATH,
         service_url,
         tmp_path,
         lora={"enabled": False},
@@ -155,11 +154,10 @@ def test_full_fine_tuning_run(tiny_model_dir: Path, service_url: str, tmp_path: 
 def test_evaluation_writes_pass_at_k_into_metrics_and_results(
     tiny_model_dir: Path, service_url: str, tmp_path: Path
 ) -> None:
-    data = Path(__file__).resolve().parents[2] / "trainer" / "data" / "demo_math.jsonl"
     # Evaluations at step 2 and after the last step (3), on the last 3 of 24 rows.
     cfg = config(
         tiny_model_dir,
-        data,
+        DEMO_MATH,
         service_url,
         tmp_path,
         data={"max_samples": 24},
