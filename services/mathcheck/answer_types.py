@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from services.mathcheck.normalization import ParsedNumber
+from services.mathcheck.structures import Sequence
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,25 @@ class Set:
     canonical: str
 
 
+@dataclass(frozen=True)
+class Interval:
+    """Two plain numbers (or infinities) in brackets: ``(0, 1]``, ``[2, \\infty)``; ``(1, 2)``
+    is also a point, and compares the same way."""
+
+    ends: Sequence
+    canonical: str
+
+
+@dataclass(frozen=True)
+class Relation:
+    """An inequality in one unknown, bounded by plain numbers: ``x \\ge 5``, ``-1 < x \\le 2``,
+    ``x \\in (0, 1)``: the unknown and the interval it says."""
+
+    variable: str
+    interval: Interval
+    canonical: str
+
+
 class Expr(_Written):
     """Anything the readers above do not take: compared by the numeric probe, the
     remaining fast checks and the symbolic engine."""
@@ -188,6 +208,8 @@ Answer = (
     | Assignment
     | Seq
     | Set
+    | Interval
+    | Relation
     | Expr
 )
 
@@ -199,6 +221,7 @@ __all__ = [
     "Choice",
     "Expr",
     "Groups",
+    "Interval",
     "Labelled",
     "Named",
     "Number",
@@ -206,6 +229,7 @@ __all__ = [
     "PlusMinus",
     "Quantity",
     "Ratio",
+    "Relation",
     "Roman",
     "Seq",
     "Set",

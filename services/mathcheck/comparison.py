@@ -22,6 +22,7 @@ table does not name: the remaining fast checks and then the symbolic engine deci
 | ``\\pm``, a list of answers | its two values (``\\pm 3`` against ``3, -3`` is ``3, -3``) |
 | angle in degrees, an answer with a ``\\pi`` | the angle in radians: ``\\frac{\\pi}{6}`` |
 | any of these, anything else | as written (alone, a degree sign is decoration) |
+| inequality in one unknown, interval | the interval it says (``x \\ge 5`` is ``[5, \\infty)``) |
 
 Each row is tried in that order: ``(C) 30^\\circ`` against ``\\frac{\\pi}{6}`` is its value,
 then in radians.
@@ -44,6 +45,8 @@ then in radians.
 | expression, expression or number | the same values at random points (``numeric_probe.py``) |
 | tuple or interval, one of as many entries with the same brackets | entry by entry |
 | set, set | every entry of each equals an entry of the other |
+| interval, interval (plain numbers) | the same ends, entry by entry; an infinite end is open |
+| inequality, inequality in one unknown | the same unknown and the same interval; else undecided |
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ from services.mathcheck.answer_types import (
     Choice,
     Expr,
     Groups,
+    Interval,
     Labelled,
     Named,
     Number,
@@ -68,6 +72,7 @@ from services.mathcheck.answer_types import (
     PlusMinus,
     Quantity,
     Ratio,
+    Relation,
     Roman,
     Seq,
     Set,
@@ -83,7 +88,7 @@ from services.mathcheck.reading import (
     tuple_entries,
     tuple_list,
 )
-from services.mathcheck.structures import split_top_level
+from services.mathcheck.structures import sequences_equal, split_top_level
 
 
 class Method(StrEnum):
@@ -303,6 +308,24 @@ def _angle_and_other(angle: Angle, other: Answer) -> Pair:
     return angle.written, (other.written if isinstance(other, Angle) else other)
 
 
+def _relation_and_interval(relation: Relation, interval: Interval) -> Pair:
+    """An inequality in one unknown against an interval is the interval it says:
+    ``x \\ge 5`` is ``[5, \\infty)``."""
+    return relation.interval, interval
+
+
+def _intervals(reference: Interval, answer: Interval) -> Verdict | None:
+    same = sequences_equal(reference.ends, answer.ends)
+    return None if same is None else Verdict(same, Method.STRUCTURAL)
+
+
+def _relations(reference: Relation, answer: Relation) -> Verdict | None:
+    # In two unknowns ("x > 2" against "y > 2"), the symbolic engine decides.
+    if reference.variable != answer.variable:
+        return None
+    return _intervals(reference.interval, answer.interval)
+
+
 Conversion = Callable[[Any, Any], Pair]
 Rule = Callable[[Any, Any], Verdict | None]
 _OTHERS = (
@@ -322,6 +345,8 @@ _OTHERS = (
     Assignment,
     Seq,
     Set,
+    Interval,
+    Relation,
     Expr,
 )
 # A conversion turns a pair into the pair it stands for, before any rule: one entry per
@@ -337,10 +362,13 @@ _CONVERTERS: tuple[tuple[type, Conversion], ...] = (
     (Angle, _angle_and_other),
 )
 _CONVERSIONS: dict[tuple[type, type], Conversion] = {
-    (notation, other): conversion
-    for index, (notation, conversion) in enumerate(_CONVERTERS)
-    for other in _OTHERS
-    if other not in {earlier for earlier, _ in _CONVERTERS[:index]}
+    **{
+        (notation, other): conversion
+        for index, (notation, conversion) in enumerate(_CONVERTERS)
+        for other in _OTHERS
+        if other not in {earlier for earlier, _ in _CONVERTERS[:index]}
+    },
+    (Relation, Interval): _relation_and_interval,
 }
 
 
@@ -373,6 +401,8 @@ _RULES: dict[tuple[type, type], Rule] = {
     (Expr, Expr): _expressions,
     (Seq, Seq): _sequences,
     (Set, Set): _sets,
+    (Interval, Interval): _intervals,
+    (Relation, Relation): _relations,
     (Number, Expr): _expressions,
     **{(Assignment, other): _assignment_and_other for other in _OTHERS if other is not Assignment},
     **{

@@ -14,6 +14,7 @@ else is an ``Expr``.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from fractions import Fraction
 
 from services.mathcheck.answer_types import (
@@ -24,11 +25,13 @@ from services.mathcheck.answer_types import (
     Choice,
     Expr,
     Groups,
+    Interval,
     Labelled,
     Named,
     Number,
     Options,
     PlusMinus,
+    Relation,
     Roman,
     Seq,
     Set,
@@ -37,7 +40,7 @@ from services.mathcheck.answer_types import (
 from services.mathcheck.normalization import normalize_answer, parse_number, strip_outer_delimiters
 from services.mathcheck.number_words import roman_numeral
 from services.mathcheck.ratios import read_ratio
-from services.mathcheck.structures import parse_structure, split_top_level
+from services.mathcheck.structures import Sequence, parse_structure, split_top_level
 from services.mathcheck.units import read_quantity
 from services.mathcheck.vocabulary import CHOICE_LETTER, ONE_CHOICE_LETTER
 
@@ -279,7 +282,19 @@ def read_normalized(canonical: str) -> Answer:
         return Choice(canonical)
     if len(canonical) > 1 and _WORDS.match(canonical):
         return Word(canonical)
-    return _collection(canonical) or Expr(canonical)
+    return _interval(canonical) or _collection(canonical) or Expr(canonical)
+
+
+def _interval(canonical: str) -> Interval | Relation | None:
+    """An interval of plain numbers, or the one an inequality in one unknown says
+    (``structures.py`` reads both)."""
+    structure = parse_structure(canonical)
+    if not isinstance(structure, Sequence) or len(structure.entries) != 2:
+        return None
+    interval = Interval(replace(structure, variable=None), canonical)
+    if structure.variable is None:
+        return interval
+    return Relation(structure.variable, interval, canonical)
 
 
 _SET_BRACES = re.compile(r"^\\\{(.*)\\\}$")

@@ -306,19 +306,7 @@ def structures_equal(reference: str, answer: str) -> bool | None:
     if left is None or right is None or type(left) is not type(right):
         return None
     if isinstance(left, Sequence) and isinstance(right, Sequence):
-        if left.variable is not None and right.variable is not None:
-            if left.variable != right.variable:
-                return None  # "x > 2" vs "y > 2": the symbolic engine decides
-        elif (left.variable is None) != (right.variable is None) and (
-            len(left.entries) != 2 or len(right.entries) != 2
-        ):
-            return None
-        if len(left.entries) != len(right.entries):
-            return False
-        # Brackets tell an interval's ends; a triple in square brackets is a point or vector.
-        if len(left.entries) == 2 and _interval_brackets(left) != _interval_brackets(right):
-            return False
-        return all(map(_entries_match, left.entries, right.entries))
+        return sequences_equal(left, right)
     if isinstance(left, Matrix) and isinstance(right, Matrix):
         if [len(row) for row in left.rows] != [len(row) for row in right.rows]:
             return False
@@ -327,6 +315,24 @@ def structures_equal(reference: str, answer: str) -> bool | None:
             for mine, theirs in zip(left.rows, right.rows, strict=True)
         )
     return left == right
+
+
+def sequences_equal(left: Sequence, right: Sequence) -> bool | None:
+    """Two tuples, intervals or relations of plain numbers, entry by entry; None for
+    relations in two unknowns, and for a relation against a tuple of other than two."""
+    if left.variable is not None and right.variable is not None:
+        if left.variable != right.variable:
+            return None  # "x > 2" vs "y > 2": the symbolic engine decides
+    elif (left.variable is None) != (right.variable is None) and (
+        len(left.entries) != 2 or len(right.entries) != 2
+    ):
+        return None
+    if len(left.entries) != len(right.entries):
+        return False
+    # Brackets tell an interval's ends; a triple in square brackets is a point or vector.
+    if len(left.entries) == 2 and _interval_brackets(left) != _interval_brackets(right):
+        return False
+    return all(map(_entries_match, left.entries, right.entries))
 
 
 def _as_tuple(structure: Structure | None) -> Structure | None:

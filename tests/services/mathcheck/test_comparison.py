@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from services.mathcheck.answer_types import Relation
 from services.mathcheck.comparison import Method, convert, equal
 from services.mathcheck.reading import read
 
@@ -195,9 +196,9 @@ def test_collections(reference: str, answer: str, expected: tuple[bool, Method] 
         ("a = 2, b = 3", "b = 3, a = 2", (True, Method.STRING)),
         ("x = \\sqrt{2}, y = \\pi", "(\\sqrt2, \\pi)", (True, Method.STRUCTURAL)),
         ("x = \\sqrt{2}, y = \\pi", "(\\pi, \\sqrt2)", (False, Method.STRUCTURAL)),
-        # Tuples of plain numbers, and lists of tuples, are compared after the types
-        # (structures.py, checker.py): the conversion gives the pair they stand for.
-        ("a = 2, b = 3", "b = 2, a = 3", None),
+        ("a = 2, b = 3", "b = 2, a = 3", (False, Method.STRUCTURAL)),  # (2, 3) against (3, 2)
+        # Lists of tuples of plain numbers are compared after the types (structures.py,
+        # checker.py): the conversion gives the pair they stand for.
         ("x = 1, y = 2 or x = 3, y = 4", "(3, 4), (1, 2)", None),
         # notations inside one another: the option's value, then the angle
         ("(C) 30^\\circ", "\\frac{\\pi}{6}", (True, Method.STRING)),
@@ -243,3 +244,35 @@ def test_named_values_line_up_in_the_first_ones_order() -> None:
     assert converted("a = 2, b = 3", "b = 3, a = 2") == ("(2, 3)", "(2, 3)")
     assert converted("b = 3, a = 2", "a = 2, b = 3") == ("(3, 2)", "(3, 2)")
     assert converted("a = 2, b = 3", "b = 2, a = 3") == ("(2, 3)", "(3, 2)")
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("(0, 1]", "(0, 1]", (True, Method.STRING)),
+        ("(0, 1]", "(0, 1)", (False, Method.STRUCTURAL)),
+        ("(\\frac{3}{5}, \\frac{8}{3}]", "(0.6, 2.6667]", (True, Method.STRUCTURAL)),
+        ("[2, \\infty)", "[2, \\infty]", (True, Method.STRUCTURAL)),  # an infinite end is open
+        # an inequality in one unknown against an interval: the interval it says
+        ("x \\ge 5", "[5, \\infty)", (True, Method.STRUCTURAL)),
+        ("x > 5", "[5, \\infty)", (False, Method.STRUCTURAL)),
+        ("-1 < x \\le 2", "(-1, 2]", (True, Method.STRUCTURAL)),
+        ("x \\ge 5", "5 \\le x", (True, Method.STRUCTURAL)),
+        ("x \\ge 5", "x \\in [5, \\infty)", (True, Method.STRUCTURAL)),
+        ("x > 2", "y > 2", None),  # two unknowns: the symbolic engine decides
+        ("x > 2", "(1, 2, 3)", None),
+    ],
+)
+def test_intervals_and_relations(
+    reference: str, answer: str, expected: tuple[bool, Method] | None
+) -> None:
+    assert _verdict(reference, answer) == expected
+
+
+def test_a_relation_converts_only_against_an_interval() -> None:
+    relation, interval = read("x \\ge 5"), read("[5, \\infty)")
+    assert isinstance(relation, Relation)
+    assert convert(relation, interval) == (relation.interval, interval)
+    assert convert(interval, relation) == (interval, relation.interval)
+    other = read("x \\ge \\sqrt{25}")
+    assert convert(relation, other) == (relation, other)

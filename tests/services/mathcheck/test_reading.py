@@ -13,12 +13,14 @@ from services.mathcheck.answer_types import (
     Choice,
     Expr,
     Groups,
+    Interval,
     Labelled,
     Named,
     Number,
     Options,
     PlusMinus,
     Quantity,
+    Relation,
     Roman,
     Seq,
     Set,
@@ -136,7 +138,7 @@ def test_words(text: str, words: str) -> None:
     assert isinstance(word, Word) and word.canonical == words
 
 
-@pytest.mark.parametrize("text", ["x", "x^2+1", "\\sqrt{2}", "(1, 2)", "x \\ge 5"])
+@pytest.mark.parametrize("text", ["x", "x^2+1", "\\sqrt{2}", "(1, 2, 3)", "x \\ge \\sqrt{5}"])
 def test_everything_else_is_an_expression(text: str) -> None:
     assert isinstance(read(text), Expr)
 
@@ -285,3 +287,32 @@ def test_solutions_of_a_system() -> None:
     assert isinstance(groups, Groups)
     assert groups.groups == ((("x", "1"), ("y", "5")), (("x", "3"), ("y", "7")))
     assert not isinstance(read("x = 1, y = 5 or x = 3, z = 7"), Groups)  # other names
+
+
+@pytest.mark.parametrize(
+    ("text", "brackets"),
+    [("(0, 1]", ("(", "]")), ("[2, \\infty)", ("[", ")")), ("(1, 2)", ("(", ")"))],
+)
+def test_an_interval_of_plain_numbers(text: str, brackets: tuple[str, str]) -> None:
+    interval = read(text)
+    assert isinstance(interval, Interval)
+    assert (interval.ends.opening, interval.ends.closing) == brackets
+    assert interval.ends.variable is None
+
+
+@pytest.mark.parametrize(
+    ("text", "variable", "brackets"),
+    [
+        ("x \\ge 5", "x", ("[", ")")),
+        ("-1 < t \\le 2", "t", ("(", "]")),
+        ("5 > y", "y", ("(", ")")),
+        ("x \\in [0, 1)", "x", ("[", ")")),
+    ],
+)
+def test_an_inequality_in_one_unknown_says_an_interval(
+    text: str, variable: str, brackets: tuple[str, str]
+) -> None:
+    relation = read(text)
+    assert isinstance(relation, Relation) and relation.variable == variable
+    ends = relation.interval.ends
+    assert (ends.opening, ends.closing) == brackets and ends.variable is None
