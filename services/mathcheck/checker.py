@@ -1,8 +1,10 @@
 """The math checker: guards, a verdict cache, fast exact checks, then the symbolic pool.
 
 GRPO scores 8–16 completions per prompt and many share a final answer, so verdicts are
-memoised on the canonical forms of the two typed answers (``reading.py``) in a bounded
-LRU, and identical comparisons already running are awaited rather than started twice.
+memoised on the canonical forms of the two typed answers (``reading.py``), as the
+conversion table of ``comparison.py`` leaves them (``(C) 12`` against ``12`` is ``12``
+against ``12``), in a bounded LRU, and identical comparisons already running are awaited
+rather than started twice.
 """
 
 from __future__ import annotations
