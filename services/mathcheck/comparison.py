@@ -54,7 +54,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, get_args
 
 from services.mathcheck.answer_types import (
     Angle,
@@ -328,27 +328,7 @@ def _relations(reference: Relation, answer: Relation) -> Verdict | None:
 
 Conversion = Callable[[Any, Any], Pair]
 Rule = Callable[[Any, Any], Verdict | None]
-_OTHERS = (
-    Number,
-    Quantity,
-    Choice,
-    Options,
-    Labelled,
-    Ratio,
-    Roman,
-    Based,
-    Angle,
-    PlusMinus,
-    Named,
-    Groups,
-    Word,
-    Assignment,
-    Seq,
-    Set,
-    Interval,
-    Relation,
-    Expr,
-)
+_OTHERS: tuple[type, ...] = get_args(Answer)
 # A conversion turns a pair into the pair it stands for, before any rule: one entry per
 # unordered pair of types, the first type of the key the conversion's first argument.
 # Their order says which notation is taken apart first: "(C) 30^\\circ" against
