@@ -44,7 +44,14 @@ from services.results import to_result
 from services.rewards.policy import NO_REWARD, RewardPolicy
 from services.settings import Settings
 from services.tasks.entry import JudgeParts
-from services.tasks.judging import BatchContext, Entry, TaskItem, TaskJudge, task_of
+from services.tasks.judging import (
+    BatchContext,
+    Demanding,
+    Entry,
+    TaskItem,
+    TaskJudge,
+    task_of,
+)
 from services.tasks.registry import entry_of, item_adapter
 
 log = logging.getLogger(__name__)
@@ -74,17 +81,6 @@ def parse_item(index: int, raw: Any, only: Task | None) -> Entry | Judgement[Any
         reason = describe_validation_error(exc) if isinstance(exc, ValidationError) else str(exc)
         return unjudged(index, raw_id, None, Status.ERROR, f"invalid item: {reason}")
     return Entry(index, item)
-
-
-def demand(entries: Sequence[Entry]) -> dict[Backend, int]:
-    """The work a request's valid items ask of each bounded backend, as their tasks count
-    it (every test a code item runs, one comparison per math item)."""
-    units = dict.fromkeys(Backend, 0)
-    for entry in entries:
-        task = entry_of(entry.task)
-        if task.backend is not None:
-            units[task.backend] += task.demand(entry.item)
-    return units
 
 
 def _lost(index: int, item: TaskItem | None) -> Judgement[Any]:
@@ -172,8 +168,8 @@ class Scorer:
         for entry in parsed:
             if isinstance(entry, Entry):
                 by_task.setdefault(entry.task, []).append(entry)
-        valid = [entry for entry in parsed if isinstance(entry, Entry)]
-        with self._admission.admit(demand(valid)) if self._admission else nullcontext():
+        gate = self._admission
+        with gate.admit(self.demand(by_task, options)) if gate else nullcontext():
             judged = await asyncio.gather(
                 *(self._judge_task(task, group, context) for task, group in by_task.items())
             )
@@ -185,6 +181,25 @@ class Scorer:
         return items, [
             judgements.get(index) or _lost(index, item) for index, item in enumerate(items)
         ]
+
+    def demand(
+        self, by_task: dict[Task, list[Entry]], options: RewardOptions
+    ) -> dict[Backend, int]:
+        """The work a request's valid items ask of each bounded backend: as the task's judge
+        counts it where it can (the code judge leaves out runs its cache holds and repeats
+        within the request), else as the task's entry does (every test a code item takes,
+        one comparison per math item)."""
+        units = dict.fromkeys(Backend, 0)
+        for task, group in by_task.items():
+            entry = entry_of(task)
+            if entry.backend is None:
+                continue
+            judge = self._judge_of(task)
+            if isinstance(judge, Demanding):
+                units[entry.backend] += judge.demand(group, options)
+            else:
+                units[entry.backend] += sum(entry.demand(e.item) for e in group)
+        return units
 
     def _judge_of(self, task: Task) -> TaskJudge:
         """The task's judge, built from its registry entry the first time it is needed."""

@@ -84,6 +84,10 @@ class OutcomeCache:
             self._on_lookup(found is not None)
         return found
 
+    def holds(self, key: RunKey) -> bool:
+        """Whether ``get`` would find the run (not counted as a lookup)."""
+        return self._runs is not None and key.digest() in self._runs
+
     def put(self, key: RunKey, run: Run) -> None:
         if self._runs is not None and reusable(run, key.limits):
             self._runs[key.digest()] = run

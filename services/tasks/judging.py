@@ -11,7 +11,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from services.judgement import Judgement, unjudged
 from services.protocol import RewardOptions, Status, Task
@@ -65,6 +65,14 @@ class TaskJudge(Protocol):
     async def judge(
         self, entries: Sequence[Entry], context: BatchContext
     ) -> Sequence[Judgement[Any]]: ...
+
+
+@runtime_checkable
+class Demanding(Protocol):
+    """A judge that counts its items' work on its backend better than its task's entry
+    can: what its caches will answer, and repeats within a request, cost nothing."""
+
+    def demand(self, entries: Sequence[Entry], options: RewardOptions) -> int: ...
 
 
 def task_of(item: TaskItem) -> Task:

@@ -103,8 +103,11 @@ def test_a_replica_that_refused_stays_in_the_rotation(
 ) -> None:
     gateway, replicas = pair
     holders = [_hold(replica) for replica in replicas]
+    # A program of its own: one a replica has run already comes from its cache, which a
+    # full sandbox does not refuse.
+    fresh = _code(f"print(1)  # {uuid.uuid4().hex}")
     try:
-        refused = httpx.post(f"{gateway.url}/score/code", json=_code("print(1)"), timeout=60)
+        refused = httpx.post(f"{gateway.url}/score/code", json=fresh, timeout=60)
     finally:
         for holder in holders:
             holder.join()

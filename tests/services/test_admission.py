@@ -71,11 +71,12 @@ def saturated(url: str) -> Iterator[dict[str, Any]]:
     """A request of BOUND spinning programs in flight (its response lands in the dict)."""
     outcome: dict[str, Any] = {}
 
-    # A program text of its own each time: a repeat would be answered from the run cache.
-    spinner = SPINNER.replace("pass", f"pass  # {uuid.uuid4().hex}")
+    # A program text of its own each: a repeat would be answered from the run cache, and
+    # repeats within a request run (and count) once.
+    spinners = [SPINNER.replace("pass", f"pass  # {uuid.uuid4().hex}") for _ in range(BOUND)]
 
     def send() -> None:
-        body = {"items": [_code(spinner) for _ in range(BOUND)]}
+        body = {"items": [_code(spinner) for spinner in spinners]}
         outcome["response"] = httpx.post(f"{url}/score", json=body, timeout=120)
 
     sender = threading.Thread(target=send)

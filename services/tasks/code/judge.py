@@ -13,10 +13,10 @@ from sandbox.scheduler import current_flow
 from services.codecheck.extraction import extract_code
 from services.codecheck.outcome_cache import OutcomeCache, Run, RunKey
 from services.judgement import Judgement
-from services.protocol import CodeItem, Judge, RewardOptions, Status, Task
+from services.protocol import CodeItem, Judge, RewardOptions, Status, Task, TestSpec
 from services.rewards.format_reward import score_format
 from services.tasks.code.evidence import CodeEvidence, PassCount
-from services.tasks.judging import BatchContext, Entry, judge_each
+from services.tasks.judging import BatchContext, Entry, items_of, judge_each
 
 DEFAULT_MAX_TESTS = 5
 DEFAULT_TIMEOUT_S = 1.0
@@ -33,6 +33,11 @@ def _describe(index: int, outcome: TestOutcome) -> str:
     elif outcome.detail:
         text += f" ({outcome.detail[:_EXCERPT]})"
     return text
+
+
+def _unchecked(tests: Sequence[TestSpec]) -> list[int]:
+    """The (1-based) tests with neither code nor expected output: they would check nothing."""
+    return [i + 1 for i, t in enumerate(tests) if t.code is None and t.expected is None]
 
 
 # One request's runs by what they depend on: a GRPO group's identical completions run once.
@@ -81,6 +86,30 @@ class CodeJudge:
 
         return await judge_each(entries, context, CodeItem, one)
 
+    def demand(self, entries: Sequence[Entry], options: RewardOptions) -> int:
+        """The sandboxed tests these items will ask for: none for an item without code or
+        with a test that checks nothing, none for a run the cache holds, and items that
+        repeat one another run once."""
+        keys = {self._key_of(item, options) for item in items_of(entries, CodeItem)}
+        return sum(
+            len(key.tests) for key in keys if key is not None and not self._outcomes.holds(key)
+        )
+
+    def _key_of(self, item: CodeItem, options: RewardOptions) -> RunKey | None:
+        """What the item's run depends on (None: nothing of it runs)."""
+        code = extract_code(item.completion, item.language)
+        tests = item.tests[: item.max_tests or DEFAULT_MAX_TESTS]
+        if code is None or _unchecked(tests):
+            return None
+        return self._run_key(item, code, options)
+
+    def _run_key(self, item: CodeItem, code: str, options: RewardOptions) -> RunKey:
+        tests = item.tests[: item.max_tests or DEFAULT_MAX_TESTS]
+        limits = self.limits(item.timeout_s or DEFAULT_TIMEOUT_S)
+        cases = tuple(TestCase(code=t.code, stdin=t.stdin, expected=t.expected) for t in tests)
+        every_test = self._every_test if options.every_test is None else options.every_test
+        return RunKey(Language(item.language), code, cases, limits, every_test)
+
     async def _run(self, key: RunKey) -> Run:
         cached = self._outcomes.get(key)
         if cached is not None:
@@ -126,7 +155,7 @@ class CodeJudge:
         )
         if code is None:
             return judgement
-        unchecked = [i + 1 for i, t in enumerate(tests) if t.code is None and t.expected is None]
+        unchecked = _unchecked(tests)
         if unchecked:
             # Such a test could pass on exit status 0 alone, which never means "passed".
             detail = (
@@ -135,10 +164,7 @@ class CodeJudge:
             )
             return replace(judgement, status=Status.ERROR, judged=False, detail=detail)
 
-        limits = self.limits(item.timeout_s or DEFAULT_TIMEOUT_S)
-        cases = tuple(TestCase(code=t.code, stdin=t.stdin, expected=t.expected) for t in tests)
-        every_test = self._every_test if options.every_test is None else options.every_test
-        key = RunKey(Language(item.language), code, cases, limits, every_test)
+        key = self._run_key(item, code, options)
         runs = {} if runs is None else runs
         if key not in runs:
             runs[key] = asyncio.ensure_future(self._run(key))

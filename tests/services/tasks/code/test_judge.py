@@ -138,3 +138,21 @@ async def test_a_sandbox_that_cannot_run_the_language_makes_the_item_unavailable
         "code execution unavailable: python interpreter not found or not executable: "
         "/nonexistent/python3"
     )
+
+
+async def test_demand_counts_only_the_tests_that_will_run(sandbox: Sandbox) -> None:
+    hits: list[bool] = []
+    scorer = CodeJudge(sandbox, outcomes=OutcomeCache(8, 60, on_lookup=hits.append))
+    three = [*TESTS, {"code": "assert add(0, 0) == 0"}]
+    entries = [
+        Entry(0, _item(ADD, three)),
+        Entry(1, _item(ADD, three, id="repeat")),  # runs once with the first
+        Entry(2, _item("no code here", TESTS)),
+        Entry(3, _item(ADD, [{"stdin": "1"}])),  # a test that checks nothing: not run
+        Entry(4, _item(ADD, TESTS)),
+    ]
+    assert scorer.demand(entries, OPTIONS) == 3 + 2
+    await scorer.judge_item(4, _item(ADD, TESTS), OPTIONS)
+    assert scorer.demand(entries, OPTIONS) == 3  # that run is cached now
+    assert scorer.demand(entries, RewardOptions(every_test=True)) == 3 + 2  # another run
+    assert hits == [False]  # counting is not a cache lookup
