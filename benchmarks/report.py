@@ -500,17 +500,19 @@ def build() -> str:
         "after its Retry-After. Code latency per attempt is one admitted request's time; end "
         "to end includes the waits after 429s. Then the mixed load again through the "
         "trainer's own client. Runs made at different times on the shared machine are not "
-        "comparable with each other: compare their math-only rows. `load_test_grpo.json` is "
-        "the current default (sandbox admission on the projected time to finish, "
-        "`VERIFIER_MAX_PROJECTED_WAIT_S` 1.5 s); the runs after it show the choice "
-        '(docs/sandbox.md, "Backpressure").\n',
+        "comparable with each other: compare their math-only rows. `load_test_grpo.json` "
+        "and `load_test_grpo_second_run.json` are the current defaults (sandbox admission "
+        "on the projected time to finish, `VERIFIER_MAX_PROJECTED_WAIT_S` 1.5 s); the runs "
+        'after them show how that was chosen (docs/sandbox.md, "Backpressure").\n',
         grpo_load_section(
             [
                 (name, load(name))
                 for name in (
                     "load_test_grpo",
-                    "load_test_grpo_projected_1.5s",
+                    "load_test_grpo_second_run",
+                    "load_test_grpo_projected_1.5s_cost_floor",
                     "load_test_grpo_projected_1.5s_rerun",
+                    "load_test_grpo_projected_1.5s",
                     "load_test_grpo_projected_2s",
                     "load_test_grpo_wait_bound_only",
                     "load_test_grpo_wait_0.5s",
