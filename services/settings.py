@@ -134,8 +134,9 @@ class Settings(BaseSettings):
         256,
         ge=0,
         description="Sandboxed tests admitted and unfinished (queued or running) per sandbox "
-        "worker; a request that would go past this answers 429 with Retry-After, and /ready "
-        "says 503 while the bound is reached. 0: no bound.",
+        "worker (a run the code cache holds, or an item repeating another of its request, "
+        "counts nothing); a request that would go past this answers 429 with Retry-After, and "
+        "/ready says 503 while the bound is reached. 0: no bound.",
     )
     max_queue_wait_s: float = Field(
         2.0,
