@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from services.mathcheck.normalization import ParsedNumber
+from services.mathcheck.structures import Matrix as NumberMatrix
 from services.mathcheck.structures import Sequence
 
 
@@ -169,10 +170,20 @@ class Set:
 
 @dataclass(frozen=True)
 class Interval:
-    """Two plain numbers (or infinities) in brackets: ``(0, 1]``, ``[2, \\infty)``; ``(1, 2)``
-    is also a point, and compares the same way."""
+    """Plain numbers (or infinities) in brackets: an interval ``(0, 1]``, ``[2, \\infty)``;
+    a point or tuple ``(1, 2)``, ``(1, 2, 3)``, ``[1, 2, 3]`` reads the same way (brackets
+    and entries), and compares the same way."""
 
     ends: Sequence
+    canonical: str
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """A matrix of plain numbers: ``\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}``,
+    ``[[1, 2], [3, 4]]``; a column or row vector is also the tuple of its entries."""
+
+    cells: NumberMatrix
     canonical: str
 
 
@@ -210,6 +221,7 @@ Answer = (
     | Set
     | Interval
     | Relation
+    | Matrix
     | Expr
 )
 
@@ -223,6 +235,7 @@ __all__ = [
     "Groups",
     "Interval",
     "Labelled",
+    "Matrix",
     "Named",
     "Number",
     "Options",

@@ -22,7 +22,8 @@ table does not name: the remaining fast checks and then the symbolic engine deci
 | ``\\pm``, a list of answers | its two values (``\\pm 3`` against ``3, -3`` is ``3, -3``) |
 | angle in degrees, an answer with a ``\\pi`` | the angle in radians: ``\\frac{\\pi}{6}`` |
 | any of these, anything else | as written (alone, a degree sign is decoration) |
-| inequality in one unknown, interval | the interval it says (``x \\ge 5`` is ``[5, \\infty)``) |
+| inequality in one unknown, interval of two ends | the interval it says: ``[5, \\infty)`` |
+| vector (a matrix of one row or column), tuple or list | its entries as the other's kind |
 
 Each row is tried in that order: ``(C) 30^\\circ`` against ``\\frac{\\pi}{6}`` is its value,
 then in radians.
@@ -45,7 +46,8 @@ then in radians.
 | expression, expression or number | the same values at random points (``numeric_probe.py``) |
 | tuple or interval, one of as many entries with the same brackets | entry by entry |
 | set, set | every entry of each equals an entry of the other |
-| interval, interval (plain numbers) | the same ends, entry by entry; an infinite end is open |
+| interval or tuple, interval or tuple (plain numbers) | entry by entry; infinite ends open |
+| matrix, matrix (plain numbers) | the same shape and entries |
 | inequality, inequality in one unknown | the same unknown and the same interval; else undecided |
 """
 
@@ -66,6 +68,7 @@ from services.mathcheck.answer_types import (
     Groups,
     Interval,
     Labelled,
+    Matrix,
     Named,
     Number,
     Options,
@@ -88,7 +91,12 @@ from services.mathcheck.reading import (
     tuple_entries,
     tuple_list,
 )
-from services.mathcheck.structures import sequences_equal, split_top_level
+from services.mathcheck.structures import (
+    matrices_equal,
+    sequences_equal,
+    split_top_level,
+    vector_against,
+)
 
 
 class Method(StrEnum):
@@ -308,10 +316,22 @@ def _angle_and_other(angle: Angle, other: Answer) -> Pair:
     return angle.written, (other.written if isinstance(other, Angle) else other)
 
 
-def _relation_and_interval(relation: Relation, interval: Interval) -> Pair:
+def _relation_and_interval(relation: Relation, interval: Interval) -> Pair | None:
     """An inequality in one unknown against an interval is the interval it says:
-    ``x \\ge 5`` is ``[5, \\infty)``."""
+    ``x \\ge 5`` is ``[5, \\infty)``; against a tuple of other than two, it stays."""
+    if len(interval.ends.entries) != 2:
+        return None
     return relation.interval, interval
+
+
+def _vector_and_interval(matrix: Matrix, other: Interval) -> Pair | None:
+    """A vector against a tuple, or a list in square brackets, is its entries as one."""
+    vector = vector_against(matrix.cells, other.ends)
+    return None if vector is None else (Interval(vector, matrix.canonical), other)
+
+
+def _matrices(reference: Matrix, answer: Matrix) -> Verdict:
+    return Verdict(matrices_equal(reference.cells, answer.cells), Method.STRUCTURAL)
 
 
 def _intervals(reference: Interval, answer: Interval) -> Verdict | None:
@@ -326,7 +346,7 @@ def _relations(reference: Relation, answer: Relation) -> Verdict | None:
     return _intervals(reference.interval, answer.interval)
 
 
-Conversion = Callable[[Any, Any], Pair]
+Conversion = Callable[[Any, Any], Pair | None]
 Rule = Callable[[Any, Any], Verdict | None]
 _OTHERS: tuple[type, ...] = get_args(Answer)
 # A conversion turns a pair into the pair it stands for, before any rule: one entry per
@@ -349,6 +369,7 @@ _CONVERSIONS: dict[tuple[type, type], Conversion] = {
         if other not in {earlier for earlier, _ in _CONVERTERS[:index]}
     },
     (Relation, Interval): _relation_and_interval,
+    (Matrix, Interval): _vector_and_interval,
 }
 
 
@@ -357,13 +378,15 @@ def convert(reference: Answer, answer: Answer) -> Pair:
     against the other side until none is left."""
     while True:
         conversion = _CONVERSIONS.get((type(reference), type(answer)))
-        if conversion is not None:
-            reference, answer = conversion(reference, answer)
+        converted = None if conversion is None else conversion(reference, answer)
+        if converted is not None:
+            reference, answer = converted
             continue
         conversion = _CONVERSIONS.get((type(answer), type(reference)))
-        if conversion is None:
+        converted = None if conversion is None else conversion(answer, reference)
+        if converted is None:
             return reference, answer
-        answer, reference = conversion(answer, reference)
+        answer, reference = converted
 
 
 # One entry per unordered pair of types; the first type of the key is the rule's first
@@ -383,6 +406,7 @@ _RULES: dict[tuple[type, type], Rule] = {
     (Set, Set): _sets,
     (Interval, Interval): _intervals,
     (Relation, Relation): _relations,
+    (Matrix, Matrix): _matrices,
     (Number, Expr): _expressions,
     **{(Assignment, other): _assignment_and_other for other in _OTHERS if other is not Assignment},
     **{

@@ -27,6 +27,7 @@ from services.mathcheck.answer_types import (
     Groups,
     Interval,
     Labelled,
+    Matrix,
     Named,
     Number,
     Options,
@@ -40,6 +41,7 @@ from services.mathcheck.answer_types import (
 from services.mathcheck.normalization import normalize_answer, parse_number, strip_outer_delimiters
 from services.mathcheck.number_words import roman_numeral
 from services.mathcheck.ratios import read_ratio
+from services.mathcheck.structures import Matrix as NumberMatrix
 from services.mathcheck.structures import Sequence, parse_structure, split_top_level
 from services.mathcheck.units import read_quantity
 from services.mathcheck.vocabulary import CHOICE_LETTER, ONE_CHOICE_LETTER
@@ -282,14 +284,16 @@ def read_normalized(canonical: str) -> Answer:
         return Choice(canonical)
     if len(canonical) > 1 and _WORDS.match(canonical):
         return Word(canonical)
-    return _interval(canonical) or _collection(canonical) or Expr(canonical)
+    return _structure(canonical) or _collection(canonical) or Expr(canonical)
 
 
-def _interval(canonical: str) -> Interval | Relation | None:
-    """An interval of plain numbers, or the one an inequality in one unknown says
-    (``structures.py`` reads both)."""
+def _structure(canonical: str) -> Interval | Relation | Matrix | None:
+    """Plain numbers in brackets, the interval an inequality in one unknown says, or a
+    matrix (``structures.py`` reads them)."""
     structure = parse_structure(canonical)
-    if not isinstance(structure, Sequence) or len(structure.entries) != 2:
+    if isinstance(structure, NumberMatrix):
+        return Matrix(structure, canonical)
+    if not isinstance(structure, Sequence):
         return None
     interval = Interval(replace(structure, variable=None), canonical)
     if structure.variable is None:

@@ -308,13 +308,31 @@ def structures_equal(reference: str, answer: str) -> bool | None:
     if isinstance(left, Sequence) and isinstance(right, Sequence):
         return sequences_equal(left, right)
     if isinstance(left, Matrix) and isinstance(right, Matrix):
-        if [len(row) for row in left.rows] != [len(row) for row in right.rows]:
-            return False
-        return all(
-            all(map(_entries_match, mine, theirs))
-            for mine, theirs in zip(left.rows, right.rows, strict=True)
-        )
+        return matrices_equal(left, right)
     return left == right
+
+
+def matrices_equal(left: Matrix, right: Matrix) -> bool:
+    """The same shape and the same entries, as numbers."""
+    if [len(row) for row in left.rows] != [len(row) for row in right.rows]:
+        return False
+    return all(
+        all(map(_entries_match, mine, theirs))
+        for mine, theirs in zip(left.rows, right.rows, strict=True)
+    )
+
+
+def vector_against(matrix: Matrix, other: Sequence) -> Sequence | None:
+    """A column or row vector against a tuple, or a list in square brackets, of plain
+    numbers: its entries as a list where the other is a list of exact numbers ("[1, 2]",
+    as Python and NumPy users write vectors), else as a tuple; None for a matrix that is
+    no vector and against an inequality."""
+    vector = _as_tuple(matrix)
+    if not isinstance(vector, Sequence) or other.variable is not None:
+        return None
+    if (other.opening, other.closing) == ("[", "]") and all(map(_exact, other.entries)):
+        return Sequence("[", "]", vector.entries)
+    return vector
 
 
 def sequences_equal(left: Sequence, right: Sequence) -> bool | None:

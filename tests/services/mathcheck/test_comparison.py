@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.mathcheck.answer_types import Relation
+from services.mathcheck.answer_types import Interval, Matrix, Relation
 from services.mathcheck.comparison import Method, convert, equal
 from services.mathcheck.reading import read
 
@@ -260,7 +260,10 @@ def test_named_values_line_up_in_the_first_ones_order() -> None:
         ("x \\ge 5", "5 \\le x", (True, Method.STRUCTURAL)),
         ("x \\ge 5", "x \\in [5, \\infty)", (True, Method.STRUCTURAL)),
         ("x > 2", "y > 2", None),  # two unknowns: the symbolic engine decides
-        ("x > 2", "(1, 2, 3)", None),
+        ("x > 2", "(1, 2, 3)", None),  # a relation against a triple: it stays, undecided
+        ("(1, 2, 3)", "(1, 2, 3.0)", (True, Method.STRUCTURAL)),
+        ("(1, 2, 3)", "(1, 3, 2)", (False, Method.STRUCTURAL)),
+        ("(1, 2, 3)", "(1, 2)", (False, Method.STRUCTURAL)),
     ],
 )
 def test_intervals_and_relations(
@@ -276,3 +279,38 @@ def test_a_relation_converts_only_against_an_interval() -> None:
     assert convert(interval, relation) == (interval, relation.interval)
     other = read("x \\ge \\sqrt{25}")
     assert convert(relation, other) == (relation, other)
+
+
+_COLUMN = "\\begin{pmatrix} 1 \\\\ 2 \\\\ 3 \\end{pmatrix}"
+_SQUARE = "\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}"
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        (_SQUARE, "[[1, 2], [3, 4]]", (True, Method.STRUCTURAL)),
+        (_SQUARE, "\\begin{bmatrix} 1 & 2 \\\\ 3 & 5 \\end{bmatrix}", (False, Method.STRUCTURAL)),
+        (_SQUARE, "\\begin{pmatrix} 1 & 2 & 3 & 4 \\end{pmatrix}", (False, Method.STRUCTURAL)),
+        # a vector against a tuple, or a list in square brackets, of its entries
+        (_COLUMN, "(1, 2, 3)", (True, Method.STRUCTURAL)),
+        (_COLUMN, "[1, 2, 3]", (True, Method.STRUCTURAL)),
+        (_COLUMN, "[1, 3, 2]", (False, Method.STRUCTURAL)),
+        (_COLUMN, "(1, 2)", (False, Method.STRUCTURAL)),
+        ("\\begin{pmatrix} 0 \\\\ 1 \\end{pmatrix}", "[0, 1]", (True, Method.STRUCTURAL)),
+        # a square matrix is no vector: undecided by the types
+        (_SQUARE, "(1, 2, 3, 4)", None),
+    ],
+)
+def test_matrices_and_vectors(
+    reference: str, answer: str, expected: tuple[bool, Method] | None
+) -> None:
+    assert _verdict(reference, answer) == expected
+
+
+def test_a_vector_converts_to_the_others_kind() -> None:
+    column = read(_COLUMN)
+    assert isinstance(column, Matrix)
+    for written, brackets in (("[1, 2, 3]", ("[", "]")), ("(1, 2, 3)", ("(", ")"))):
+        vector, other = convert(column, read(written))
+        assert isinstance(vector, Interval) and isinstance(other, Interval)
+        assert (vector.ends.opening, vector.ends.closing) == brackets

@@ -15,6 +15,7 @@ from services.mathcheck.answer_types import (
     Groups,
     Interval,
     Labelled,
+    Matrix,
     Named,
     Number,
     Options,
@@ -138,7 +139,7 @@ def test_words(text: str, words: str) -> None:
     assert isinstance(word, Word) and word.canonical == words
 
 
-@pytest.mark.parametrize("text", ["x", "x^2+1", "\\sqrt{2}", "(1, 2, 3)", "x \\ge \\sqrt{5}"])
+@pytest.mark.parametrize("text", ["x", "x^2+1", "\\sqrt{2}", "1, 2, 3", "x \\ge \\sqrt{5}"])
 def test_everything_else_is_an_expression(text: str) -> None:
     assert isinstance(read(text), Expr)
 
@@ -291,7 +292,13 @@ def test_solutions_of_a_system() -> None:
 
 @pytest.mark.parametrize(
     ("text", "brackets"),
-    [("(0, 1]", ("(", "]")), ("[2, \\infty)", ("[", ")")), ("(1, 2)", ("(", ")"))],
+    [
+        ("(0, 1]", ("(", "]")),
+        ("[2, \\infty)", ("[", ")")),
+        ("(1, 2)", ("(", ")")),  # also a point
+        ("(1, 2, 3)", ("(", ")")),  # a tuple
+        ("[1, 2, 3]", ("[", "]")),  # a list
+    ],
 )
 def test_an_interval_of_plain_numbers(text: str, brackets: tuple[str, str]) -> None:
     interval = read(text)
@@ -316,3 +323,17 @@ def test_an_inequality_in_one_unknown_says_an_interval(
     assert isinstance(relation, Relation) and relation.variable == variable
     ends = relation.interval.ends
     assert (ends.opening, ends.closing) == brackets and ends.variable is None
+
+
+@pytest.mark.parametrize(
+    ("text", "shape"),
+    [
+        ("\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}", [2, 2]),
+        ("[[1, 2], [3, 4]]", [2, 2]),
+        ("\\begin{pmatrix} 1 \\\\ 2 \\\\ 3 \\end{pmatrix}", [1, 1, 1]),  # a column vector
+    ],
+)
+def test_a_matrix_of_plain_numbers(text: str, shape: list[int]) -> None:
+    matrix = read(text)
+    assert isinstance(matrix, Matrix)
+    assert [len(row) for row in matrix.cells.rows] == shape
