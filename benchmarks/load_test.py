@@ -3,7 +3,9 @@ rubric requests when a verifier URL is given) for a fixed duration, at each conc
 
 Reports per concurrency level: requests/s, items/s, p50/p95/p99 latency per task, HTTP
 status counts, item status counts, client-side errors, 5xx and lost items (an item is lost
-when its request got no 200, or the 200 does not carry a result with its index and id).
+when its request got no 200, or the 200 does not carry a result with its index and id). A
+429 is backpressure, not a loss: the client retries after its ``Retry-After``, as the
+trainer's client does, and the 429s are counted apart.
 Loopback only, bounded in time: each level runs ``--duration`` seconds, then in-flight
 requests finish (at most ``--timeout`` seconds more).
 
@@ -469,13 +471,13 @@ def main() -> None:
         for concurrency in levels_wanted:
             workload = Workload(args.math_batch, args.code_batch, args.verifier_url is not None)
             summary = asyncio.run(
-                run_level(url, concurrency, args.duration, args.timeout, workload)
+                run_level(url, concurrency, args.duration, args.timeout, workload, True)
             )
             levels.append(summary)
             print(
                 f"{concurrency} clients: {summary['requests_per_s']} req/s, "
                 f"{summary['items_per_s']} items/s, 5xx {summary['http_5xx']}, "
-                f"lost {summary['lost_items']}",
+                f"lost {summary['lost_items']}, 429 {sum(summary['http_429_by_task'].values())}",
                 flush=True,
             )
     top = max(levels, key=lambda level: level["concurrency"])
