@@ -19,7 +19,11 @@ then with a quarter of the requests code batches of four programs, one of which 
 (a program text of its own per request, as a policy's spinners differ); a 429 is retried
 after its ``Retry-After`` (latency per attempt and end to end are both reported); then
 the same mixed load through the trainer's own client (``trainer/service_client.py``),
-which must lose nothing. Writes ``benchmarks/results/load_test_grpo.json``.
+which must lose nothing. Writes ``benchmarks/results/load_test_grpo.json``. Each phase
+also reports, from the service's ``/metrics`` before and after it, how long jobs and
+requests waited in each backend's queue for a worker (``verifier_queue_wait_seconds``,
+``verifier_request_queue_wait_seconds``): how many waited past 3 s, and the p50 and p99
+estimated from the histogram's buckets.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -48,6 +53,13 @@ from harness.service import running_service
 
 RESULTS = Path(__file__).resolve().parent / "results"
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+# Issue #25: no request waits past this in a queue.
+WAIT_BOUND_S = 3.0
+# The queue-wait histograms, by what one observation is.
+WAIT_HISTOGRAMS = {
+    "jobs": "verifier_queue_wait_seconds",
+    "requests": "verifier_request_queue_wait_seconds",
+}
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -262,6 +274,68 @@ async def run_level(
         return level.summary(time.monotonic() - started)
 
 
+# Per histogram, per backend: the cumulative count at each bucket's upper bound.
+Buckets = dict[str, dict[str, dict[float, float]]]
+
+
+def wait_buckets(metrics_text: str) -> Buckets:
+    """The queue-wait histograms' cumulative bucket counts in a /metrics page."""
+    wanted = set(WAIT_HISTOGRAMS.values())
+    found: Buckets = {}
+    for family in text_string_to_metric_families(metrics_text):
+        if family.name not in wanted:
+            continue
+        for sample in family.samples:
+            if sample.name.endswith("_bucket"):
+                backend = found.setdefault(family.name, {}).setdefault(sample.labels["backend"], {})
+                backend[float(sample.labels["le"])] = sample.value
+    return found
+
+
+def histogram_quantile(q: float, buckets: dict[float, float]) -> float | None:
+    """Prometheus's estimate: linear within the bucket the quantile falls in; the last
+    finite bound where it falls past it (None: no observations)."""
+    bounds = sorted(buckets)
+    total = buckets[bounds[-1]] if bounds else 0.0
+    if total <= 0:
+        return None
+    rank, lower, below = q * total, 0.0, 0.0
+    for bound in bounds:
+        count = buckets[bound]
+        if count >= rank:
+            if bound == float("inf"):
+                return lower
+            return lower + (bound - lower) * (rank - below) / max(count - below, 1e-9)
+        lower, below = bound, count
+    return lower
+
+
+def wait_summary(before: Buckets, after: Buckets) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per backend, per kind (jobs, requests): the observations between two scrapes, how
+    many waited past ``WAIT_BOUND_S`` and the estimated p50 and p99 wait in seconds."""
+    summary: dict[str, dict[str, dict[str, Any]]] = {}
+    for kind, name in WAIT_HISTOGRAMS.items():
+        for backend, counts in after.get(name, {}).items():
+            earlier = before.get(name, {}).get(backend, {})
+            diff = {le: n - earlier.get(le, 0.0) for le, n in counts.items()}
+            total = diff.get(float("inf"), 0.0)
+            quantiles = {
+                f"p{round(q * 100)}_s": (
+                    None if (v := histogram_quantile(q, diff)) is None else round(v, 3)
+                )
+                for q in (0.5, 0.99)
+            }
+            summary.setdefault(backend, {})[kind] = {
+                "count": int(total),
+                f"over_{WAIT_BOUND_S:g}_s": int(total - diff.get(WAIT_BOUND_S, 0.0)),
+            } | quantiles
+    return summary
+
+
+def scrape_waits(url: str) -> Buckets:
+    return wait_buckets(httpx.get(f"{url}/metrics", timeout=30).text)
+
+
 def _refused_total(url: str) -> float:
     text = httpx.get(f"{url}/metrics", timeout=30).text
     return sum(
@@ -314,11 +388,31 @@ async def run_trainer_client_level(
     }
 
 
+def _wait_cells(level: dict[str, Any], backend: str = "sandbox") -> str:
+    """A phase's queue waits in ``backend``: jobs' p50 / p99 seconds, then how many jobs and
+    requests waited past the bound ("-": not measured in that run)."""
+    waits = level.get("queue_wait", {}).get(backend)
+    if not waits:
+        return "- | -"
+    jobs, requests = waits.get("jobs", {}), waits.get("requests", {})
+
+    def seconds(value: float | None) -> str:
+        return "-" if value is None else f"{value:g}"
+
+    over = f"over_{WAIT_BOUND_S:g}_s"
+    return (
+        f"{seconds(jobs.get('p50_s'))} / {seconds(jobs.get('p99_s'))} | "
+        f"{jobs.get(over, '-')} of {jobs.get('count', 0)} / "
+        f"{requests.get(over, '-')} of {requests.get('count', 0)}"
+    )
+
+
 def grpo_table(report: dict[str, Any]) -> str:
     rows = [
         "| load | req/s | items/s | math p50 / p99 ms | code p50 / p99 ms (per attempt) | "
-        "code p99 ms, end to end | 429s | 5xx | lost items |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "code p99 ms, end to end | 429s | 5xx | lost items | sandbox queue wait p50 / p99 s "
+        f"(jobs) | sandbox waits > {WAIT_BOUND_S:g} s: jobs / requests |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name in ("math_only", "mixed"):
         level = report[name]
@@ -333,12 +427,12 @@ def grpo_table(report: dict[str, Any]) -> str:
             f"{level['items_per_s']:g} | {pair('math')} | {pair('code')} | "
             f"{e2e['code']['p99'] if 'code' in e2e else '-'} | "
             f"{sum(level['http_429_by_task'].values())} | {level['http_5xx']} | "
-            f"{level['lost_items']} |"
+            f"{level['lost_items']} | {_wait_cells(level)} |"
         )
     trainer = report["trainer_client"]
     rows.append(
         f"| mixed, trainer's client | | | | | | {trainer['http_429']} | | {trainer['lost_items']} "
-        f"({trainer['batches']} batches) |"
+        f"({trainer['batches']} batches) | {_wait_cells(trainer)} |"
     )
     return "\n".join(rows)
 
@@ -365,15 +459,19 @@ def run_grpo(args: argparse.Namespace) -> None:
     with service(args.url, None) as url:
         for name, code in (("math_only", False), ("mixed", True)):
             workload = GrpoWorkload(args.math_batch, code)
+            before = scrape_waits(url)
             report[name] = asyncio.run(
                 run_level(url, args.clients, args.duration, args.timeout, workload, True)
             )
+            report[name]["queue_wait"] = wait_summary(before, scrape_waits(url))
             print(f"{name}: {report[name]['items_per_s']} items/s", flush=True)
+        before = scrape_waits(url)
         report["trainer_client"] = asyncio.run(
             run_trainer_client_level(
                 url, args.clients, args.duration, GrpoWorkload(args.math_batch, True)
             )
         )
+        report["trainer_client"]["queue_wait"] = wait_summary(before, scrape_waits(url))
     out = args.out if args.out != RESULTS / "load_test.json" else RESULTS / "load_test_grpo.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")

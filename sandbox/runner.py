@@ -62,7 +62,16 @@ _Q_VERSION_SCRIPT = '-1 (string .z.K)," ",string .z.k;\n'
 
 
 class Sandbox:
-    def __init__(self, config: SandboxConfig) -> None:
+    def __init__(
+        self,
+        config: SandboxConfig,
+        *,
+        on_queue_wait: Callable[[float], None] | None = None,
+        on_request_queue_wait: Callable[[float], None] | None = None,
+    ) -> None:
+        """``on_queue_wait``: told each job's wait for a worker, in seconds;
+        ``on_request_queue_wait``: told, as a :meth:`metered` block ends, the longest wait
+        of any of its jobs."""
         self.config = config
         self._as_root = os.geteuid() == 0
         self._lock = threading.Lock()
@@ -78,7 +87,9 @@ class Sandbox:
             max_workers=max(1, config.workers), thread_name_prefix="sandbox"
         )
         # Jobs go round-robin across requests (sandbox/scheduler.py), not first come first served.
-        self._scheduler = FairScheduler(max(1, config.workers))
+        self._scheduler = FairScheduler(
+            max(1, config.workers), on_wait=on_queue_wait, on_flow_wait=on_request_queue_wait
+        )
         # Anything that escapes a worker tree re-parents to us (and is reaped), not to init.
         self.subreaper = become_subreaper()
 

@@ -14,6 +14,11 @@ where none is set, each :meth:`FairScheduler.submit` caller passes its own.
 A flow may be metered (:meth:`FairScheduler.metered`): the scheduler then adds up the
 seconds its jobs have held a thread, running ones included, so admission control can
 learn what a request costs and how much of an admitted one is still to run.
+
+Queue waits (from a job's submission to a thread taking it) go to ``on_wait`` for every
+job, and a metered flow's longest to ``on_flow_wait`` when its metering ends (a flow none
+of whose jobs ran reports nothing): the observers are plain callables, so the caller's
+metrics stay the caller's.
 """
 
 from __future__ import annotations
@@ -39,7 +44,16 @@ _Job = tuple[Callable[[], Any], "Future[Any]", float]
 class FairScheduler:
     """``threads`` threads that run submitted calls, the flow with the fewest running first."""
 
-    def __init__(self, threads: int, name: str = "sandbox") -> None:
+    def __init__(
+        self,
+        threads: int,
+        name: str = "sandbox",
+        *,
+        on_wait: Callable[[float], None] | None = None,
+        on_flow_wait: Callable[[float], None] | None = None,
+    ) -> None:
+        self._on_wait = on_wait
+        self._on_flow_wait = on_flow_wait
         # Insertion order is the rotation: a flow served goes to the back.
         self._queues: dict[Hashable, deque[_Job]] = {}
         self._running: dict[Hashable, int] = {}
@@ -47,6 +61,8 @@ class FairScheduler:
         # thread runs now (its flow and since when).
         self._served: dict[Hashable, float] = {}
         self._busy: dict[int, tuple[Hashable, float]] = {}
+        # Metered flows some of whose jobs have run: the longest any of them waited.
+        self._longest: dict[Hashable, float] = {}
         self._cond = threading.Condition()
         self._closed = False
         self._threads = [
@@ -81,6 +97,9 @@ class FairScheduler:
         finally:
             with self._cond:
                 del self._served[flow]
+                longest = self._longest.pop(flow, None)
+            if longest is not None and self._on_flow_wait is not None:
+                self._on_flow_wait(longest)
 
     def served_s(self, flow: Hashable) -> float:
         """The seconds a metered flow's jobs have held a thread (0: not metered)."""
@@ -113,7 +132,8 @@ class FairScheduler:
             for _call, future, _queued in queue:
                 future.cancel()
 
-    def _take(self, thread: int) -> tuple[Hashable, _Job] | None:
+    def _take(self, thread: int) -> tuple[Hashable, _Job, float] | None:
+        """The next job, its flow, and how long it waited for a thread (None: shut down)."""
         with self._cond:
             while not self._queues:
                 if self._closed:
@@ -125,8 +145,12 @@ class FairScheduler:
             if queue:
                 self._queues[flow] = queue
             self._running[flow] = self._running.get(flow, 0) + 1
-            self._busy[thread] = (flow, time.monotonic())
-            return flow, job
+            now = time.monotonic()
+            self._busy[thread] = (flow, now)
+            waited = now - job[2]
+            if flow in self._served:
+                self._longest[flow] = max(waited, self._longest.get(flow, 0.0))
+            return flow, job, waited
 
     def _done(self, flow: Hashable, thread: int) -> None:
         with self._cond:
@@ -139,11 +163,13 @@ class FairScheduler:
 
     def _serve(self, thread: int) -> None:
         while (taken := self._take(thread)) is not None:
-            flow, (call, future, _queued) = taken
+            flow, (call, future, _queued), waited = taken
             try:
                 if not future.set_running_or_notify_cancel():
                     continue
                 try:
+                    if self._on_wait is not None:
+                        self._on_wait(waited)
                     result = call()
                 except BaseException as exc:  # handed to the waiter, as a thread pool does
                     future.set_exception(exc)

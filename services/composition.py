@@ -66,7 +66,9 @@ async def build_backends(
         )
         stack.callback(checker.close)
         await pool.warm()
-        sandbox = await stack.enter_async_context(_started_sandbox(settings)) if code else None
+        sandbox = (
+            await stack.enter_async_context(_started_sandbox(settings, metrics)) if code else None
+        )
         verifier = None
         if settings.llm.base_urls:
             verifier = await stack.enter_async_context(VerifierClient(settings.llm))
@@ -143,8 +145,13 @@ def _canary_monitor(
 
 
 @asynccontextmanager
-async def _started_sandbox(settings: Settings) -> AsyncIterator[Sandbox]:
-    sandbox = Sandbox(settings.sandbox)
+async def _started_sandbox(settings: Settings, metrics: Metrics) -> AsyncIterator[Sandbox]:
+    backend = Backend.SANDBOX.value
+    sandbox = Sandbox(
+        settings.sandbox,
+        on_queue_wait=metrics.queue_wait.labels(backend=backend).observe,
+        on_request_queue_wait=metrics.request_queue_wait.labels(backend=backend).observe,
+    )
     try:
         try:
             await sandbox.warmup()

@@ -131,3 +131,37 @@ def test_a_metered_flow_counts_the_seconds_its_jobs_held_a_thread() -> None:
         assert scheduler.served_s("a") == 0.0  # no longer metered
     finally:
         scheduler.shutdown()
+
+
+def test_a_job_held_back_by_a_busy_thread_reports_at_least_that_wait() -> None:
+    waits: list[float] = []
+    longest: list[float] = []
+    scheduler = FairScheduler(1, name="test", on_wait=waits.append, on_flow_wait=longest.append)
+    try:
+        gate = _blocked(scheduler)
+        assert waits and waits[0] < 0.5  # the gate found the thread free
+        with scheduler.metered("request"):
+            futures = [scheduler.submit("request", time.sleep, 0) for _ in range(2)]
+            queued = time.monotonic()  # both submitted: from here they are held back
+            time.sleep(0.3)
+            held = time.monotonic() - queued
+            gate.set()
+            for future in futures:
+                future.result(10)
+        assert len(waits) == 3
+        assert min(waits[1:]) >= held
+        assert longest == [max(waits[1:])]
+    finally:
+        scheduler.shutdown()
+
+
+def test_an_unmetered_flow_and_a_flow_with_no_jobs_report_no_request_wait() -> None:
+    longest: list[float] = []
+    scheduler = FairScheduler(1, name="test", on_flow_wait=longest.append)
+    try:
+        scheduler.submit("plain", time.sleep, 0).result(10)
+        with scheduler.metered("idle"):
+            pass
+        assert longest == []
+    finally:
+        scheduler.shutdown()
