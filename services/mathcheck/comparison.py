@@ -32,7 +32,7 @@ then in radians.
 |---|---|
 | any two with the same canonical form | always (a quantity's canonical form names its unit) |
 | number, number | the same value, or one is the other rounded (``normalization.numbers_match``) |
-| quantity, quantity of one kind in two units | the same amount in one unit, exactly |
+| quantity, quantity of one kind in two units | the same amount in one unit, or it rounded |
 | quantity, anything else | its number equals the other (alone, a unit is decoration) |
 | assignment, assignment | the same unknown and equal values (``x = 2`` is not ``y = 2``) |
 | assignment, anything else | its value equals the other (``x = 2`` is ``2``) |
@@ -81,7 +81,7 @@ from services.mathcheck.answer_types import (
     Set,
     Word,
 )
-from services.mathcheck.normalization import numbers_match, parse_number
+from services.mathcheck.normalization import ParsedNumber, numbers_match, parse_number
 from services.mathcheck.numeric_probe import probe
 from services.mathcheck.reading import (
     PI,
@@ -118,8 +118,13 @@ def _numbers(reference: Number, answer: Number) -> Verdict:
 
 def _quantities(reference: Quantity, answer: Quantity) -> Verdict | None:
     if reference.kind == answer.kind and reference.factor != answer.factor:
-        in_one_unit = reference.value * reference.factor == answer.value * answer.factor
-        return Verdict(in_one_unit, Method.NUMERIC)
+        # Each in the other's unit, then as plain numbers: "100 km/h" is "27.78 m/s".
+        in_answer_unit = ParsedNumber(reference.value * reference.factor / answer.factor)
+        in_reference_unit = ParsedNumber(answer.value * answer.factor / reference.factor)
+        same = numbers_match(in_answer_unit, answer.number.parsed) or numbers_match(
+            reference.number.parsed, in_reference_unit
+        )
+        return Verdict(same, Method.NUMERIC)
     return equal(reference.number, answer.number)
 
 

@@ -56,7 +56,8 @@ _YES_OR_NO = re.compile(r"^\s*(?:\\text\{\s*)?(yes|no)\b\s*\}?\s*[,.;:!]", re.IG
 _OPTION_LIST = re.compile(
     rf"^\(?{CHOICE_LETTER}\)?(?:\s*(?:,|\band\b|&)?\s*\(?{CHOICE_LETTER}\)?)+$"
 )
-_TEXT = re.compile(r"\\text(?:bf)?\s*\{([^{}]*)\}")
+# "\\text{XL}", "\\mathrm{FF}_{16}": a font around letters or digits is presentation.
+_TEXT = re.compile(r"\\(?:text|textbf|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
 _SEPARATED = re.compile(r"[,&]|\band\b")
 # Normalisation lower-cases words; a single letter may be a variable, so it is no word.
 _WORDS = re.compile(r"^[a-z][a-z \-']*$")
@@ -231,7 +232,7 @@ _IN_BASE = re.compile(r"^\s*([0-9A-Za-z]+)\s*_\s*\{?\s*(\d{1,2})\s*\}?\s*$")
 
 def _based(text: str) -> Based | None:
     """ "1011_2": the digits 1011 and the value 11."""
-    match = _IN_BASE.match(strip_outer_delimiters(text))
+    match = _IN_BASE.match(_unwrapped(text))
     # "a_{16}" is a term of a sequence, not the digit a in base 16.
     if match is None or not 2 <= int(match.group(2)) <= 36 or len(match.group(1)) < 2:
         return None
@@ -259,12 +260,12 @@ def _written(text: str) -> Answer:
 
 def _plain(text: str) -> Answer:
     written = read_normalized(normalize_answer(text))
-    roman = roman_numeral(strip_outer_delimiters(text).strip())
+    roman = roman_numeral(_unwrapped(text))
     return written if roman is None else Roman(roman, written, written.canonical)
 
 
 def _options(text: str, written: Answer) -> Options | None:
-    bare = _TEXT.sub(r"\1", strip_outer_delimiters(text)).strip()
+    bare = _unwrapped(text)
     if _OPTION_LIST.match(bare) is None:
         return None
     letters = frozenset(re.findall(CHOICE_LETTER, bare))
@@ -272,6 +273,11 @@ def _options(text: str, written: Answer) -> Options | None:
         return Options(letters, False, written, written.canonical)
     # Named as a set, apart from one letter: "A, A" is not the option letter "A".
     return Options(letters, True, written, "options " + ", ".join(sorted(letters)))
+
+
+def _unwrapped(text: str) -> str:
+    """ "$\\text{XL}$" -> "XL": the answer without delimiters and fonts."""
+    return _TEXT.sub(r"\1", strip_outer_delimiters(text)).strip()
 
 
 def read_normalized(canonical: str) -> Answer:

@@ -3,7 +3,9 @@
 ``read_quantity`` reads a number with a unit of a known kind (length, area, volume, time,
 mass, money) as a ``Quantity``: its value, the kind and the exact factor to the kind's base
 unit (an inch is 0.0254 m by definition), so that two quantities of one kind compare
-exactly in one unit (``comparison.py``).
+exactly in one unit (``comparison.py``). A rate is a unit per another (``km/h``, ``m/s^2``,
+``miles per hour``, ``mph``): its kind is the two kinds ("length/time") and its factor the
+quotient of theirs, so ``36 km/h`` is ``10 m/s`` and not ``36 m/s``.
 """
 
 from __future__ import annotations
@@ -13,11 +15,14 @@ import re
 from services.mathcheck.answer_types import Number, Quantity
 from services.mathcheck.normalization import normalize_answer, parse_number, unwrapped_quantity
 from services.mathcheck.vocabulary import UNITS as _UNITS
+from services.mathcheck.vocabulary import Unit
 
-# "12 cm^2", "12 square centimeters", "3 cubic meters", "\\frac{1}{2} hour", "180 minutes".
+# "12 cm^2", "12 square centimeters", "3 cubic meters", "\\frac{1}{2} hour", "180 minutes",
+# and a rate: "36 km/h", "9.8 m/s^2", "60 miles per hour".
 _QUANTITY = re.compile(
     r"^(?P<value>.*?[\d}])\s*~?\s*(?:(?P<prefix>square|sq\.?|cubic)\s*)?(?P<name>[a-zA-Z]+)\.?"
-    r"\s*(?:\^\s*\{?\s*(?P<power>[23])\s*\}?)?$"
+    r"\s*(?:\^\s*\{?\s*(?P<power>[23])\s*\}?)?"
+    r"(?:\s*(?:/|\bper\b)\s*(?P<per>[a-zA-Z]+)\.?\s*(?:\^\s*\{?\s*(?P<per_power>[23])\s*\}?)?)?$"
 )
 # "\\$12.50": an amount in dollars.
 _DOLLARS = re.compile(r"^\\?\$\s*(?P<value>\d.*)$")
@@ -43,23 +48,34 @@ def read_quantity(text: str) -> Quantity | None:
     match = _QUANTITY.match(text)
     if match is None:
         return None
-    name = match.group("name").lower()
-    unit = _UNITS.get(name)
+    prefix = match.group("prefix")
+    power = _POWERS[prefix.lower()] if prefix else int(match.group("power") or 1)
+    unit = _unit(match.group("name"), power)
+    per = match.group("per")
+    if unit is not None and per is not None:
+        per_unit = _unit(per, int(match.group("per_power") or 1), any_kind=True)
+        unit = None if per_unit is None else (f"{unit[0]}/{per_unit[0]}", unit[1] / per_unit[1])
     number = _number(match.group("value")) if unit is not None else None
     if unit is None or number is None:
         return None
-    prefix = match.group("prefix")
-    power = _POWERS[prefix.lower()] if prefix else int(match.group("power") or 1)
-    if power != 1 and unit[0] != "length":
-        return None
     kind, factor = unit
-    if power != 1:
-        kind, factor = f"{kind}^{power}", factor**power
     # Spellings of one unit ("hour", "hours", "h") share a factor: the canonical form names
     # the unit by its kind and factor, so that "2 h" and "2 hours" read alike.
     return Quantity(
         number.parsed.value, kind, factor, number, f"{number.canonical} {kind}*{factor}"
     )
+
+
+def _unit(name: str, power: int, any_kind: bool = False) -> Unit | None:
+    """ "cm", 2 -> ("length^2", 1/10000); None for a name of no known kind, and for a power
+    of other than a length unless ``any_kind`` (a time squared is only ever per it)."""
+    unit = _UNITS.get(name.lower())
+    if unit is None or power == 1:
+        return unit
+    kind, factor = unit
+    if kind != "length" and not any_kind:
+        return None
+    return f"{kind}^{power}", factor**power
 
 
 __all__ = ["read_quantity"]

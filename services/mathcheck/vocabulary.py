@@ -4,8 +4,9 @@
 * the spellings of a relation (LaTeX, ASCII and Unicode) and the one each stands for;
 * the words that scale a number ("3 thousand", "a dozen");
 * units: those of a known kind with their exact factors (an inch is 0.0254 m by
-  definition), and the words that follow a number as a unit though no conversion knows
-  them (``5 apples``).
+  definition), speeds named in one word (``mph``), and the words that follow a number as
+  a unit though no conversion knows them (``5 apples``). A rate written with a slash or
+  ``per`` (``km/h``, ``miles per hour``) is read from its two units (``units.py``).
 """
 
 from __future__ import annotations
@@ -101,11 +102,14 @@ UNITS = {
     **_spellings("money", _MONEY),
     "hrs": ("time", Fraction(3600)),
     "lbs": ("mass", _MASS[("lb", "pound")]),
+    # Speeds named in one word: a length per time, as "mi/h" and "km/h" read.
+    "mph": ("length/time", _LENGTH[("mi", "mile")] / _TIME[("h", "hr", "hour")]),
+    "kph": ("length/time", _LENGTH[("km", "kilometer", "kilometre")] / _TIME[("h", "hr", "hour")]),
 }
 # Words written after a number as its unit that name no unit of a known kind.
 DECORATION_UNITS = (
     "square units", "sq units", "units", "unit", "gallons", "gallon", "months", "month",
-    "years", "year", "mph", "km/h", "m/s", "degrees", "degree", "rad", "radians", "radian",
+    "years", "year", "degrees", "degree", "rad", "radians", "radian",
     "euros", "euro", "people", "persons", "person", "students", "student", "apples",
     "apple", "times", "ways", "pages", "books", "cookies", "marbles", "points",
 )  # fmt: skip
@@ -118,4 +122,5 @@ __all__ = [
     "REVERSED_RELATION",
     "SCALE_WORDS",
     "UNITS",
+    "Unit",
 ]

@@ -43,6 +43,20 @@ def test_numbers(reference: str, answer: str, expected: tuple[bool, Method]) -> 
         ("\\$12.40", "1240 cents", True),
         ("3 hours", "3 minutes", False),
         ("1 ft", "13 in", False),
+        ("500 cm", "5 m", True),
+        ("5 cm", "5 m", False),
+        # Rates: a unit per another, in two scales.
+        ("36 \\text{ km/h}", "10 m/s", True),
+        ("36 \\text{ km/h}", "36 m/s", False),
+        ("60 mph", "88 ft/s", True),
+        ("60 mph", "60 km/h", False),
+        ("60 \\text{ mph}", "1 \\text{ mile per minute}", True),
+        ("2 L/min", "2000 \\text{ mL/min}", True),
+        ("9.8 m/s^2", "980 cm/s^2", True),
+        # In the other's unit, a decimal may be the amount rounded, as a plain number may.
+        ("100 km/h", "27.78 m/s", True),
+        ("100 km/h", "27.8 m/s", False),
+        ("1 ft", "30.48 cm", True),
     ],
 )
 def test_quantities_of_one_kind_compare_in_one_unit(
@@ -58,6 +72,9 @@ def test_quantities_of_one_kind_compare_in_one_unit(
         ("5 cm", "5", True),
         ("5 cm", "6", False),
         ("3.1416 m", "3.14159", True),  # the number keeps its written places
+        ("36", "36 \\text{ km/h}", True),
+        ("36 km/h", "10", False),
+        ("60 km/h", "60 km", True),  # a speed and a length: two kinds
     ],
 )
 def test_a_unit_alone_is_decoration(reference: str, answer: str, equal_: bool) -> None:
@@ -103,6 +120,7 @@ def test_assignments(reference: str, answer: str, expected: tuple[bool, Method] 
         ("XIV", "15", (False, Method.NUMERIC)),
         ("XIV", "14 cm", (True, Method.NUMERIC)),  # the quantity's number
         ("XIV", "14.5", None),  # no whole number: the letters as written
+        ("\\text{XL}", "40", (True, Method.NUMERIC)),  # a font around it is presentation
         ("CD", "AB", (False, Method.STRING)),  # two segments' names
         ("XI", "IX", None),
         ("Option C", "C", (True, Method.STRING)),
@@ -173,6 +191,7 @@ def test_collections(reference: str, answer: str, expected: tuple[bool, Method] 
         ("1011_2", "1011_{2}", (True, Method.STRING)),
         ("1011_2", "1101_2", (False, Method.NUMERIC)),
         ("1011_2", "13", (False, Method.NUMERIC)),
+        ("255", "\\text{FF}_{16}", (True, Method.STRING)),
         ("A3_{16}", "163", (True, Method.STRING)),
         # a \\pm against a list of two solutions stands for both values
         ("\\pm\\sqrt{7}", "\\sqrt{7}, -\\sqrt{7}", (True, Method.STRUCTURAL)),

@@ -112,7 +112,10 @@ def test_letters_together_are_options_and_what_else_they_read_as() -> None:
     assert isinstance(letters.written, Roman) and letters.written.value == 400
 
 
-@pytest.mark.parametrize(("text", "value"), [("XIV", 14), ("$MCMXCIV$", 1994), ("XL", 40)])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("XIV", 14), ("$MCMXCIV$", 1994), ("XL", 40), ("\\text{XL}", 40), ("\\mathrm{XIV}", 14)],
+)
 def test_roman_numerals_keep_their_letters(text: str, value: int) -> None:
     roman = read(text)
     assert isinstance(roman, Roman) and roman.value == value
@@ -195,7 +198,13 @@ def test_a_letter_alone_or_several_labels_are_no_option_with_a_value(text: str) 
 
 @pytest.mark.parametrize(
     ("text", "digits", "value"),
-    [("1011_2", "1011", 11), ("A3_{16}", "A3", 163), ("27_8", "27", 23)],
+    [
+        ("1011_2", "1011", 11),
+        ("A3_{16}", "A3", 163),
+        ("27_8", "27", 23),
+        ("\\text{FF}_{16}", "FF", 255),  # a font around the digits is presentation
+        ("\\mathrm{101}_2", "101", 5),
+    ],
 )
 def test_a_number_in_a_base(text: str, digits: str, value: int) -> None:
     based = read(text)

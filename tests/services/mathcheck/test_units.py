@@ -24,6 +24,17 @@ from services.mathcheck.units import read_quantity
         ("12 in", Fraction(12), "length", Fraction(254, 10000)),
         (r"\frac{1}{2} hour", Fraction(1, 2), "time", Fraction(3600)),
         ("3 lbs", Fraction(3), "mass", Fraction(45359237, 100000)),
+        # Rates: the two kinds, the quotient of the factors.
+        (r"36 \text{ km/h}", Fraction(36), "length/time", Fraction(5, 18)),
+        ("10 m/s", Fraction(10), "length/time", Fraction(1)),
+        (r"10 \mathrm{m}/\mathrm{s}", Fraction(10), "length/time", Fraction(1)),
+        ("36km/h", Fraction(36), "length/time", Fraction(5, 18)),
+        ("60 mph", Fraction(60), "length/time", Fraction(1609344, 3600000)),
+        ("60 miles per hour", Fraction(60), "length/time", Fraction(1609344, 3600000)),
+        ("88 ft/s", Fraction(88), "length/time", Fraction(3048, 10000)),
+        ("9.8 m/s^2", Fraction(49, 5), "length/time^2", Fraction(1)),
+        ("2 L/min", Fraction(2), "volume/time", Fraction(1000, 60)),
+        ("5 g/cm^3", Fraction(5), "mass/length^3", Fraction(10**6)),
     ],
 )
 def test_a_quantity_reads_as_value_kind_and_factor(
@@ -35,10 +46,17 @@ def test_a_quantity_reads_as_value_kind_and_factor(
     assert quantity.number.parsed.value == value
 
 
-def test_spellings_of_one_unit_read_alike() -> None:
-    hours = [read_quantity(text) for text in ("2 h", "2 hours", "2 hr", r"2 \text{ hours}")]
-    assert len({quantity.canonical for quantity in hours if quantity is not None}) == 1
-    assert all(quantity is not None for quantity in hours)
+@pytest.mark.parametrize(
+    "spellings",
+    [
+        ("2 h", "2 hours", "2 hr", r"2 \text{ hours}"),
+        ("60 mph", "60 mi/h", "60 miles per hour", r"60 \text{ mi/hr}"),
+    ],
+)
+def test_spellings_of_one_unit_read_alike(spellings: tuple[str, ...]) -> None:
+    quantities = [read_quantity(text) for text in spellings]
+    assert len({quantity.canonical for quantity in quantities if quantity is not None}) == 1
+    assert all(quantity is not None for quantity in quantities)
 
 
 @pytest.mark.parametrize(
@@ -50,6 +68,8 @@ def test_spellings_of_one_unit_read_alike() -> None:
         "5 s^2",  # only lengths have areas and volumes
         "50% m",  # a percentage is not an amount
         "3 hours and 5 minutes",
+        "5 m/n",  # "n" is no unit
+        "5 mph^2",
     ],
 )
 def test_other_texts_are_no_quantity(text: str) -> None:
