@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from services.mathcheck.normalization import ParsedNumber
 from services.mathcheck.structures import Matrix as NumberMatrix
-from services.mathcheck.structures import Sequence
+from services.mathcheck.structures import NumberSet, Sequence
 
 
 @dataclass(frozen=True)
@@ -169,6 +169,16 @@ class Set:
 
 
 @dataclass(frozen=True)
+class Numbers:
+    """A set of exact plain numbers (or tuples of them), in braces or bare as a list of
+    solutions: ``\\{1, 2, 3\\}``, ``-1, 1, 3``, ``(9, 3), (6, 3)``. Order-free; an entry
+    written twice counts once."""
+
+    values: NumberSet
+    canonical: str
+
+
+@dataclass(frozen=True)
 class Interval:
     """Plain numbers (or infinities) in brackets: an interval ``(0, 1]``, ``[2, \\infty)``;
     a point or tuple ``(1, 2)``, ``(1, 2, 3)``, ``[1, 2, 3]`` reads the same way (brackets
@@ -219,6 +229,7 @@ Answer = (
     | Assignment
     | Seq
     | Set
+    | Numbers
     | Interval
     | Relation
     | Matrix
@@ -238,6 +249,7 @@ __all__ = [
     "Matrix",
     "Named",
     "Number",
+    "Numbers",
     "Options",
     "PlusMinus",
     "Quantity",

@@ -24,6 +24,7 @@ table does not name: the remaining fast checks and then the symbolic engine deci
 | any of these, anything else | as written (alone, a degree sign is decoration) |
 | inequality in one unknown, interval of two ends | the interval it says: ``[5, \\infty)`` |
 | vector (a matrix of one row or column), tuple or list | its entries as the other's kind |
+| exact number, set or list of numbers | the set of that one number (``7`` against ``7, 7``) |
 
 Each row is tried in that order: ``(C) 30^\\circ`` against ``\\frac{\\pi}{6}`` is its value,
 then in radians.
@@ -48,6 +49,7 @@ then in radians.
 | set, set | every entry of each equals an entry of the other |
 | interval or tuple, interval or tuple (plain numbers) | entry by entry; infinite ends open |
 | matrix, matrix (plain numbers) | the same shape and entries |
+| set or list, set or list of exact numbers | the same numbers, in any order |
 | inequality, inequality in one unknown | the same unknown and the same interval; else undecided |
 """
 
@@ -71,6 +73,7 @@ from services.mathcheck.answer_types import (
     Matrix,
     Named,
     Number,
+    Numbers,
     Options,
     PlusMinus,
     Quantity,
@@ -92,6 +95,7 @@ from services.mathcheck.reading import (
     tuple_list,
 )
 from services.mathcheck.structures import (
+    NumberSet,
     matrices_equal,
     sequences_equal,
     split_top_level,
@@ -307,7 +311,7 @@ def _is_list(value: Answer) -> bool:
     """A list of two answers or more without a \\pm: a ``Set``, or numbers apart by commas."""
     if PLUS_MINUS.search(value.canonical) is not None:
         return False
-    if isinstance(value, Set):
+    if isinstance(value, Set | Numbers):
         return True
     parts = split_top_level(value.canonical, ",") if isinstance(value, Expr) else None
     return parts is not None and len(parts) > 1
@@ -327,6 +331,18 @@ def _relation_and_interval(relation: Relation, interval: Interval) -> Pair | Non
     if len(interval.ends.entries) != 2:
         return None
     return relation.interval, interval
+
+
+def _number_and_numbers(number: Number, numbers: Numbers) -> Pair | None:
+    """An exact number against a set or list of numbers is the set of that one number:
+    "7" is "7, 7" and not "2, 7"."""
+    if number.parsed.percent or number.parsed.decimal_places is not None:
+        return None
+    return Numbers(NumberSet(frozenset({number.parsed.value})), number.canonical), numbers
+
+
+def _number_sets(reference: Numbers, answer: Numbers) -> Verdict:
+    return Verdict(reference.values == answer.values, Method.STRUCTURAL)
 
 
 def _vector_and_interval(matrix: Matrix, other: Interval) -> Pair | None:
@@ -375,6 +391,7 @@ _CONVERSIONS: dict[tuple[type, type], Conversion] = {
     },
     (Relation, Interval): _relation_and_interval,
     (Matrix, Interval): _vector_and_interval,
+    (Number, Numbers): _number_and_numbers,
 }
 
 
@@ -412,6 +429,7 @@ _RULES: dict[tuple[type, type], Rule] = {
     (Interval, Interval): _intervals,
     (Relation, Relation): _relations,
     (Matrix, Matrix): _matrices,
+    (Numbers, Numbers): _number_sets,
     (Number, Expr): _expressions,
     **{(Assignment, other): _assignment_and_other for other in _OTHERS if other is not Assignment},
     **{

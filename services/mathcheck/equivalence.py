@@ -9,25 +9,13 @@ from __future__ import annotations
 
 import re
 
-from services.mathcheck.answer_types import Number
 from services.mathcheck.comparison import Method, Verdict, equal
 from services.mathcheck.normalization import normalize_answer
 from services.mathcheck.reading import read_normalized
-from services.mathcheck.structures import NumberSet, parse_structure, structures_equal
+from services.mathcheck.structures import structures_equal
 
 # The verdict of a fast check; the name stays for the callers that use it.
 QuickVerdict = Verdict
-
-
-def _number_against_list(number: Number, other: str) -> QuickVerdict | None:
-    """ "2" vs "2, 3": a number equals a list of solutions only when the list is that one
-    number ("7" vs "7, 7")."""
-    if number.parsed.percent or number.parsed.decimal_places is not None:
-        return None
-    listed = parse_structure(other)
-    if not isinstance(listed, NumberSet):
-        return None
-    return QuickVerdict(listed.values == {number.parsed.value}, Method.STRUCTURAL)
 
 
 def quick_verdict(reference_norm: str, answer_norm: str) -> QuickVerdict | None:
@@ -36,11 +24,6 @@ def quick_verdict(reference_norm: str, answer_norm: str) -> QuickVerdict | None:
     typed = equal(reference, answer)
     if typed is not None:
         return typed
-    for number, other in ((reference, answer_norm), (answer, reference_norm)):
-        if isinstance(number, Number):
-            single = _number_against_list(number, other)
-            if single is not None:
-                return single
     if _same_terms(reference_norm, answer_norm):
         return QuickVerdict(True, Method.STRING)
     structural = structures_equal(reference_norm, answer_norm)

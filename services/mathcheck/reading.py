@@ -30,6 +30,7 @@ from services.mathcheck.answer_types import (
     Matrix,
     Named,
     Number,
+    Numbers,
     Options,
     PlusMinus,
     Relation,
@@ -42,7 +43,7 @@ from services.mathcheck.normalization import normalize_answer, parse_number, str
 from services.mathcheck.number_words import roman_numeral
 from services.mathcheck.ratios import read_ratio
 from services.mathcheck.structures import Matrix as NumberMatrix
-from services.mathcheck.structures import Sequence, parse_structure, split_top_level
+from services.mathcheck.structures import NumberSet, Sequence, parse_structure, split_top_level
 from services.mathcheck.units import read_quantity
 from services.mathcheck.vocabulary import CHOICE_LETTER, ONE_CHOICE_LETTER
 
@@ -293,12 +294,14 @@ def read_normalized(canonical: str) -> Answer:
     return _structure(canonical) or _collection(canonical) or Expr(canonical)
 
 
-def _structure(canonical: str) -> Interval | Relation | Matrix | None:
-    """Plain numbers in brackets, the interval an inequality in one unknown says, or a
-    matrix (``structures.py`` reads them)."""
+def _structure(canonical: str) -> Interval | Relation | Matrix | Numbers | None:
+    """Plain numbers in brackets, the interval an inequality in one unknown says, a matrix,
+    or a set or bare list of exact numbers (``structures.py`` reads them)."""
     structure = parse_structure(canonical)
     if isinstance(structure, NumberMatrix):
         return Matrix(structure, canonical)
+    if isinstance(structure, NumberSet):
+        return Numbers(structure, canonical)
     if not isinstance(structure, Sequence):
         return None
     interval = Interval(replace(structure, variable=None), canonical)

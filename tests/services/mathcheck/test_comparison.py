@@ -167,6 +167,12 @@ def test_expressions(reference: str, answer: str, expected: tuple[bool, Method] 
         ),
         ("\\{\\sqrt2, 1\\}", "\\{1, \\sqrt3\\}", (False, Method.STRUCTURAL)),
         ("\\{\\sqrt2, \\sqrt{x^2}\\}", "\\{\\sqrt2, x\\}", None),  # one entry undecided
+        # sets and bare lists of exact numbers: the same numbers, in any order
+        ("\\{1, 2, 3\\}", "3, 2, 1", (True, Method.STRUCTURAL)),
+        ("\\{1, 2, 3\\}", "\\{1, 2, 2, 3\\}", (True, Method.STRUCTURAL)),
+        ("\\{1, 2\\}", "\\{1, 3\\}", (False, Method.STRUCTURAL)),
+        ("-1, \\frac{1}{2}", "0.5, -1", (True, Method.STRUCTURAL)),
+        ("\\pm 3", "3, -3", (True, Method.STRUCTURAL)),  # its two values
     ],
 )
 def test_collections(reference: str, answer: str, expected: tuple[bool, Method] | None) -> None:
@@ -216,9 +222,15 @@ def test_collections(reference: str, answer: str, expected: tuple[bool, Method] 
         ("x = \\sqrt{2}, y = \\pi", "(\\sqrt2, \\pi)", (True, Method.STRUCTURAL)),
         ("x = \\sqrt{2}, y = \\pi", "(\\pi, \\sqrt2)", (False, Method.STRUCTURAL)),
         ("a = 2, b = 3", "b = 2, a = 3", (False, Method.STRUCTURAL)),  # (2, 3) against (3, 2)
-        # Lists of tuples of plain numbers are compared after the types (structures.py,
-        # checker.py): the conversion gives the pair they stand for.
-        ("x = 1, y = 2 or x = 3, y = 4", "(3, 4), (1, 2)", None),
+        # the groups as a list of tuples, in any order
+        ("x = 1, y = 2 or x = 3, y = 4", "(3, 4), (1, 2)", (True, Method.STRUCTURAL)),
+        ("x = 1, y = 2 or x = 3, y = 4", "(3, 4), (2, 1)", (False, Method.STRUCTURAL)),
+        # an exact number against a set or list of numbers: the set of that one number
+        ("7", "7, 7", (True, Method.STRUCTURAL)),
+        ("7", "\\{7\\}", (True, Method.STRUCTURAL)),
+        ("2", "2, 3", (False, Method.STRUCTURAL)),
+        ("x = 2", "2, 3", (False, Method.STRUCTURAL)),
+        ("2.5", "2.5, 2.5", None),  # a decimal may be a rounding: as before
         # notations inside one another: the option's value, then the angle
         ("(C) 30^\\circ", "\\frac{\\pi}{6}", (True, Method.STRING)),
     ],

@@ -18,6 +18,7 @@ from services.mathcheck.answer_types import (
     Matrix,
     Named,
     Number,
+    Numbers,
     Options,
     PlusMinus,
     Quantity,
@@ -142,7 +143,20 @@ def test_words(text: str, words: str) -> None:
     assert isinstance(word, Word) and word.canonical == words
 
 
-@pytest.mark.parametrize("text", ["x", "x^2+1", "\\sqrt{2}", "1, 2, 3", "x \\ge \\sqrt{5}"])
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("1, 2, 3", {1, 2, 3}),
+        ("\\{3, 1, 1\\}", {1, 3}),
+        ("(9, 3), (6, 3)", {(9, 3), (6, 3)}),
+    ],
+)
+def test_a_set_or_list_of_exact_numbers(text: str, values: set[object]) -> None:
+    numbers = read(text)
+    assert isinstance(numbers, Numbers) and numbers.values.values == values
+
+
+@pytest.mark.parametrize("text", ["x", "x^2+1", "\\sqrt{2}", "x \\ge \\sqrt{5}"])
 def test_everything_else_is_an_expression(text: str) -> None:
     assert isinstance(read(text), Expr)
 
