@@ -139,7 +139,7 @@ class Settings(BaseSettings):
         "/ready says 503 while the bound is reached. 0: no bound.",
     )
     max_queue_wait_s: float = Field(
-        2.0,
+        1.0,
         ge=0,
         description="Sandbox: once a request has waited this long for a worker (a queue "
         "of programs that run to their timeout fills it long before the test bound), new "
