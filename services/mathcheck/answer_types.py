@@ -189,6 +189,14 @@ class Interval:
 
 
 @dataclass(frozen=True)
+class Union:
+    """Intervals of plain numbers joined by ``\\cup``: ``(-\\infty, 2) \\cup (3, \\infty)``."""
+
+    parts: tuple[Sequence, ...]
+    canonical: str
+
+
+@dataclass(frozen=True)
 class Matrix:
     """A matrix of plain numbers: ``\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}``,
     ``[[1, 2], [3, 4]]``; a column or row vector is also the tuple of its entries."""
@@ -231,6 +239,7 @@ Answer = (
     | Set
     | Numbers
     | Interval
+    | Union
     | Relation
     | Matrix
     | Expr
@@ -258,5 +267,6 @@ __all__ = [
     "Roman",
     "Seq",
     "Set",
+    "Union",
     "Word",
 ]

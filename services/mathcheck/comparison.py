@@ -22,7 +22,7 @@ table does not name: the remaining fast checks and then the symbolic engine deci
 | ``\\pm``, a list of answers | its two values (``\\pm 3`` against ``3, -3`` is ``3, -3``) |
 | angle in degrees, an answer with a ``\\pi`` | the angle in radians: ``\\frac{\\pi}{6}`` |
 | any of these, anything else | as written (alone, a degree sign is decoration) |
-| inequality in one unknown, interval of two ends | the interval it says: ``[5, \\infty)`` |
+| inequality in one unknown, union or interval of two ends | the interval it says |
 | vector (a matrix of one row or column), tuple or list | its entries as the other's kind |
 | exact number, set or list of numbers | the set of that one number (``7`` against ``7, 7``) |
 
@@ -50,6 +50,7 @@ then in radians.
 | interval or tuple, interval or tuple (plain numbers) | entry by entry; infinite ends open |
 | matrix, matrix (plain numbers) | the same shape and entries |
 | set or list, set or list of exact numbers | the same numbers, in any order |
+| union of intervals, union or interval of two ends | part by part in order (parts apart) |
 | inequality, inequality in one unknown | the same unknown and the same interval; else undecided |
 """
 
@@ -82,6 +83,7 @@ from services.mathcheck.answer_types import (
     Roman,
     Seq,
     Set,
+    Union,
     Word,
 )
 from services.mathcheck.normalization import ParsedNumber, numbers_match, parse_number
@@ -99,6 +101,7 @@ from services.mathcheck.structures import (
     matrices_equal,
     sequences_equal,
     split_top_level,
+    unions_equal,
     vector_against,
 )
 
@@ -325,12 +328,21 @@ def _angle_and_other(angle: Angle, other: Answer) -> Pair:
     return angle.written, (other.written if isinstance(other, Angle) else other)
 
 
-def _relation_and_interval(relation: Relation, interval: Interval) -> Pair | None:
-    """An inequality in one unknown against an interval is the interval it says:
-    ``x \\ge 5`` is ``[5, \\infty)``; against a tuple of other than two, it stays."""
-    if len(interval.ends.entries) != 2:
+def _relation_and_interval(relation: Relation, other: Interval | Union) -> Pair | None:
+    """An inequality in one unknown against an interval or a union of intervals is the
+    interval it says: ``x \\ge 5`` is ``[5, \\infty)``; against a tuple of other than two,
+    it stays."""
+    if isinstance(other, Interval) and len(other.ends.entries) != 2:
         return None
-    return relation.interval, interval
+    return relation.interval, other
+
+
+def _unions(reference: Union, answer: Union | Interval) -> Verdict | None:
+    theirs = answer.parts if isinstance(answer, Union) else (answer.ends,)
+    if isinstance(answer, Interval) and len(answer.ends.entries) != 2:
+        return None
+    same = unions_equal(reference.parts, theirs)
+    return None if same is None else Verdict(same, Method.STRUCTURAL)
 
 
 def _number_and_numbers(number: Number, numbers: Numbers) -> Pair | None:
@@ -390,6 +402,7 @@ _CONVERSIONS: dict[tuple[type, type], Conversion] = {
         if other not in {earlier for earlier, _ in _CONVERTERS[:index]}
     },
     (Relation, Interval): _relation_and_interval,
+    (Relation, Union): _relation_and_interval,
     (Matrix, Interval): _vector_and_interval,
     (Number, Numbers): _number_and_numbers,
 }
@@ -430,6 +443,8 @@ _RULES: dict[tuple[type, type], Rule] = {
     (Relation, Relation): _relations,
     (Matrix, Matrix): _matrices,
     (Numbers, Numbers): _number_sets,
+    (Union, Union): _unions,
+    (Union, Interval): _unions,
     (Number, Expr): _expressions,
     **{(Assignment, other): _assignment_and_other for other in _OTHERS if other is not Assignment},
     **{

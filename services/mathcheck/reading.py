@@ -37,13 +37,20 @@ from services.mathcheck.answer_types import (
     Roman,
     Seq,
     Set,
+    Union,
     Word,
 )
 from services.mathcheck.normalization import normalize_answer, parse_number, strip_outer_delimiters
 from services.mathcheck.number_words import roman_numeral
 from services.mathcheck.ratios import read_ratio
 from services.mathcheck.structures import Matrix as NumberMatrix
-from services.mathcheck.structures import NumberSet, Sequence, parse_structure, split_top_level
+from services.mathcheck.structures import (
+    NumberSet,
+    Sequence,
+    parse_structure,
+    split_top_level,
+    union_parts,
+)
 from services.mathcheck.units import read_quantity
 from services.mathcheck.vocabulary import CHOICE_LETTER, ONE_CHOICE_LETTER
 
@@ -291,7 +298,7 @@ def read_normalized(canonical: str) -> Answer:
         return Choice(canonical)
     if len(canonical) > 1 and _WORDS.match(canonical):
         return Word(canonical)
-    return _structure(canonical) or _collection(canonical) or Expr(canonical)
+    return _structure(canonical) or _union(canonical) or _collection(canonical) or Expr(canonical)
 
 
 def _structure(canonical: str) -> Interval | Relation | Matrix | Numbers | None:
@@ -308,6 +315,11 @@ def _structure(canonical: str) -> Interval | Relation | Matrix | Numbers | None:
     if structure.variable is None:
         return interval
     return Relation(structure.variable, interval, canonical)
+
+
+def _union(canonical: str) -> Union | None:
+    parts = union_parts(canonical)
+    return None if parts is None else Union(parts, canonical)
 
 
 _SET_BRACES = re.compile(r"^\\\{(.*)\\\}$")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import pairwise
 
 from services.mathcheck.normalization import (
     ParsedNumber,
@@ -351,6 +352,48 @@ def sequences_equal(left: Sequence, right: Sequence) -> bool | None:
     if len(left.entries) == 2 and _interval_brackets(left) != _interval_brackets(right):
         return False
     return all(map(_entries_match, left.entries, right.entries))
+
+
+def union_parts(normalized: str) -> tuple[Sequence, ...] | None:
+    """ "(-\\infty,2)\\cup(3,\\infty)" -> its intervals, each two plain ends in brackets."""
+    if "\\cup" not in normalized:
+        return None
+    parts: list[Sequence] = []
+    for text in normalized.split("\\cup"):
+        part = parse_structure(text.strip())
+        if not isinstance(part, Sequence) or part.variable is not None or len(part.entries) != 2:
+            return None
+        parts.append(part)
+    return tuple(parts)
+
+
+def unions_equal(left: tuple[Sequence, ...], right: tuple[Sequence, ...]) -> bool | None:
+    """Two unions of intervals (an interval is a union of one), part by part in order when
+    each is written in its one way: no two parts meeting or overlapping, none empty. Else
+    None: ``[0, 1] \\cup [1, 2]`` is ``[0, 2]``, which sympy finds."""
+    mine, theirs = _separated(left), _separated(right)
+    if mine is None or theirs is None:
+        return None
+    if len(mine) != len(theirs):
+        return False
+    return all(sequences_equal(a, b) is True for a, b in zip(mine, theirs, strict=True))
+
+
+def _separated(parts: tuple[Sequence, ...]) -> list[Sequence] | None:
+    """The intervals from left to right when no two meet, else None."""
+    if any(not _end(part.entries[0]) < _end(part.entries[1]) for part in parts):
+        return None
+    ordered = sorted(parts, key=lambda part: _end(part.entries[0]))
+    for before, after in pairwise(ordered):
+        last, first = _end(before.entries[1]), _end(after.entries[0])
+        open_between = (_interval_brackets(before)[1], _interval_brackets(after)[0]) == (")", "(")
+        if last > first or (last == first and not open_between):
+            return None
+    return ordered
+
+
+def _end(entry: Entry) -> Fraction | float:
+    return entry if isinstance(entry, float) else entry.value
 
 
 def _as_tuple(structure: Structure | None) -> Structure | None:

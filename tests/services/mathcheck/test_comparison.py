@@ -295,6 +295,29 @@ def test_named_values_line_up_in_the_first_ones_order() -> None:
         ("(1, 2, 3)", "(1, 2, 3.0)", (True, Method.STRUCTURAL)),
         ("(1, 2, 3)", "(1, 3, 2)", (False, Method.STRUCTURAL)),
         ("(1, 2, 3)", "(1, 2)", (False, Method.STRUCTURAL)),
+        # unions of intervals: part by part in order, when no two parts meet
+        (
+            "(-\\infty, 2) \\cup (3, \\infty)",
+            "(3, \\infty) \\cup (-\\infty, 2)",
+            (True, Method.STRUCTURAL),
+        ),
+        (
+            "(-\\infty, 2) \\cup (3, \\infty)",
+            "(-\\infty, 2] \\cup [3, \\infty)",
+            (False, Method.STRUCTURAL),
+        ),
+        ("(-\\infty, 2) \\cup (3, \\infty)", "(2, 3)", (False, Method.STRUCTURAL)),
+        ("(0, \\frac{1}{3}) \\cup (1, 2)", "(0, 0.333) \\cup (1, 2)", (True, Method.STRUCTURAL)),
+        (
+            "(-\\infty, 2) \\cup (2, \\infty)",
+            "(2, \\infty) \\cup (-\\infty, 2)",
+            (True, Method.STRUCTURAL),
+        ),
+        ("x > 2", "(2, 3) \\cup (3, \\infty)", (False, Method.STRUCTURAL)),
+        # parts that meet or overlap are one interval: sympy merges them
+        ("[0, 2]", "[0, 1] \\cup [1, 2]", None),
+        ("x \\ge 2", "[2, \\infty) \\cup (5, 6)", None),
+        ("(1, 2) \\cup (3, 4)", "(1, 2, 3)", None),  # a triple is no interval
     ],
 )
 def test_intervals_and_relations(

@@ -26,6 +26,7 @@ from services.mathcheck.answer_types import (
     Roman,
     Seq,
     Set,
+    Union,
     Word,
 )
 from services.mathcheck.reading import read, read_normalized
@@ -141,6 +142,11 @@ def test_one_letter_and_malformed_numerals_are_not_roman(text: str) -> None:
 def test_words(text: str, words: str) -> None:
     word = read(text)
     assert isinstance(word, Word) and word.canonical == words
+
+
+def test_a_union_of_intervals() -> None:
+    union = read("(-\\infty, 2) \\cup [3, \\infty)")
+    assert isinstance(union, Union) and [part.opening for part in union.parts] == ["(", "["]
 
 
 @pytest.mark.parametrize(

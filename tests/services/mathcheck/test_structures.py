@@ -14,6 +14,8 @@ from services.mathcheck.structures import (
     parse_structure,
     split_top_level,
     structures_equal,
+    union_parts,
+    unions_equal,
 )
 
 
@@ -61,3 +63,24 @@ def test_parsed_shapes() -> None:
 def test_structures_compared(reference: str, answer: str, expected: bool | None) -> None:
     assert _equal(reference, answer) is expected
     assert _equal(answer, reference) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [("(-\\infty,2)\\cup(3,\\infty)", 2), ("[0,1]\\cup[2,3]\\cup(4,5)", 3)],
+)
+def test_a_union_reads_as_its_intervals(text: str, count: int) -> None:
+    parts = union_parts(text)
+    assert parts is not None and len(parts) == count
+
+
+@pytest.mark.parametrize("text", ["(0,1)", "[0,1]\\cup\\{5\\}", "(1,2,3)\\cup(4,5)", "x>1\\cupx<0"])
+def test_other_texts_are_no_union(text: str) -> None:
+    assert union_parts(text) is None
+
+
+def test_unions_whose_parts_meet_are_left_undecided() -> None:
+    left, right = union_parts("[0,1]\\cup[1,2]"), union_parts("[0,2]\\cup(5,6)")
+    assert left is not None and right is not None
+    assert unions_equal(left, right) is None
+    assert unions_equal(right, right) is True
