@@ -80,6 +80,7 @@ def read(text: str) -> Answer:
         or _plus_minus(text)
         or _angle(text)
         or _based(text)
+        or _unit_vectors(text)
         or _written(text)
     )
 
@@ -250,6 +251,39 @@ def _based(text: str) -> Based | None:
     except ValueError:
         return None
     return Based(digits, value, f"{digits.upper()}_{{{base}}}")
+
+
+# "\\mathbf{i}", "\\hat{j}", "\\vec k", "\\hat{\\imath}": a unit vector along an axis.
+_UNIT_VECTOR = re.compile(
+    r"\\(?:mathbf|hat|vec|boldsymbol|bm)\s*(?:\{\s*\\?([ijk])(?:math)?\s*\}|\s+\\?([ijk])(?:math)?\b)"
+)
+# One term of a sum of unit vectors: a sign, a coefficient with no sign in it, the axis.
+_COMPONENT = re.compile(r"\s*([+-])?\s*([^@+\-]*?)\s*(?:\\cdot|\*)?\s*@([ijk])\s*")
+_AXES = "ijk"
+
+
+def _unit_vectors(text: str) -> Answer | None:
+    """ "3\\mathbf{i} - \\mathbf{j} + 2\\mathbf{k}": the vector (3, -1, 2), read as a
+    tuple; two components or more, each axis once (in three dimensions when a k is
+    written, else in two)."""
+    marked = _UNIT_VECTOR.sub(
+        lambda match: "@" + (match.group(1) or match.group(2)), strip_outer_delimiters(text)
+    )
+    if marked.count("@") < 2:
+        return None
+    components: dict[str, str] = {}
+    position = 0
+    while position < len(marked):
+        term = _COMPONENT.match(marked, position)
+        if term is None or term.end() == position or (position and term.group(1) is None):
+            return None
+        sign, coefficient, axis = term.groups()
+        if axis in components:
+            return None
+        components[axis] = ("-" if sign == "-" else "") + (coefficient or "1")
+        position = term.end()
+    axes = _AXES if "k" in components else _AXES[:2]
+    return read("(" + ", ".join(components.get(axis, "0") for axis in axes) + ")")
 
 
 def _written(text: str) -> Answer:

@@ -351,6 +351,18 @@ _SQUARE = "\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}"
         (_COLUMN, "[1, 3, 2]", (False, Method.STRUCTURAL)),
         (_COLUMN, "(1, 2)", (False, Method.STRUCTURAL)),
         ("\\begin{pmatrix} 0 \\\\ 1 \\end{pmatrix}", "[0, 1]", (True, Method.STRUCTURAL)),
+        # a sum of unit vectors is the tuple of its components
+        (
+            "\\langle 3, -1, 2 \\rangle",
+            "3\\mathbf{i} - \\mathbf{j} + 2\\mathbf{k}",
+            (True, Method.STRING),
+        ),
+        (
+            "\\langle 3, 1, 2 \\rangle",
+            "3\\mathbf{i} - \\mathbf{j} + 2\\mathbf{k}",
+            (False, Method.STRUCTURAL),
+        ),
+        (_COLUMN, "\\mathbf{i} + 2\\mathbf{j} + 3\\mathbf{k}", (True, Method.STRUCTURAL)),
         # a square matrix is no vector: undecided by the types
         (_SQUARE, "(1, 2, 3, 4)", None),
     ],

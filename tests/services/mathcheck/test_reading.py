@@ -238,6 +238,34 @@ def test_a_subscript_that_is_no_base(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("3\\mathbf{i} - \\mathbf{j} + 2\\mathbf{k}", "(3, -1, 2)"),
+        ("2\\hat{i} + 3\\hat{j}", "(2, 3)"),  # no k: in two dimensions
+        ("\\hat i + 3 \\hat k", "(1, 0, 3)"),  # an axis left out is 0
+        ("-\\vec{i} - 3 \\cdot \\vec{j}", "(-1, -3)"),
+        ("\\frac{1}{2}\\mathbf{i} + \\sqrt{3}\\mathbf{j}", "(\\frac{1}{2},\\sqrt{3})"),
+    ],
+)
+def test_a_sum_of_unit_vectors_reads_as_its_components(text: str, canonical: str) -> None:
+    assert read(text).canonical == canonical
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3\\mathbf{i}",  # one component: a multiple of one vector, as written
+        "2\\mathbf{i} + 3\\mathbf{i}",  # an axis twice
+        "\\mathbf{i} + 3",  # a term with no unit vector
+        "\\mathbf{i}\\mathbf{j}",  # a product
+        "3i - j + 2k",  # letters without a vector's font may be anything
+    ],
+)
+def test_other_texts_with_unit_vectors_are_no_vector(text: str) -> None:
+    assert not isinstance(read(text), Interval | Seq)
+
+
+@pytest.mark.parametrize(
     ("text", "both", "written"),
     [
         ("\\pm 3", "+3,-3", Expr),
