@@ -42,10 +42,11 @@ _UNIT_WORDS = "|".join(
     re.escape(name) + (r"\^?\{?[23]?\}?" if UNITS.get(name, ("",))[0] == "length" else "")
     for name in sorted((*UNITS, *DECORATION_UNITS), key=len, reverse=True)
 )
-# "12 square centimeters", "60 km per hour": a unit, maybe of area or volume, maybe a rate.
+# "12 square centimeters", "60 km per hour": a unit, maybe of area or volume, maybe a rate;
+# "3.75 per pound": a price per unit (but "5 per cent" is 5%).
 _TRAILING_UNIT = re.compile(
-    rf"^(.*?(?:[\d}}]|\\[a-zA-Z]+))\s+(?:(?:square|sq\.?|cubic)\s*)?(?:{_UNIT_WORDS})"
-    r"(?:\s*(?:per|/)\s*[a-z]+)?$",
+    rf"^(.*?(?:[\d}}]|\\[a-zA-Z]+))\s+(?:(?:(?:square|sq\.?|cubic)\s*)?(?:{_UNIT_WORDS})"
+    rf"(?:\s*(?:per|/)\s*[a-z]+)?|per\s+(?!cents?\b)(?:{_UNIT_WORDS}))$",
     re.IGNORECASE,
 )
 # "10cm", "10weeks": a unit of two or more letters written against its number ("10m" may be
@@ -166,6 +167,21 @@ def unwrapped_quantity(text: str) -> str:
     """ "1.5 \\,\\text{ hours}" -> "1.5 hours": a quantity with its unit as plain words."""
     bare = strip_outer_delimiters(text)
     return _UNIT_SPACING.sub(" ", _UNIT_WRAPPER.sub(r" \1", bare)).strip()
+
+
+# A closing note in text after the value ("2 \\text{ (only solution)}", "8 \\text{ cm}^2"),
+# maybe in another font, maybe raised to a power.
+_CLOSING_NOTE = re.compile(
+    r"^(.*?\S)\s*\\(?:text|textbf|textit|textrm|textnormal|mathrm|mathit|mathbf|mbox)\s*"
+    r"\{[^{}]*\}\s*(?:\^\s*\{?\s*\d\s*\}?)?\s*$"
+)
+
+
+def without_note(text: str) -> str:
+    """ "2 \\text{ (only solution)}" -> "2", "8 \\text{ cm}^3" -> "8": the value before a
+    closing note or unit in text, for the symbolic engine; ``text`` when it ends in none."""
+    note = _CLOSING_NOTE.match(text)
+    return without_unit(note.group(1)) if note is not None else without_unit(text)
 
 
 def without_unit(text: str) -> str:

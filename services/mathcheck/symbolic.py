@@ -11,6 +11,9 @@ here because:
   four (``(0.6, 2.6667]`` for ``(3/5, 8/3]``, ``1.5708`` for ``\\pi/2``): a decimal is also
   accepted when it is the exact value rounded to the places it was written with (at least
   three, see ``normalization.approximates``);
+* its normaliser drops a trailing "unit" from a list that includes one-letter variables
+  (``2t`` read as 2): that stripping is off, and closing notes and units are taken off
+  before parsing (``normalization.without_note``);
 * "x < -1 or x > 1" parses as a set of two relations, which it never compares with the
   union of intervals it describes: such a set is turned into that union.
 """
@@ -48,18 +51,19 @@ _SPELLINGS = (
     ("\\log_e", "\\ln"),
 )
 _DECIMAL_PLACES = re.compile(r"\d\.(\d+)")
-# The parser's normaliser drops a trailing unit, and its units include single letters (t, s,
-# h, m, g, c, d, l): "2t" would read as 2 and "x + t" as "x +". A last letter that is a
-# variable ("2t", "a + b + c", "\\sin t") is braced so that it stays; one after a plain
-# number and a space ("5 m") is a unit.
-_LAST_LETTER = re.compile(r"(?<![a-zA-Z\\])([a-zA-Z])\s*$")
-_NUMBER_AND_UNIT = re.compile(r"^\s*[+-]?\d+(?:[.,]\d+)?\s+[a-zA-Z]\s*$")
 
 
-def _keep_last_variable(text: str) -> str:
-    if _NUMBER_AND_UNIT.match(text) or len(text.strip()) == 1:
-        return text
-    return _LAST_LETTER.sub(r"{\1}", text)
+@functools.cache
+def _latex_config() -> Any:
+    """math-verify's LaTeX settings with its unit stripping off: it drops a trailing letter
+    from a list that includes t, s, h, m, g, c, d and l ("2t" read as 2, "x + t" as "x +").
+    Closing notes and units are taken off before parsing instead (``without_note``)."""
+    from math_verify import LatexExtractionConfig, LatexNormalizationConfig
+
+    normalization = LatexNormalizationConfig(
+        basic_latex=True, units=False, malformed_operators=True, nits=True, boxed="all"
+    )
+    return LatexExtractionConfig(normalization_config=normalization)
 
 
 def _parse(text: str) -> list[Any]:
@@ -69,19 +73,19 @@ def _parse(text: str) -> list[Any]:
 # References recur across the completions of a group, and answers across groups.
 @functools.lru_cache(maxsize=4096)
 def _parse_cached(text: str) -> tuple[Any, ...]:
-    from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
+    from math_verify import ExprExtractionConfig, parse
 
     from services.mathcheck import two_stage_parsing
+    from services.mathcheck.normalization import without_note
 
     two_stage_parsing.install()
     for spelling, meaning in _SPELLINGS:
         text = text.replace(spelling, meaning)
-    text = _keep_last_variable(text)
-    wrapped = "\\boxed{" + text + "}"
+    wrapped = "\\boxed{" + without_note(text) + "}"
     return tuple(
         parse(
             wrapped,
-            extraction_config=[LatexExtractionConfig(), ExprExtractionConfig()],
+            extraction_config=[_latex_config(), ExprExtractionConfig()],
             parsing_timeout=None,  # the pool enforces the deadline
         )
     )

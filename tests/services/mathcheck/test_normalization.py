@@ -7,7 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.mathcheck.equivalence import Method, quick_verdict
-from services.mathcheck.normalization import normalize_answer, numbers_match, parse_number
+from services.mathcheck.normalization import (
+    normalize_answer,
+    numbers_match,
+    parse_number,
+    without_note,
+)
 
 
 @pytest.mark.parametrize(
@@ -226,3 +231,19 @@ def test_equal_fractions_in_any_notation_match(value: Fraction, scale: int) -> N
     if value != 0:
         off = parse_number(f"{value.numerator + 1}/{value.denominator}")
         assert off is not None and not numbers_match(left, off)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("2 \\text{ (only solution)}", "2"),
+        ("8 \\mathrm{cm}^2", "8"),
+        ("3\\sqrt{2} \\text{ m}", "3\\sqrt{2}"),
+        ("3.75 per pound", "3.75"),
+        ("5 per cent", "5 per cent"),  # a percentage, not a price
+        ("2t", "2t"),  # a last letter is a variable
+        ("\\text{Yes}", "\\text{Yes}"),  # the note is the whole answer
+    ],
+)
+def test_without_note(text: str, value: str) -> None:
+    assert without_note(text) == value

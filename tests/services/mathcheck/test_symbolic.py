@@ -71,3 +71,22 @@ def test_warm_up_set_is_not_taken_from_what_is_measured() -> None:
 )
 def test_log_base_e_is_the_natural_log(reference: str, answer: str, equal: bool) -> None:
     assert symbolic_equal(reference, answer).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal"),
+    [
+        ("2", "2 \\text{ (only solution)}", True),  # a closing note is not the value
+        ("5", "x=5 \\text{ (only solution)}", True),
+        ("8", "8\\text{ cm}^2", True),  # nor a unit in text, squared or not
+        ("\\$3.75", "\\$3.75 per pound", True),  # nor a price's unit
+        ("2", "2t", False),  # a last letter is a variable, not a unit
+        ("t + x", "x + t", True),
+        ("\\sin x", "\\sin t", False),
+        ("a + b + c", "c + b + a", True),
+    ],
+)
+def test_notes_and_units_go_but_a_last_variable_stays(
+    reference: str, answer: str, equal: bool
+) -> None:
+    assert symbolic_equal(reference, answer).equal is equal
