@@ -263,12 +263,13 @@ PAIRS: tuple[tuple[str, str, bool], ...] = (
 )
 
 
-def _cases() -> tuple[Case, ...]:
+def cases(pairs: tuple[tuple[str, str, bool], ...]) -> tuple[Case, ...]:
+    """A round's pairs as benchmark cases: equivalent or close wrong, by their label."""
     return tuple(
         Case("equivalent" if label else "close_wrong", reference, answer, label, True)
-        for reference, answer, label in PAIRS
+        for reference, answer, label in pairs
     )
 
 
 CATEGORIES: tuple[str, ...] = ("equivalent", "close_wrong")
-CASES: tuple[Case, ...] = _cases()
+CASES: tuple[Case, ...] = cases(PAIRS)

@@ -17,6 +17,7 @@ math-verify side by side.
 
 from __future__ import annotations
 
+from benchmarks import fresh_pairs
 from benchmarks.math_corpus import Case
 
 PAIRS: tuple[tuple[str, str, bool], ...] = (
@@ -461,12 +462,5 @@ PAIRS: tuple[tuple[str, str, bool], ...] = (
 )
 
 
-def _cases() -> tuple[Case, ...]:
-    return tuple(
-        Case("equivalent" if label else "close_wrong", reference, answer, label, True)
-        for reference, answer, label in PAIRS
-    )
-
-
-CATEGORIES: tuple[str, ...] = ("equivalent", "close_wrong")
-CASES: tuple[Case, ...] = _cases()
+CATEGORIES = fresh_pairs.CATEGORIES
+CASES: tuple[Case, ...] = fresh_pairs.cases(PAIRS)
