@@ -6,11 +6,12 @@ here because:
   they are disabled and the caller's process pool enforces a hard deadline instead;
 * it is not symmetric: the gold answer must come first;
 * it rounds floats to 6 decimals, so distinct tiny numbers (``1/2^99`` and ``1/2^98``)
-  compare equal: numeric verdicts are re-checked with a relative tolerance;
-* it demands six decimals of a rounded answer, where datasets and models write three or
-  four (``(0.6, 2.6667]`` for ``(3/5, 8/3]``, ``1.5708`` for ``\\pi/2``): a decimal is also
-  accepted when it is the exact value rounded to the places it was written with (at least
-  three, see ``normalization.approximates``);
+  compare equal, and it demands six decimals of a rounded answer, where datasets and
+  models write three or four (``(0.6, 2.6667]`` for ``(3/5, 8/3]``, ``1.5708`` for
+  ``\\pi/2``): numbers, and intervals, tuples, sets and matrices of numbers, are judged
+  here by one rule instead, number by number: equal when exactly equal, or when one is a
+  decimal as written and the other's exact value rounded to that decimal's own places
+  (``normalization.approximates``);
 * its normaliser drops a trailing "unit" from a list that includes one-letter variables
   (``2t`` read as 2): that stripping is off, and closing notes and units are taken off
   before parsing (``normalization.without_note``);
@@ -27,9 +28,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-# Relative tolerance for numeric values math-verify calls equal: enough for an answer given
-# to six significant digits, far too tight for two different powers of two.
-NUMERIC_RELATIVE_TOLERANCE = 1e-5
 # A lone "i" (not part of a word or a command such as \pi or \sin).
 _IMAGINARY_UNIT = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])")
 
@@ -50,7 +48,12 @@ _SPELLINGS = (
     ("\\log_{e}", "\\ln"),
     ("\\log_e", "\\ln"),
 )
-_DECIMAL_PLACES = re.compile(r"\d\.(\d+)")
+# A decimal as written ("1.414", ".5"), its digits before and after the point.
+_WRITTEN_DECIMAL = re.compile(r"(?<![\d.])(\d*)\.(\d+)")
+# Numbers are evaluated to 50 digits and equal when they agree to 45 (the last ones carry
+# the evaluation's error); rational ones, decimals as written included, are compared exactly.
+_PRECISION_DIGITS = 50
+_EQUAL_DIGITS = 45
 
 
 @functools.cache
@@ -91,30 +94,6 @@ def _parse_cached(text: str) -> tuple[Any, ...]:
     )
 
 
-def _numeric_value(expr: Any) -> Any | None:
-    """A 50-digit value when ``expr`` is a plain (possibly irrational) number."""
-    import sympy
-
-    if not isinstance(expr, sympy.Basic) or isinstance(expr, sympy.Set | sympy.Tuple):
-        return None
-    if expr.free_symbols or not expr.is_number:
-        return None
-    value = sympy.N(expr, 50)
-    if not value.is_real:
-        return None
-    return value
-
-
-def _numbers_disagree(gold: Any, pred: Any) -> bool:
-    a, b = _numeric_value(gold), _numeric_value(pred)
-    if a is None or b is None:
-        return False
-    if a == b:
-        return False
-    magnitude = max(abs(a), abs(b))
-    return bool(abs(a - b) > NUMERIC_RELATIVE_TOLERANCE * magnitude)
-
-
 def _as_complex(parsed: list[Any]) -> list[Any]:
     """Read a free symbol ``i`` as the imaginary unit.
 
@@ -146,33 +125,20 @@ def symbolic_equal(reference: str, answer: str) -> SymbolicVerdict:
     parsed = not isinstance(gold[0], str) and not isinstance(pred[0], str)
     if _IMAGINARY_UNIT.search(reference) or _IMAGINARY_UNIT.search(answer):
         gold, pred = _as_complex(gold), _as_complex(pred)
-    if _numbers_disagree(gold[0], pred[0]):
-        # Two plain numbers apart beyond the tolerance: whatever math-verify would say, the
-        # verdict is "not equal" unless one is the other rounded, so its symbolic
-        # comparison (sympy's simplify, slow on radicals) is skipped.
-        different = SymbolicVerdict(False, "numerically different beyond relative tolerance")
-        return _unless_rounded(gold[0], pred[0], reference, answer, different)
+    numbers = _numbers_equal(gold[0], pred[0], reference, answer)
+    if numbers is not None:
+        # Numbers, or one shape of numbers, on both sides: the one rule decides; neither
+        # sympy's simplify (slow on radicals) nor math-verify's 6-decimal rounding is asked.
+        return numbers
     comparable = _as_comparable(gold[0], pred[0])
     if comparable is not None and verify(
         [comparable[0]], [comparable[1]], timeout_seconds=None, allow_set_relation_comp=True
     ):
         return SymbolicVerdict(True, "the relations describe the same set")
-    # allow_set_relation_comp: "x \le 2" describes the same set as "(-\infty, 2]".
+    # allow_set_relation_comp: "x \\le 2" describes the same set as "(-\\infty, 2]".
     if not verify(gold, pred, timeout_seconds=None, allow_set_relation_comp=True):
-        different = SymbolicVerdict(False, "not equivalent", parsed)
-        return _unless_rounded(gold[0], pred[0], reference, answer, different)
-    if _numbers_disagree(gold[0], pred[0]):
-        return SymbolicVerdict(False, "numerically different beyond relative tolerance")
+        return SymbolicVerdict(False, "not equivalent", parsed)
     return SymbolicVerdict(True, "symbolically equivalent")
-
-
-def _unless_rounded(
-    gold: Any, pred: Any, reference: str, answer: str, different: SymbolicVerdict
-) -> SymbolicVerdict:
-    """Equal when one side is the other rounded to its written decimals, else ``different``."""
-    if different.parsed and _approximately_equal(gold, pred, _places(reference), _places(answer)):
-        return SymbolicVerdict(True, "equal up to the rounding of the written decimals")
-    return different
 
 
 def _as_comparable(gold: Any, pred: Any) -> tuple[Any, Any] | None:
@@ -219,10 +185,219 @@ def _vector_as_tuple(expr: Any, other: Any) -> Any | None:
     return None
 
 
-def _places(text: str) -> int | None:
-    """The fewest decimals any decimal number in ``text`` is written with, or None."""
-    places = [len(digits) for digits in _DECIMAL_PLACES.findall(text)]
-    return min(places) if places else None
+def _numbers_equal(gold: Any, pred: Any, reference: str, answer: str) -> SymbolicVerdict | None:
+    """The verdict on two numbers, or two intervals, unions, tuples, sets or matrices of
+    numbers of one shape: equal when every number is equal to the one in its place, exactly
+    or as a decimal written and the other's exact value rounded to that decimal's places
+    (``normalization.approximates``). None when a side is not made of numbers, or their
+    shapes differ: math-verify decides those."""
+    vectors = _vector_as_tuple(gold, pred), _vector_as_tuple(pred, gold)
+    gold = gold if vectors[0] is None else vectors[0]
+    pred = pred if vectors[1] is None else vectors[1]
+    left, right = _leaf_values(gold), _leaf_values(pred)
+    if left is None or right is None or len(left) != len(right):
+        return None
+    written = _written_decimals(reference), _written_decimals(answer)
+    rounded = False
+    for mine, theirs in zip(left, right, strict=True):
+        if isinstance(mine, tuple) or isinstance(theirs, tuple):
+            if mine != theirs:
+                return None
+            continue
+        gold_parts, pred_parts = _parts(mine, written[0]), _parts(theirs, written[1])
+        if gold_parts is None or pred_parts is None:
+            return None
+        for a, b in zip(gold_parts, pred_parts, strict=True):
+            same = _same(a, b)
+            if same is None:
+                return None
+            if not same:
+                if not (_rounds_to(a, b) or _rounds_to(b, a)):
+                    return SymbolicVerdict(False, "numbers that differ, and not by rounding")
+                rounded = True
+    if rounded:
+        return SymbolicVerdict(True, "equal up to the rounding of the written decimals")
+    return SymbolicVerdict(True, "numbers exactly equal")
+
+
+@dataclass(frozen=True)
+class _Part:
+    """The real or imaginary part of a number: ``exact`` when rational (a decimal as the
+    decimal it was written as), else ``value`` to 50 digits (or an infinity); ``places``
+    when it is a written decimal, the decimals it was written with."""
+
+    exact: Fraction | None
+    value: Any
+    places: int | None
+
+
+def _written_decimals(text: str) -> dict[Fraction, int]:
+    """Each decimal written in ``text``, by its value without sign, with the places it was
+    written to (the fewest when one value is written twice)."""
+    written: dict[Fraction, int] = {}
+    for whole, digits in _WRITTEN_DECIMAL.findall(text):
+        value = Fraction(int(whole or "0") * 10 ** len(digits) + int(digits), 10 ** len(digits))
+        written[value] = min(len(digits), written.get(value, len(digits)))
+    return written
+
+
+def _parts(expr: Any, written: dict[Fraction, int]) -> list[_Part] | None:
+    """The real and imaginary parts of a number, or None when they cannot be told to 50
+    digits (an exact zero sympy did not simplify evaluates to noise)."""
+    import sympy
+
+    if not isinstance(expr, sympy.Basic) or not expr.is_number:
+        return None
+    zero = _Part(Fraction(0), None, None)
+    if expr in (sympy.oo, -sympy.oo):
+        return [_Part(None, expr, None), zero]
+    if expr.has(sympy.oo, -sympy.oo, sympy.zoo, sympy.nan):
+        return None
+    real = _part(expr, written)
+    if real is not None:
+        return [real, zero]
+    value = sympy.N(expr, _PRECISION_DIGITS)
+    if value.is_Float or not value.has(sympy.I):
+        return None
+    re, im = expr.as_real_imag()
+    parts = _part(re, written), _part(im, written)
+    if parts[0] is None or parts[1] is None:
+        return None
+    return [parts[0], parts[1]]
+
+
+def _part(expr: Any, written: dict[Fraction, int]) -> _Part | None:
+    """A real number as a ``_Part``, or None when it is not one or its value is noise.
+    A written decimal scaled by a power of ten ("2.31 \\times 10^{-3}", "33.33\\%") keeps
+    its places, shifted."""
+    import sympy
+
+    scaled = _scaled_decimal(expr)
+    if scaled is not None:
+        decimal, power = scaled
+        try:
+            as_written = Fraction(str(decimal))
+        except ValueError:  # an infinity or a NaN has no digits
+            return None
+        places = written.get(abs(as_written))
+        value = as_written * Fraction(10) ** power
+        return _Part(value, None, None if places is None else places - power)
+    exact = _rational_value(expr)
+    if exact is not None:
+        return _Part(exact, None, None)
+    value = sympy.N(expr, _PRECISION_DIGITS)
+    # Fewer bits than the digits asked for: the value is noise around an exact zero.
+    if not value.is_Float or value._prec < _PRECISION_DIGITS * 3:
+        return None
+    return _Part(None, value, None)
+
+
+# Past this many bits an exact power is not worth building (the 50-digit value decides).
+_MAX_EXACT_BITS = 100_000
+
+
+def _rational_value(expr: Any) -> Fraction | None:
+    """The exact value of sums, products and integer powers of rationals and decimals (a
+    decimal as written: 0.1 + 0.2 is 0.3), or None."""
+    import sympy
+
+    if expr.is_Rational:
+        return Fraction(int(expr.p), int(expr.q))
+    if expr.is_Float:
+        try:
+            return Fraction(str(expr))
+        except ValueError:
+            return None
+    if isinstance(expr, sympy.UnevaluatedExpr):
+        return _rational_value(expr.args[0])
+    if isinstance(expr, sympy.Add | sympy.Mul):
+        values = [_rational_value(arg) for arg in expr.args]
+        if any(value is None for value in values):
+            return None
+        total = Fraction(0) if isinstance(expr, sympy.Add) else Fraction(1)
+        for value in values:
+            assert value is not None
+            total = total + value if isinstance(expr, sympy.Add) else total * value
+        return total
+    if isinstance(expr, sympy.Pow) and expr.exp.is_Integer:
+        base = _rational_value(expr.base)
+        exponent = int(expr.exp)
+        if base is None or (base == 0 and exponent < 0):
+            return None
+        size = max(base.numerator.bit_length(), base.denominator.bit_length())
+        if size * abs(exponent) > _MAX_EXACT_BITS:
+            return None
+        return base**exponent
+    return None
+
+
+def _scaled_decimal(expr: Any) -> tuple[Any, int] | None:
+    """A Float, alone or times a power of ten (or a percent sign), with that power."""
+    import sympy
+
+    if expr.is_Float:
+        return expr, 0
+    sign = 1
+    if isinstance(expr, sympy.Mul) and len(expr.args) == 2:
+        decimal, factor = expr.args
+        if factor.is_Float:
+            decimal, factor = factor, decimal
+        if not decimal.is_Float:
+            return None
+        if isinstance(factor, sympy.UnevaluatedExpr):
+            factor = factor.args[0]
+        if factor.is_Rational and factor < 0:
+            sign, factor = -1, -factor
+        power = _power_of_ten(factor)
+        if power is not None:
+            return decimal * sign, power
+    return None
+
+
+def _power_of_ten(factor: Any) -> int | None:
+    import sympy
+
+    if isinstance(factor, sympy.Pow) and factor.base == 10 and factor.exp.is_Integer:
+        return int(factor.exp)
+    if factor.is_Rational and factor > 0:
+        numerator, denominator = int(factor.p), int(factor.q)
+        for number, sign in ((numerator, 1), (denominator, -1)):
+            other = denominator if sign == 1 else numerator
+            digits = len(str(number)) - 1
+            if other == 1 and number == 10**digits:
+                return sign * digits
+    return None
+
+
+def _same(a: _Part, b: _Part) -> bool | None:
+    """Whether two parts are equal: exactly when both are rational, else to 45 of 50 digits
+    (infinities only to themselves)."""
+    import sympy
+
+    if a.exact is not None and b.exact is not None:
+        return a.exact == b.exact
+    left = a.value if a.exact is None else sympy.Rational(a.exact.numerator, a.exact.denominator)
+    right = b.value if b.exact is None else sympy.Rational(b.exact.numerator, b.exact.denominator)
+    if left.is_infinite or right.is_infinite:
+        return bool(left == right)
+    difference = abs(left - right)
+    return bool(difference * 10**_EQUAL_DIGITS <= max(abs(left), abs(right)))
+
+
+def _rounds_to(exact: _Part, rounded: _Part) -> bool:
+    """Whether ``rounded`` is a written decimal and ``exact`` rounded to its places
+    (``normalization.approximates``)."""
+    from services.mathcheck.normalization import approximates
+
+    if rounded.places is None or rounded.exact is None:
+        return False
+    if exact.exact is not None:
+        exact_value = exact.exact
+    elif exact.value.is_infinite:
+        return False
+    else:
+        exact_value = Fraction(str(exact.value))
+    return approximates(exact_value, rounded.exact, rounded.places)
 
 
 def _leaf_values(expr: Any) -> list[Any] | None:
@@ -235,10 +410,19 @@ def _leaf_values(expr: Any) -> list[Any] | None:
         return [("interval", expr.left_open, expr.right_open), expr.start, expr.end]
     if isinstance(expr, sympy.Union | sympy.Tuple):
         leaves: list[Any] = [(type(expr).__name__, len(expr.args))]
+        inners = []
         for arg in expr.args:
             inner = _leaf_values(arg)
             if inner is None:
                 return None
+            inners.append(inner)
+        if isinstance(expr, sympy.Union):
+            # In the order of their values: sympy orders a union's parts by their form.
+            try:
+                inners.sort(key=_order)
+            except TypeError:
+                return None
+        for inner in inners:
             leaves.extend(inner)
         return leaves
     if isinstance(expr, sympy.FiniteSet) and all(
@@ -252,46 +436,11 @@ def _leaf_values(expr: Any) -> list[Any] | None:
     return None
 
 
-def _approximately_equal(
-    gold: Any, pred: Any, gold_places: int | None, pred_places: int | None
-) -> bool:
-    """Same shape, every number equal or one side the other rounded to its written places."""
+def _order(leaves: list[Any]) -> list[float]:
+    """A part of a union by the (rounded) values of its numbers."""
     import sympy
 
-    if gold_places is None and pred_places is None:
-        return False
-    left, right = _leaf_values(gold), _leaf_values(pred)
-    if left is None or right is None or len(left) != len(right):
-        return False
-    for mine, theirs in zip(left, right, strict=True):
-        if isinstance(mine, tuple) or isinstance(theirs, tuple):
-            if mine != theirs:
-                return False
-            continue
-        if mine == theirs:
-            continue
-        rounded, places = (theirs, pred_places) if theirs.is_Float else (mine, gold_places)
-        exact = mine if rounded is theirs else theirs
-        if places is None or places < 1 or not rounded.is_Float:
-            return False
-        if not _rounds_to(sympy.N(exact, 50), sympy.N(rounded, 50), places):
-            return False
-    return True
-
-
-def _rounds_to(exact: Any, rounded: Any, places: int) -> bool:
-    """``normalization.approximates`` on two sympy numbers: ``rounded`` read back as the
-    decimal it was written as, ``exact`` to 50 digits."""
-    from services.mathcheck.normalization import approximates
-
-    if not (exact.is_real and rounded.is_real):
-        return False
-    try:
-        exact_value = Fraction(str(exact))
-        written = Fraction(round(Fraction(str(rounded)) * 10**places), 10**places)
-    except (ValueError, ZeroDivisionError):  # an infinity or a NaN has no digits
-        return False
-    return approximates(exact_value, written, places)
+    return [float(sympy.N(leaf)) for leaf in leaves if not isinstance(leaf, tuple)]
 
 
 def warm_up(

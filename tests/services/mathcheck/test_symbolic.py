@@ -1,4 +1,4 @@
-"""The symbolic comparison in-process: plain numbers apart, and the workers' warm-up set."""
+"""The symbolic comparison in-process: the one rule for numbers, and the workers' warm-up set."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from tests.services.mathcheck.equivalence_cases import CASES as EQUIVALENCE
 def test_plain_numbers_apart_are_different(reference: str, answer: str) -> None:
     verdict = symbolic_equal(reference, answer)
     assert not verdict.equal
-    assert verdict.detail == "numerically different beyond relative tolerance"
+    assert verdict.detail == "numbers that differ, and not by rounding"
 
 
 @pytest.mark.parametrize(
@@ -37,6 +37,72 @@ def test_plain_numbers_apart_are_different(reference: str, answer: str) -> None:
     ],
 )
 def test_a_rounded_decimal_of_a_plain_number(reference: str, answer: str, equal: bool) -> None:
+    assert symbolic_equal(reference, answer).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal"),
+    [
+        # Exactly equal, a decimal as the decimal it was written as.
+        ("\\frac{1}{2}", "0.5", True),
+        ("1.5", "\\frac{3}{2}", True),
+        ("0.3", "0.1 + 0.2", True),
+        ("\\sqrt{2} + \\sqrt{3}", "\\sqrt{5 + 2\\sqrt{6}}", True),
+        # Or the exact value rounded to the decimal's own places, three at least.
+        ("\\frac{1}{3}", "0.333333", True),
+        ("\\frac{1}{3}", "0.333", True),
+        ("\\frac{1}{3}", "0.33", False),
+        ("\\pi", "3.14159", True),
+        ("\\pi", "3.14", False),  # three significant digits at two places: too few
+        ("e", "2.718", True),
+        ("\\sqrt{2}", "1.4142135", False),  # cut short, not rounded (1.4142136)
+        ("3.1416", "3.14", False),  # two decimals: neither is the other rounded
+        ("\\frac{1}{300}", "3.333 \\times 10^{-3}", True),  # places shifted by the power
+        ("\\frac{1}{3}", "33.33\\%", True),  # 0.3333, four places
+        # Tiny, huge and negative numbers, compared exactly: no closeness but rounding.
+        ("\\frac{1}{2^{99}}", "\\frac{1}{2^{98}}", False),
+        ("2^{-100}", "0", False),
+        ("\\pi \\cdot 10^{-60}", "0", False),
+        ("10^{30}", "10^{30} + 1", False),
+        ("10^{60}", "10^{60} + 1", False),  # past the 50 digits numbers are evaluated to
+        ("-\\sqrt{2}", "-1.414", True),
+        ("-\\sqrt{2}", "1.414", False),
+        ("-\\sqrt{2}", "-1.415", False),
+        # Complex numbers, part by part.
+        ("1 + i", "1.0 + 1.0i", True),
+        ("\\sqrt{2} + i", "1.414 + i", True),
+        ("\\sqrt{2} + i", "1.41 + i", False),
+        ("1 + 2^{-99}i", "1 + 2^{-98}i", False),
+    ],
+)
+def test_numbers_by_the_one_rule(reference: str, answer: str, equal: bool) -> None:
+    assert symbolic_equal(reference, answer).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal"),
+    [
+        # Each decimal rounds at its own places: 0.5's one place lends nothing to 1.414,
+        # and 1.4 (one place) is no answer for \\sqrt{2}.
+        ("(\\frac{1}{2}, \\sqrt{2})", "(0.5, 1.414)", True),
+        ("(\\frac{1}{2}, \\sqrt{2})", "(0.5, 1.4)", False),
+        ("(\\frac{1}{2}, \\sqrt{2})", "(0.5, 1.41)", False),
+        ("(0.5, 1.414)", "(\\frac{1}{2}, \\sqrt{2})", True),
+        ("(1.414, 0.5)", "(\\sqrt{2}, \\frac{1}{2})", True),
+        ("\\{\\sqrt{2}, \\frac{1}{2}\\}", "\\{0.5, 1.414\\}", True),
+        ("(-\\infty, \\frac{1}{3}]", "(-\\infty, 0.333]", True),
+        ("(-\\infty, \\frac{1}{3}]", "(-\\infty, 0.33]", False),
+        # A decimal rounds only the number it is: 0.333 does not make 1.0 a rounding.
+        ("(\\frac{1}{3}, \\frac{1001}{1000})", "(0.333, 1.0)", False),
+        # A computed float (0.707 times 2) is not a written decimal.
+        ("\\sqrt{2}", "2 \\cdot 0.707", False),
+        ("(1, 2^{-99})", "(1, 2^{-98})", False),
+        # A vector against a tuple, entry by entry.
+        ("\\begin{pmatrix} \\frac13 \\\\ 1 \\\\ 2 \\end{pmatrix}", "(0.333, 1, 2)", True),
+        ("(1, 2^{-99}, 3)", "\\begin{pmatrix} 1 \\\\ 2^{-98} \\\\ 3 \\end{pmatrix}", False),
+    ],
+)
+def test_each_decimal_rounds_at_its_own_places(reference: str, answer: str, equal: bool) -> None:
     assert symbolic_equal(reference, answer).equal is equal
 
 
