@@ -172,16 +172,44 @@ def unwrapped_quantity(text: str) -> str:
 # A closing note in text after the value ("2 \\text{ (only solution)}", "8 \\text{ cm}^2"),
 # maybe in another font, maybe raised to a power.
 _CLOSING_NOTE = re.compile(
-    r"^(.*?\S)\s*\\(?:text|textbf|textit|textrm|textnormal|mathrm|mathit|mathbf|mbox)\s*"
-    r"\{[^{}]*\}\s*(?:\^\s*\{?\s*\d\s*\}?)?\s*$"
+    r"^(?P<value>.*?\S)\s*"
+    r"\\(?P<font>text|textbf|textit|textrm|textnormal|mathrm|mathit|mathbf|mbox)\s*"
+    r"\{(?P<note>[^{}]*)\}\s*(?:\^\s*\{?\s*\d\s*\}?)?\s*$"
 )
+# Fonts a variable is written in: "4\\mathbf{k}" is 4k, "x\\mathit{y}" is xy.
+_VARIABLE_FONTS = ("mathbf", "mathit")
+# The end of a number or a constant: a unit may follow it ("5\\text{ m}", "8\\pi\\text{ m}").
+_NUMBER_END = re.compile(r"(?:\d|\}|\\pi)$")
+# Spacing before a note: "8\\pi \\,\\text{m}" is 8 pi metres.
+_TRAILING_SPACE = re.compile(r"(?:\s|\\[,;: ]|~)+$")
+
+
+def _is_note(value: str, font: str, note: str) -> bool:
+    """Whether ``\\font{note}`` after ``value`` is a note or a unit, not part of the value.
+
+    Words in text are a note ("(only solution)", "cm", "apples"); but letters alone in a
+    font variables are written in are variables ("4\\mathbf{k}", "x\\mathbf{y}"), and one
+    letter in a text font is a unit only when it is one of the vocabulary and follows a
+    number ("5\\text{ m}"; but "a\\mathrm{b}" is ab and "x\\text{ m}" stays whole).
+    """
+    words = note.strip()
+    if not words.isalpha():
+        return True
+    if font in _VARIABLE_FONTS:
+        return len(words) > 1 and (words.lower() in UNITS or words.lower() in DECORATION_UNITS)
+    if len(words) == 1:
+        return words.lower() in UNITS and _NUMBER_END.search(value) is not None
+    return True
 
 
 def without_note(text: str) -> str:
     """ "2 \\text{ (only solution)}" -> "2", "8 \\text{ cm}^3" -> "8": the value before a
     closing note or unit in text, for the symbolic engine; ``text`` when it ends in none."""
     note = _CLOSING_NOTE.match(text)
-    return without_unit(note.group(1)) if note is not None else without_unit(text)
+    value = _TRAILING_SPACE.sub("", note["value"]) if note is not None else ""
+    if note is not None and _is_note(value, note["font"], note["note"]):
+        return without_unit(value)
+    return without_unit(text)
 
 
 def without_unit(text: str) -> str:
