@@ -300,6 +300,7 @@ def normalize_answer(answer: str) -> str:
     if _WORDS.match(text) or DIGIT_ORDINAL.match(text):
         word = text.lower()
         return _NAMED_SETS.get(word) or number_in_words(word) or word
+    text = _SPACED_INDEX.sub(r"\1{\2}", text)
     text = _SPACED_THOUSANDS.sub(lambda match: match.group().replace(" ", ""), text)
     text = _SPACED_DIGITS.sub(", ", text)
     text = ", ".join(piece.replace(" ", "") for piece in _LIST_COMMA.split(text))
@@ -309,6 +310,9 @@ def normalize_answer(answer: str) -> str:
 # "12 345" groups thousands with a space; "10 24" is two numbers, never 1024.
 _SPACED_THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:\s\d{3})+(?![\d.])")
 _SPACED_DIGITS = re.compile(r"(?<=\d)\s+(?=\d)")
+# A digit after "_" or "^" is one index ("\\log_2 3" is the logarithm of 3 to base 2, one
+# expression): braced, so that the number after it neither joins it nor becomes an entry.
+_SPACED_INDEX = re.compile(r"([_^])\s*(\d)\s+(?=\d)")
 
 
 # "-1 \\le x and x \\le 4": two bounds on one unknown, one relation.

@@ -288,3 +288,24 @@ def test_a_letter_in_a_text_font_is_dropped_only_as_a_unit_after_a_number(
     text = f"{value}\\{font}{{ {letter}}}"
     dropped = without_note(text) != text
     assert dropped == (letter.lower() in {"m", "s", "h", "g", "l"} and value not in ("x", "a"))
+
+
+@pytest.mark.parametrize(
+    ("raw", "normalized"),
+    [
+        # A digit after "_" or "^" is one index: the number after it is the argument.
+        ("\\log_2 3", "\\log_{2}3"),
+        ("\\log_{2} 3", "\\log_{2}3"),
+        ("\\log_3 9, \\log_2 8", "\\log_{3}9,\\log_{2}8"),
+        ("x^2 3", "x^{2}3"),
+        ("10 24", "10, 24"),  # two numbers
+        ("12 345", "12345"),  # thousands
+    ],
+)
+def test_an_index_keeps_its_argument(raw: str, normalized: str) -> None:
+    assert normalize_answer(raw) == normalized
+
+
+def test_a_logarithm_is_not_a_list_of_its_base_and_argument() -> None:
+    written = normalize_answer("\\log_2 3")
+    assert written != normalize_answer("\\log_2, 3") and written != normalize_answer("3, \\log_2")

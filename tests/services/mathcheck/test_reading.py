@@ -150,6 +150,17 @@ def test_a_union_of_intervals() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "canonical"),
+    [("\\log_2 3", "\\log_{2}3"), ("\\log_{2} 3", "\\log_{2}3"), ("1+\\log_2 5", "1+\\log_{2}5")],
+)
+def test_a_function_with_an_index_and_its_argument_is_one_expression(
+    text: str, canonical: str
+) -> None:
+    expression = read(text)
+    assert isinstance(expression, Expr) and expression.canonical == canonical
+
+
+@pytest.mark.parametrize(
     ("text", "values"),
     [
         ("1, 2, 3", {1, 2, 3}),
