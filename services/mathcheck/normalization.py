@@ -15,6 +15,7 @@ from fractions import Fraction
 from services.mathcheck.number_words import DIGIT_ORDINAL, number_in_words
 from services.mathcheck.vocabulary import (
     CHOICE_LETTER,
+    CONSTANT_LETTERS,
     DECORATION_UNITS,
     RELATION_SPELLINGS,
     REVERSED_RELATION,
@@ -295,7 +296,7 @@ def normalize_answer(answer: str) -> str:
         text = unit.group(1).strip()
     text = text.rstrip(".").strip()
     choice = _CHOICE.match(text)
-    if choice is not None:
+    if choice is not None and text not in CONSTANT_LETTERS:
         return choice.group(1).upper()
     if _WORDS.match(text) or DIGIT_ORDINAL.match(text):
         word = text.lower()

@@ -1,6 +1,7 @@
 """Words and symbols that more than one reader of answers needs, each defined once.
 
-* option letters of a multiple-choice question;
+* option letters of a multiple-choice question, and the lower-case letter that alone is a
+  constant rather than an option (``e``);
 * the spellings of a relation (LaTeX, ASCII and Unicode) and the one each stands for;
 * the words that scale a number ("3 thousand", "a dozen");
 * units: those of a known kind with their exact factors (an inch is 0.0254 m by
@@ -17,6 +18,9 @@ from fractions import Fraction
 # The letters a multiple-choice option is named by, as a regex character class.
 CHOICE_LETTER = "[A-E]"
 ONE_CHOICE_LETTER = re.compile(rf"^{CHOICE_LETTER}$")
+# Lower-case letters that alone name a constant, not an option: "e" is Euler's number (but
+# "(e)" and "option e" name the option; a lone "a" to "d" is still an option letter).
+CONSTANT_LETTERS = frozenset("e")
 
 # Every spelling of a relation, and the one spelling it is written as once read.
 RELATION_SPELLINGS = {
@@ -116,6 +120,7 @@ DECORATION_UNITS = (
 
 __all__ = [
     "CHOICE_LETTER",
+    "CONSTANT_LETTERS",
     "DECORATION_UNITS",
     "ONE_CHOICE_LETTER",
     "RELATION_SPELLINGS",

@@ -309,3 +309,11 @@ def test_an_index_keeps_its_argument(raw: str, normalized: str) -> None:
 def test_a_logarithm_is_not_a_list_of_its_base_and_argument() -> None:
     written = normalize_answer("\\log_2 3")
     assert written != normalize_answer("\\log_2, 3") and written != normalize_answer("3, \\log_2")
+
+
+@pytest.mark.parametrize(
+    ("raw", "normalized"),
+    [("e", "e"), ("\\mathrm{e}", "e"), ("E", "E"), ("(e)", "E"), ("option e", "E"), ("a", "A")],
+)
+def test_a_lone_lowercase_e_is_eulers_number_not_an_option(raw: str, normalized: str) -> None:
+    assert normalize_answer(raw) == normalized

@@ -160,6 +160,16 @@ def test_a_function_with_an_index_and_its_argument_is_one_expression(
     assert isinstance(expression, Expr) and expression.canonical == canonical
 
 
+@pytest.mark.parametrize("text", ["e", "\\mathrm{e}", "$e$"])
+def test_a_lone_lowercase_e_is_eulers_number(text: str) -> None:
+    assert read(text) == Expr("e")
+
+
+@pytest.mark.parametrize(("text", "letter"), [("E", "E"), ("(e)", "E"), ("a", "A"), ("(d)", "D")])
+def test_other_letters_and_a_named_e_are_options(text: str, letter: str) -> None:
+    assert read(text) == Choice(letter)
+
+
 @pytest.mark.parametrize(
     ("text", "values"),
     [
