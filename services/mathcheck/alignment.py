@@ -2,10 +2,11 @@
 
 Plain-text and Unicode mathematics (``sqrt(3)/2``, ``2pi``, ``x²``) is written as LaTeX,
 mathematics said in words written as notation (``at least 5``), a derivative's name
-(``\\frac{dy}{dx} =``) dropped, and an angle in degrees under a trigonometric function
-written in radians (``\\sin 30^\\circ``). Nothing here looks at the other side: notations
-that mean something only next to it (an option with its value, a number in a base,
-``\\pm``, an angle in degrees, named values, solutions of a system) are typed values
+(``\\frac{dy}{dx} =``) dropped, a count ``C(10, 3)`` or ``P(10, 3)`` written as
+``\\binom{10}{3}`` or ``\\frac{10!}{7!}``, and an angle in degrees under a trigonometric
+function written in radians (``\\sin 30^\\circ``). Nothing here looks at the other side:
+notations that mean something only next to it (an option with its value, a number in a
+base, ``\\pm``, an angle in degrees, named values, solutions of a system) are typed values
 (``reading.py``) that the conversion table of ``comparison.py`` compares with it.
 """
 
@@ -33,10 +34,25 @@ _DERIVATIVE_LABEL = re.compile(
 )
 
 
+# "C(10, 3)", "P(10, 3)": a count of combinations or permutations of whole numbers, the
+# first no less than the second. It is no point named C or P (that reading drops the name:
+# "A(1, 2)" is the point (1, 2)), so "C(10, 3)" is 120, never the pair (10, 3).
+_COUNT = re.compile(r"^\s*\$?\s*([CP])\s*\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)\s*\$?\s*$")
+
+
+def _count(text: str) -> str:
+    """ "C(10, 3)" -> "\\binom{10}{3}", "P(10, 3)" -> "\\frac{10!}{7!}"; else ``text``."""
+    match = _COUNT.match(text)
+    if match is None or int(match.group(2)) < int(match.group(3)):
+        return text
+    kind, n, k = match.group(1), int(match.group(2)), int(match.group(3))
+    return f"\\binom{{{n}}}{{{k}}}" if kind == "C" else f"\\frac{{{n}!}}{{{n - k}!}}"
+
+
 def as_latex(text: str) -> str:
     """One answer as LaTeX, ready to read."""
     return _trig_in_radians(
-        _DERIVATIVE_LABEL.sub("", math_from_phrase(latex_from_plain_text(text)))
+        _DERIVATIVE_LABEL.sub("", math_from_phrase(_count(latex_from_plain_text(text))))
     )
 
 

@@ -42,3 +42,33 @@ def test_pair_notations_are_left_to_the_readers(text: str) -> None:
 def test_each_side_on_its_own() -> None:
     assert align("a = 2, b = 3", "(2, 3)") == (as_latex("a = 2, b = 3"), as_latex("(2, 3)"))
     assert align("\\sin 30^\\circ", "\\frac{1}{2}") == ("\\sin (30\\pi/180)", "\\frac{1}{2}")
+
+
+@pytest.mark.parametrize(
+    ("text", "latex"),
+    [
+        # A count of combinations or permutations, not a point named C or P.
+        ("C(10,3)", "\\binom{10}{3}"),
+        ("$C(8, 3)$", "\\binom{8}{3}"),
+        ("P(10, 3)", "\\frac{10!}{7!}"),
+        ("C(3,3)", "\\binom{3}{3}"),
+    ],
+)
+def test_a_count_is_written_as_its_value(text: str, latex: str) -> None:
+    assert as_latex(text) == latex
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A(1,2)",  # a point's name: the reader drops it
+        "C(3,10)",  # no count chooses more than it has
+        "P(-1, 2)",
+        "C(1.5, 1)",
+        "Q(10, 3)",
+        "C(1000, 3)",  # too large to write out
+        "C(10, 3) + 1",
+    ],
+)
+def test_no_count(text: str) -> None:
+    assert as_latex(text) == text
