@@ -389,7 +389,8 @@ def _rounds_to(exact: _Part, rounded: _Part) -> bool:
     (``normalization.approximates``)."""
     from services.mathcheck.normalization import approximates
 
-    if rounded.places is None or rounded.exact is None:
+    # No decimal stands for a value it rounds at fewer than one place (2.5 times 10^3).
+    if rounded.places is None or rounded.places < 1 or rounded.exact is None:
         return False
     if exact.exact is not None:
         exact_value = exact.exact

@@ -59,6 +59,7 @@ def test_a_rounded_decimal_of_a_plain_number(reference: str, answer: str, equal:
         ("3.1416", "3.14", False),  # two decimals: neither is the other rounded
         ("\\frac{1}{300}", "3.333 \\times 10^{-3}", True),  # places shifted by the power
         ("\\frac{1}{3}", "33.33\\%", True),  # 0.3333, four places
+        ("10^{400}", "2.5 \\times 10^{3}", False),  # no places left: no rounding
         # Tiny, huge and negative numbers, compared exactly: no closeness but rounding.
         ("\\frac{1}{2^{99}}", "\\frac{1}{2^{98}}", False),
         ("2^{-100}", "0", False),
