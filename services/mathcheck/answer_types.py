@@ -190,7 +190,8 @@ class Interval:
 
 @dataclass(frozen=True)
 class Union:
-    """Intervals of plain numbers joined by ``\\cup``: ``(-\\infty, 2) \\cup (3, \\infty)``."""
+    """Intervals of plain numbers joined by ``\\cup``: ``(-\\infty, 2) \\cup (3, \\infty)``; or
+    inequalities in one unknown joined by "or", the intervals they say: ``x < 2 or x > 3``."""
 
     parts: tuple[Sequence, ...]
     canonical: str

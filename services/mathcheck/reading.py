@@ -3,8 +3,9 @@
 ``read`` takes an answer as the front end of ``alignment.py`` wrote it (LaTeX) and tries
 the readers in turn: an option letter with its value (``(C) 12``), named values
 (``a = 2, b = 3``), solutions of a system (``x = 1, y = 2 or x = 3, y = 4``), an
-expression with one ``\\pm``, an angle in degrees, a number in a base (``1011_2``), one
-unknown and its value (``x = 3``), a yes or a no before its reason, option letters chosen
+expression with one ``\\pm``, an angle in degrees, a number in a base (``1011_2``),
+inequalities in one unknown joined by "or" (``x < 1 or x > 3``, a union), one unknown and
+its value (``x = 3``), a yes or a no before its reason, option letters chosen
 (``A and C``), a ratio of numbers (``ratios.py``), a quantity with a unit of a known kind
 (``units.py``), then the normalised string (``normalization.py``) as a plain number, an
 option letter or words (a Roman numeral keeps that reading beside its value); anything
@@ -81,6 +82,7 @@ def read(text: str) -> Answer:
         or _angle(text)
         or _based(text)
         or _unit_vectors(text)
+        or _alternatives(text)
         or _written(text)
     )
 
@@ -284,6 +286,24 @@ def _unit_vectors(text: str) -> Answer | None:
         position = term.end()
     axes = _AXES if "k" in components else _AXES[:2]
     return read("(" + ", ".join(components.get(axis, "0") for axis in axes) + ")")
+
+
+# "x < 1 or x > 3", "x < 1 \\text{ or } x > 3", "x \\le -1 \\lor x \\ge 3": the parts of a union.
+_OR = re.compile(r"\s*(?:\\text\{\s*or\s*\}|,?\s*\bor\b|\\lor\b|\\vee\b)\s*")
+
+
+def _alternatives(text: str) -> Union | None:
+    """ "x < 1 or x > 3": inequalities in one unknown joined by "or" say the union of their
+    intervals, "(-\\infty, 1) \\cup (3, \\infty)"; None unless every part is one."""
+    parts = _OR.split(strip_outer_delimiters(text))
+    if len(parts) < 2:
+        return None
+    values = [read_normalized(normalize_answer(part)) for part in parts]
+    relations = [value for value in values if isinstance(value, Relation)]
+    if len(relations) != len(values) or len({relation.variable for relation in relations}) != 1:
+        return None
+    intervals = tuple(relation.interval.ends for relation in relations)
+    return Union(intervals, " \\cup ".join(relation.canonical for relation in relations))
 
 
 def _written(text: str) -> Answer:

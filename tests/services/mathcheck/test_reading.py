@@ -150,6 +150,35 @@ def test_a_union_of_intervals() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "interval"),
+    [
+        ("x<1 \\text{ or } x>3", "(-\\infty, 1) \\cup (3, \\infty)"),
+        ("x > 3 \\text{ or } x < 1", "(-\\infty, 1) \\cup (3, \\infty)"),
+        ("x \\le -1 or x \\ge 3", "(-\\infty, -1] \\cup [3, \\infty)"),
+        ("$x \\leq -1 \\quad\\text{or}\\quad x \\geq 3$", "(-\\infty, -1] \\cup [3, \\infty)"),
+        ("x < -2 \\lor 0 \\le x < 1", "(-\\infty, -2) \\cup [0, 1)"),
+    ],
+)
+def test_inequalities_in_one_unknown_joined_by_or_are_a_union(text: str, interval: str) -> None:
+    union, written = read(text), read(interval)
+    assert isinstance(union, Union) and isinstance(written, Union)
+    assert sorted(map(repr, union.parts)) == sorted(map(repr, written.parts))
+
+
+def test_closed_and_open_ends_of_a_union_of_inequalities_differ() -> None:
+    union, written = read("x<-1 \\text{ or } x>1"), read("(-\\infty,-1]\\cup[1,\\infty)")
+    assert isinstance(union, Union) and isinstance(written, Union)
+    assert sorted(map(repr, union.parts)) != sorted(map(repr, written.parts))
+
+
+@pytest.mark.parametrize(
+    "text", ["x<1 or y>3", "x=1 or x=2", "x<1 or x>3 or x=5", "red or blue", "x < 1 or 5"]
+)
+def test_no_union_of_inequalities(text: str) -> None:
+    assert not isinstance(read(text), Union)
+
+
+@pytest.mark.parametrize(
     ("text", "canonical"),
     [("\\log_2 3", "\\log_{2}3"), ("\\log_{2} 3", "\\log_{2}3"), ("1+\\log_2 5", "1+\\log_{2}5")],
 )
