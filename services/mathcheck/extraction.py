@@ -8,7 +8,8 @@
   written one after another (``\\boxed{1}, \\boxed{2}``) are joined into one list answer,
   and without a marker the last math expression (``$…$``, ``\\(…\\)``, ``\\[…\\]``,
   ``$$…$$``, joined with neighbours linked by "," / "and" / "or"), a completion that is
-  only an answer, or finally the last number is the answer.
+  only an answer, or finally the last number is the answer (with a unit of a known kind
+  written after it: "60 miles per hour", "12 square centimeters").
 
 Every scan is linear in the completion's length: completions can be megabytes long and
 regexes with nested quantifiers would let one hostile completion stall a worker.
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from services.mathcheck.phrases import math_from_phrase
+from services.mathcheck.vocabulary import POWER_WORD, UNIT_NAME
 from services.protocol import ExtractionPolicy
 
 
@@ -340,9 +342,9 @@ def _from_answer_is(text: str) -> str | None:
         if math is not None:
             return math
         # "Final Answer: Jane started 3 hours ago." -> 3, when it is the sentence's one number.
-        numbers = [match.group() for match in _NUMBER.finditer(candidate)]
+        numbers = list(_NUMBER.finditer(candidate))
         if len(numbers) == 1:
-            return numbers[0]
+            return _with_unit(candidate, numbers[0])
     return candidate
 
 
@@ -427,11 +429,27 @@ _NUMBER = re.compile(
 )
 
 
+# A unit of a known kind after a number in prose is part of the answer: "60 miles per hour",
+# "12 square centimeters", "36 km/h", "1 \\text{ mile per minute}" (a rate scored on its
+# number alone would make 60 mph equal to 60 km/h). "in" is a preposition before an inch.
+_UNIT = rf"(?:(?:{POWER_WORD})\s*)?(?!in\b)(?:{UNIT_NAME})\b(?:\s*\^\s*\{{?\s*[23]\s*\}}?)?"
+_RATE = rf"{_UNIT}(?:\s*(?:/|\bper\b)\s*{_UNIT})?"
+_UNIT_AFTER = re.compile(
+    rf"\s*(?:{_RATE}|\\(?:text|mathrm|mbox)\s*\{{\s*{_RATE}\s*\}})", re.IGNORECASE
+)
+
+
+def _with_unit(text: str, number: re.Match[str]) -> str:
+    """The number found in ``text`` with the unit of a known kind that follows it, if any."""
+    unit = _UNIT_AFTER.match(text, number.end())
+    return number.group() + (unit.group() if unit is not None else "")
+
+
 def _last_number(text: str) -> str | None:
     last = None
     for last in _NUMBER.finditer(text):  # noqa: B007  (we want the last match)
         pass
-    return last.group() if last is not None else None
+    return _with_unit(text, last) if last is not None else None
 
 
 _FINAL_ANSWER = re.compile(r"final\s+answer", re.IGNORECASE)

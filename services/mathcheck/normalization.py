@@ -17,6 +17,7 @@ from services.mathcheck.vocabulary import (
     CHOICE_LETTER,
     CONSTANT_LETTERS,
     DECORATION_UNITS,
+    POWER_WORD,
     RELATION_SPELLINGS,
     REVERSED_RELATION,
     SCALE_WORDS,
@@ -46,7 +47,7 @@ _UNIT_WORDS = "|".join(
 # "12 square centimeters", "60 km per hour": a unit, maybe of area or volume, maybe a rate;
 # "3.75 per pound": a price per unit (but "5 per cent" is 5%).
 _TRAILING_UNIT = re.compile(
-    rf"^(.*?(?:[\d}}]|\\[a-zA-Z]+))\s+(?:(?:(?:square|sq\.?|cubic)\s*)?(?:{_UNIT_WORDS})"
+    rf"^(.*?(?:[\d}}]|\\[a-zA-Z]+))\s+(?:(?:(?:{POWER_WORD})\s*)?(?:{_UNIT_WORDS})"
     rf"(?:\s*(?:per|/)\s*[a-z]+)?|per\s+(?!cents?\b)(?:{_UNIT_WORDS}))$",
     re.IGNORECASE,
 )

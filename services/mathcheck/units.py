@@ -14,19 +14,18 @@ import re
 
 from services.mathcheck.answer_types import Number, Quantity
 from services.mathcheck.normalization import normalize_answer, parse_number, unwrapped_quantity
+from services.mathcheck.vocabulary import POWER_WORD, POWER_WORDS, Unit
 from services.mathcheck.vocabulary import UNITS as _UNITS
-from services.mathcheck.vocabulary import Unit
 
 # "12 cm^2", "12 square centimeters", "3 cubic meters", "\\frac{1}{2} hour", "180 minutes",
 # and a rate: "36 km/h", "9.8 m/s^2", "60 miles per hour".
 _QUANTITY = re.compile(
-    r"^(?P<value>.*?[\d}])\s*~?\s*(?:(?P<prefix>square|sq\.?|cubic)\s*)?(?P<name>[a-zA-Z]+)\.?"
+    rf"^(?P<value>.*?[\d}}])\s*~?\s*(?:(?P<prefix>{POWER_WORD})\s*)?(?P<name>[a-zA-Z]+)\.?"
     r"\s*(?:\^\s*\{?\s*(?P<power>[23])\s*\}?)?"
     r"(?:\s*(?:/|\bper\b)\s*(?P<per>[a-zA-Z]+)\.?\s*(?:\^\s*\{?\s*(?P<per_power>[23])\s*\}?)?)?$"
 )
 # "\\$12.50": an amount in dollars.
 _DOLLARS = re.compile(r"^\\?\$\s*(?P<value>\d.*)$")
-_POWERS = {"square": 2, "sq": 2, "sq.": 2, "cubic": 3}
 
 
 def _number(text: str) -> Number | None:
@@ -49,7 +48,7 @@ def read_quantity(text: str) -> Quantity | None:
     if match is None:
         return None
     prefix = match.group("prefix")
-    power = _POWERS[prefix.lower()] if prefix else int(match.group("power") or 1)
+    power = POWER_WORDS[prefix.lower()] if prefix else int(match.group("power") or 1)
     unit = _unit(match.group("name"), power)
     per = match.group("per")
     if unit is not None and per is not None:

@@ -5,7 +5,8 @@
 * the spellings of a relation (LaTeX, ASCII and Unicode) and the one each stands for;
 * the words that scale a number ("3 thousand", "a dozen");
 * units: those of a known kind with their exact factors (an inch is 0.0254 m by
-  definition), speeds named in one word (``mph``), and the words that follow a number as
+  definition), speeds named in one word (``mph``), the words that raise a unit to a power
+  (``square``, ``cubic``), and the words that follow a number as
   a unit though no conversion knows them (``5 apples``). A rate written with a slash or
   ``per`` (``km/h``, ``miles per hour``) is read from its two units (``units.py``).
 """
@@ -110,6 +111,11 @@ UNITS = {
     "mph": ("length/time", _LENGTH[("mi", "mile")] / _TIME[("h", "hr", "hour")]),
     "kph": ("length/time", _LENGTH[("km", "kilometer", "kilometre")] / _TIME[("h", "hr", "hour")]),
 }
+# Every spelling of a unit of a known kind as a regex alternation, the longest first.
+UNIT_NAME = "|".join(re.escape(name) for name in sorted(UNITS, key=len, reverse=True))
+# Words before a unit that raise it to a power: "12 square centimeters", "3 cubic meters".
+POWER_WORDS = {"square": 2, "sq.": 2, "sq": 2, "cubic": 3}
+POWER_WORD = "|".join(re.escape(word) for word in POWER_WORDS)
 # Words written after a number as its unit that name no unit of a known kind.
 DECORATION_UNITS = (
     "square units", "sq units", "units", "unit", "gallons", "gallon", "months", "month",
@@ -123,9 +129,12 @@ __all__ = [
     "CONSTANT_LETTERS",
     "DECORATION_UNITS",
     "ONE_CHOICE_LETTER",
+    "POWER_WORD",
+    "POWER_WORDS",
     "RELATION_SPELLINGS",
     "REVERSED_RELATION",
     "SCALE_WORDS",
     "UNITS",
+    "UNIT_NAME",
     "Unit",
 ]

@@ -12,6 +12,7 @@ from services.mathcheck.extraction import (
     extract_boxed_answer,
     reference_answer,
 )
+from services.mathcheck.units import read_quantity
 from services.protocol import ExtractionPolicy
 from tests.services.mathcheck.extraction_cases import EXTRACTION_CASES
 
@@ -77,8 +78,11 @@ _MATRIX = "\\left[\\begin{array}{cc} 1 & 2 \\\\ 3 & 4 \\end{array}\\right]"
         ),
         # ... and so does a number written in prose after the last math.
         ("We find $y = 2x + 1$, so there are 6 such lines.", None, None, "6"),
-        # A final-answer sentence with a single number in it answers that number.
-        ("Final Answer: the train arrives 4 hours later.", None, "4", "4"),
+        # A final-answer sentence with a single number in it answers that number, with the
+        # unit of a known kind that follows it.
+        ("Final Answer: the train arrives 4 hours later.", None, "4 hours", "4 hours"),
+        ("Final Answer: Jane started 3 days ago.", None, "3 days", "3 days"),
+        ("Final Answer: Jane has 3 apples left.", None, "3", "3"),
         # Boxes written together are one (list) answer under every policy, so boxing several
         # candidates is a hedge, never its last box. They join across a math delimiter only
         # with a connective; inside one span they do; the same box twice is one answer.
@@ -115,6 +119,32 @@ def test_policies(
     assert extract_answer(completion, ExtractionPolicy.BOXED).answer == boxed
     assert extract_answer(completion, ExtractionPolicy.MARKED).answer == marked
     assert extract_answer(completion, ExtractionPolicy.LENIENT).answer == lenient
+
+
+@pytest.mark.parametrize(
+    ("completion", "answer"),
+    [
+        # A unit of a known kind after the number in prose stays with it, rates too.
+        ("The car travels at 60 miles per hour.", "60 miles per hour"),
+        ("The speed is 36 meters per second.", "36 meters per second"),
+        ("10 meters per second", "10 meters per second"),
+        ("The speed is 60 km/h.", "60 km/h"),
+        ("The area is 12 square centimeters.", "12 square centimeters"),
+        ("It holds 3 cubic meters of water.", "3 cubic meters"),
+        ("The answer is 60 miles per hour.", "60 miles per hour"),
+        ("So it takes 3 hours.", "3 hours"),
+        ("1 \\text{ mile per minute}", "1 \\text{ mile per minute}"),
+        # A word of no known kind, or "in" as a preposition, is no unit.
+        ("There are 5 apples.", "5"),
+        ("It is 5 in total.", "5"),
+        ("In 2020 he was 5.", "5"),
+    ],
+)
+def test_a_number_in_prose_keeps_its_unit(completion: str, answer: str) -> None:
+    found = extract_answer(completion, ExtractionPolicy.LENIENT).answer
+    assert found == answer
+    if answer[-1].isalpha() or answer.endswith("}"):
+        assert read_quantity(found) is not None
 
 
 @pytest.mark.parametrize(
