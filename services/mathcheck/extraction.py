@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from services.mathcheck.phrases import math_from_phrase
-from services.mathcheck.vocabulary import POWER_WORD, UNIT_NAME
+from services.mathcheck.vocabulary import POWER_WORD, TEXT_FONT, UNIT_NAME
 from services.protocol import ExtractionPolicy
 
 
@@ -434,9 +434,7 @@ _NUMBER = re.compile(
 # number alone would make 60 mph equal to 60 km/h). "in" is a preposition before an inch.
 _UNIT = rf"(?:(?:{POWER_WORD})\s*)?(?!in\b)(?:{UNIT_NAME})\b(?:\s*\^\s*\{{?\s*[23]\s*\}}?)?"
 _RATE = rf"{_UNIT}(?:\s*(?:/|\bper\b)\s*{_UNIT})?"
-_UNIT_AFTER = re.compile(
-    rf"\s*(?:{_RATE}|\\(?:text|mathrm|mbox)\s*\{{\s*{_RATE}\s*\}})", re.IGNORECASE
-)
+_UNIT_AFTER = re.compile(rf"\s*(?:{_RATE}|\\(?:{TEXT_FONT})\s*\{{\s*{_RATE}\s*\}})", re.IGNORECASE)
 
 
 def _with_unit(text: str, number: re.Match[str]) -> str:

@@ -21,7 +21,9 @@ from services.mathcheck.vocabulary import (
     RELATION_SPELLINGS,
     REVERSED_RELATION,
     SCALE_WORDS,
+    TEXT_FONT,
     UNITS,
+    VARIABLE_FONT,
 )
 
 # Exponents beyond this are left to the guarded symbolic path: building 10**10**6 exactly
@@ -29,7 +31,7 @@ from services.mathcheck.vocabulary import (
 MAX_DECIMAL_EXPONENT = 400
 
 _WRAPPERS = re.compile(
-    r"\\(?:text|textbf|textit|textrm|mathrm|mathbf|mathit|mathsf|mathcal|boldsymbol|bm|mbox|"
+    rf"\\(?:{TEXT_FONT}|{VARIABLE_FONT}|mathsf|mathcal|boldsymbol|bm|"
     r"operatorname|underline|framebox|textstyle)\s*\{([^{}]*)\}"
 )
 # "\\color{red}", "\\textstyle": presentation only.
@@ -161,7 +163,7 @@ _TRAILING_BACKSLASH = re.compile(r"(?<!\\)\\$")
 _ELLIPSIS = re.compile(r"\.\.\.|…|\\[lc]?dots\b")
 
 
-_UNIT_WRAPPER = re.compile(r"\\(?:text|mathrm|mbox|textrm)\s*\{\s*([^{}]*?)\s*\}")
+_UNIT_WRAPPER = re.compile(rf"\\(?:{TEXT_FONT})\s*\{{\s*([^{{}}]*?)\s*\}}")
 _UNIT_SPACING = re.compile(r"\\[,;: ]|~")
 
 
@@ -174,12 +176,10 @@ def unwrapped_quantity(text: str) -> str:
 # A closing note in text after the value ("2 \\text{ (only solution)}", "8 \\text{ cm}^2"),
 # maybe in another font, maybe raised to a power.
 _CLOSING_NOTE = re.compile(
-    r"^(?P<value>.*?\S)\s*"
-    r"\\(?P<font>text|textbf|textit|textrm|textnormal|mathrm|mathit|mathbf|mbox)\s*"
+    rf"^(?P<value>.*?\S)\s*\\(?P<font>{TEXT_FONT}|{VARIABLE_FONT})\s*"
     r"\{(?P<note>[^{}]*)\}\s*(?:\^\s*\{?\s*\d\s*\}?)?\s*$"
 )
-# Fonts a variable is written in: "4\\mathbf{k}" is 4k, "x\\mathit{y}" is xy.
-_VARIABLE_FONTS = ("mathbf", "mathit")
+_VARIABLE_FONTS = VARIABLE_FONT.split("|")
 # The end of a number or a constant: a unit may follow it ("5\\text{ m}", "8\\pi\\text{ m}").
 _NUMBER_END = re.compile(r"(?:\d|\}|\\pi)$")
 # Spacing before a note: "8\\pi \\,\\text{m}" is 8 pi metres.

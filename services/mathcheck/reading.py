@@ -53,7 +53,7 @@ from services.mathcheck.structures import (
     union_parts,
 )
 from services.mathcheck.units import read_quantity
-from services.mathcheck.vocabulary import CHOICE_LETTER, ONE_CHOICE_LETTER
+from services.mathcheck.vocabulary import CHOICE_LETTER, ONE_CHOICE_LETTER, TEXT_FONT
 
 # "x = 2": one unknown (one letter) and one value; "x = 2 or x = 3" and "x = 1, y = 2" list
 # several, and stay whole.
@@ -66,7 +66,7 @@ _OPTION_LIST = re.compile(
     rf"^\(?{CHOICE_LETTER}\)?(?:\s*(?:,|\band\b|&)?\s*\(?{CHOICE_LETTER}\)?)+$"
 )
 # "\\text{XL}", "\\mathrm{FF}_{16}": a font around letters or digits is presentation.
-_TEXT = re.compile(r"\\(?:text|textbf|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
+_TEXT = re.compile(rf"\\(?:{TEXT_FONT})\s*\{{([^{{}}]*)\}}")
 _SEPARATED = re.compile(r"[,&]|\band\b")
 # Normalisation lower-cases words; a single letter may be a variable, so it is no word.
 _WORDS = re.compile(r"^[a-z][a-z \-']*$")

@@ -2,6 +2,7 @@
 
 * option letters of a multiple-choice question, and the lower-case letter that alone is a
   constant rather than an option (``e``);
+* the fonts words are written in and those a variable is written in;
 * the spellings of a relation (LaTeX, ASCII and Unicode) and the one each stands for;
 * the words that scale a number ("3 thousand", "a dozen");
 * units: those of a known kind with their exact factors (an inch is 0.0254 m by
@@ -22,6 +23,11 @@ ONE_CHOICE_LETTER = re.compile(rf"^{CHOICE_LETTER}$")
 # Lower-case letters that alone name a constant, not an option: "e" is Euler's number (but
 # "(e)" and "option e" name the option; a lone "a" to "d" is still an option letter).
 CONSTANT_LETTERS = frozenset("e")
+
+# The fonts words and units are written in ("\\text{ cm}", "\\mathrm{FF}_{16}"), and the
+# fonts a variable is written in ("4\\mathbf{k}" is 4k): regex alternations.
+TEXT_FONT = "text|textbf|textit|textrm|textnormal|mathrm|mbox"
+VARIABLE_FONT = "mathbf|mathit"
 
 # Every spelling of a relation, and the one spelling it is written as once read.
 RELATION_SPELLINGS = {
@@ -134,7 +140,9 @@ __all__ = [
     "RELATION_SPELLINGS",
     "REVERSED_RELATION",
     "SCALE_WORDS",
+    "TEXT_FONT",
     "UNITS",
     "UNIT_NAME",
+    "VARIABLE_FONT",
     "Unit",
 ]

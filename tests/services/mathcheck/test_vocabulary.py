@@ -3,16 +3,23 @@ units with their exact factors."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
 
 from services.mathcheck.vocabulary import (
+    CONSTANT_LETTERS,
     ONE_CHOICE_LETTER,
+    POWER_WORD,
+    POWER_WORDS,
     RELATION_SPELLINGS,
     REVERSED_RELATION,
     SCALE_WORDS,
+    TEXT_FONT,
+    UNIT_NAME,
     UNITS,
+    VARIABLE_FONT,
 )
 
 
@@ -59,3 +66,18 @@ def test_a_unit_spelling_names_its_kind_and_exact_factor(
 @pytest.mark.parametrize("spelling", ["ms", "hs", "kms"])
 def test_a_short_unit_gets_no_plural(spelling: str) -> None:
     assert spelling not in UNITS
+
+
+def test_a_constant_letter_is_lower_case_and_no_option_letter_as_written() -> None:
+    assert all(ONE_CHOICE_LETTER.match(letter) is None for letter in CONSTANT_LETTERS)
+    assert all(ONE_CHOICE_LETTER.match(letter.upper()) for letter in CONSTANT_LETTERS)
+
+
+def test_unit_names_and_power_words_are_the_vocabulary_as_alternations() -> None:
+    assert set(UNIT_NAME.replace("\\", "").split("|")) == set(UNITS)
+    assert set(POWER_WORD.replace("\\", "").split("|")) == set(POWER_WORDS)
+    assert re.fullmatch(POWER_WORD, "sq.") and re.fullmatch(UNIT_NAME, "miles")
+
+
+def test_a_font_is_for_words_or_for_variables_never_both() -> None:
+    assert set(TEXT_FONT.split("|")).isdisjoint(VARIABLE_FONT.split("|"))
