@@ -24,8 +24,15 @@ of equivalent answers missed and the wrong ones accepted; it writes
 writes ``benchmarks/results/math_fresh_bench.json``; ``--corpus fresh2``, the same on
 ``benchmarks/fresh_pairs_2.py`` (a second such round), writes
 ``benchmarks/results/math_fresh2_bench.json``.
-Usage: ``python benchmarks/math_diff_bench.py [--corpus main|bare|fresh|fresh2] [--rounds 3]
-[--batch 256] [--pool N]``.
+``--pairs FILE`` scores labelled pairs from outside the project instead of a corpus (JSON
+Lines of ``{"source": "<repo>/<path>", "reference": …, "answer": …, "label": …}``, with an
+optional ``"settings"`` the source's test ran with, kept for reading only, and an optional
+``"bare": true`` where the answer is given to math-verify as ``$…$``, as a bare corpus
+answer is): the same comparison, one category per source; it writes
+``benchmarks/results/math_outside_bench.json``, saying where the pairs came from (they are
+other projects' test data and are not vendored here).
+Usage: ``python benchmarks/math_diff_bench.py [--corpus main|bare|fresh|fresh2 | --pairs FILE]
+[--rounds 3] [--batch 256] [--pool N]``.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from multiprocessing.managers import SyncManager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -265,6 +273,22 @@ CORPORA = {
 }
 
 
+def load_pairs(path: str) -> tuple[SimpleNamespace, dict[tuple[str, str, str, bool], Any]]:
+    """A corpus (``CASES``, ``CATEGORIES``: one per source) from a JSON Lines pairs file,
+    and each pair's ``settings`` by (source, reference, answer, label)."""
+    rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    cases = [
+        Case(row["source"], row["reference"], row["answer"], row["label"], row.get("bare", False))
+        for row in rows
+    ]
+    sources = tuple(dict.fromkeys(row["source"] for row in rows))
+    settings = {
+        (row["source"], row["reference"], row["answer"], row["label"]): row.get("settings")
+        for row in rows
+    }
+    return SimpleNamespace(CASES=cases, CATEGORIES=sources, __name__=path), settings
+
+
 def _missed_and_accepted(cases: list[Case], ours: list[bool], theirs: list[bool]) -> dict[str, Any]:
     """The answer-equivalence suite's figures: equivalent answers missed, wrong ones accepted."""
     equivalent = [i for i, case in enumerate(cases) if case.label]
@@ -305,6 +329,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="Alternate the sides N times.")
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="main")
+    parser.add_argument("--pairs", help="Labelled pairs from outside the project (JSON Lines).")
     parser.add_argument(
         "--pool", type=int, default=os.cpu_count() or 1, help="math-verify's pool size (cores)."
     )
@@ -315,12 +340,17 @@ def main() -> None:
         help="Only our verdicts against the labels (a quick check; no timing, no file).",
     )
     args = parser.parse_args()
+    corpus: Any  # a corpus module, or the pairs file read as one
+    corpus, output = CORPORA[args.corpus]
+    settings: dict[tuple[str, str, str, bool], Any] = {}
+    if args.pairs:
+        (corpus, settings), output = load_pairs(args.pairs), "math_outside_bench.json"
     if args.ours_only:
-        check_ours(CORPORA[args.corpus][0].CASES, args.batch)
+        check_ours(corpus.CASES, args.batch)
         return
 
-    corpus, output = CORPORA[args.corpus]
     output = args.output or output
+    load_at_start = [round(x, 2) for x in os.getloadavg()]
     cases = list(corpus.CASES)
     ratios: list[float] = []
     pool_ratios: list[float] = []
@@ -348,6 +378,9 @@ def main() -> None:
         symbolic_runs.append(run.symbolic_runs)
 
     report = compare(cases, ours, theirs)
+    for disagreement in report["disagreements"] if settings else []:
+        key = tuple(disagreement[name] for name in ("category", "reference", "answer", "label"))
+        disagreement["settings"] = settings[key]
     per_category = report["per_category"]
     n = len(cases)
     our_right = sum(c["ours_right"] for c in per_category.values())
@@ -359,9 +392,22 @@ def main() -> None:
     by_method = Counter(_deciding_method(result) for result in ours)
     result = {
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
-        "corpus": f"{corpus.__name__.replace('.', '/')}.py (written by this project)",
-        "pairs": n,
+        "corpus": (
+            f"{args.pairs}: labelled pairs taken from other projects' test files, not vendored"
+            if args.pairs
+            else f"{corpus.__name__.replace('.', '/')}.py (written by this project)"
+        ),
+        "pairs": (
+            {
+                "total": n,
+                "not_vendored": True,
+                "per_source": dict(Counter(c.category for c in cases)),
+            }
+            if args.pairs
+            else n
+        ),
         "rounds": args.rounds,
+        "load_average_at_start": load_at_start,
         "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
         "extraction": "lenient",
         "ours": {
@@ -447,7 +493,7 @@ def main() -> None:
                 print(
                     f"  [{d['category']}] ref={d['reference']!r} answer={d['answer'][:80]!r} "
                     f"label={d['label']} ours={d['ours']} mv={d['math_verify']} "
-                    f"extracted={d['extracted']!r}"
+                    f"extracted={d['extracted']!r} {d.get('settings') or ''}"
                 )
 
 
