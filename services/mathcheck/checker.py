@@ -1,25 +1,43 @@
-"""The math checker: guards, a verdict cache, fast exact checks, then the symbolic pool.
+"""The math checker: guards, a verdict cache, the typed comparison, then the symbolic pool.
+
+Each answer is read once into a typed value (``reading.py``) and the pair is compared by
+the tables of ``comparison.py``. What they leave undecided is a formula over leaves, pairs
+of expressions or numbers (or a pair of types without a rule, each side as written), and
+only those leaves go to the symbolic pool, each distinct one once and all at once: a set
+of three roots against another sends the roots the probe could not tell apart, not the
+two texts. A pair that would need more than ``comparison.MAX_LEAVES`` of them goes whole.
+A leaf that times out or fails makes the pair's outcome a timeout or an error, unless the
+other parts decide it without that leaf.
 
 GRPO scores 8–16 completions per prompt and many share a final answer, so verdicts are
-memoised on the canonical forms of the two typed answers (``reading.py``), as the
-conversion table of ``comparison.py`` leaves them (``(C) 12`` against ``12`` is ``12``
-against ``12``), in a bounded LRU, and identical comparisons already running are awaited
-rather than started twice.
+memoised on the canonical forms of the two typed answers, as the conversion table leaves
+them (``(C) 12`` against ``12`` is ``12`` against ``12``), in a bounded LRU; the verdict of
+each leaf is memoised there too, under its own canonical pair, and identical comparisons
+already running (pairs, and leaves) are awaited rather than started twice.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 from cachetools import LRUCache
 
 from services.mathcheck.alignment import align
 from services.mathcheck.answer_types import Answer, Quantity
-from services.mathcheck.comparison import Method, convert, equal
-from services.mathcheck.equivalence import quick_verdict
+from services.mathcheck.comparison import (
+    AnyOf,
+    Decision,
+    Leaf,
+    Method,
+    Verdict,
+    convert,
+    decide,
+    leaves,
+)
 from services.mathcheck.guards import hostile_reason
 from services.mathcheck.normalization import normalize_answer, without_unit
 from services.mathcheck.pool import SymbolicFailure, SymbolicPool, SymbolicTimeout
@@ -31,6 +49,9 @@ class Outcome(StrEnum):
     DIFFERENT = "different"
     TIMEOUT = "timeout"
     ERROR = "error"
+
+
+_FAILURES = (Outcome.TIMEOUT, Outcome.ERROR)
 
 
 @dataclass(frozen=True)
@@ -58,8 +79,9 @@ class MathChecker:
         on_method: MethodListener | None = None,
     ) -> None:
         self._pool = pool
-        self._cache: LRUCache[tuple[str, str], MathVerdict] = LRUCache(maxsize=cache_size)
-        self._inflight: dict[tuple[str, str], asyncio.Future[MathVerdict]] = {}
+        # Pairs under their two canonical forms; leaves under ("leaf", reference, answer).
+        self._cache: LRUCache[tuple[str, ...], MathVerdict] = LRUCache(maxsize=cache_size)
+        self._inflight: dict[tuple[str, ...], asyncio.Future[MathVerdict]] = {}
         self._on_cache = on_cache
         self._on_method = on_method
 
@@ -84,9 +106,12 @@ class MathChecker:
         reference, answer = align(reference, answer)
         read_values = read(reference), read(answer)
         values = convert(*read_values)
-        # What the conversions turned into another answer goes on as that answer's text.
-        reference = _text(reference, read_values[0], values[0])
-        answer = _text(answer, read_values[1], values[1])
+        # What the conversions turned into another answer goes on as that answer's text;
+        # alone, a unit is decoration: the symbolic engine gets the values.
+        texts = (
+            without_unit(_text(reference, read_values[0], values[0])),
+            without_unit(_text(answer, read_values[1], values[1])),
+        )
         key = (values[0].canonical, values[1].canonical)
         cached = self._cache.get(key)
         if cached is not None:
@@ -94,28 +119,32 @@ class MathChecker:
             return replace(cached, cached=True)
         self._note_cache(hit=False)
 
-        # Typed values first; what they leave undecided is compared as strings without
-        # units (alone, a unit is decoration: the symbolic engine gets the values).
-        quick = equal(*values)
-        reference, answer = without_unit(reference), without_unit(answer)
-        normalized = (normalize_answer(reference), normalize_answer(answer))
-        if quick is None:
-            quick = quick_verdict(*normalized)
-        if quick is not None:
-            outcome = Outcome.EQUAL if quick.equal else Outcome.DIFFERENT
-            detail = "equal" if quick.equal else "not equal"
-            verdict = MathVerdict(outcome, quick.method.value, f"{quick.method.value}: {detail}")
+        decision = decide(*values)
+        if isinstance(decision, Verdict):
+            detail = "equal" if decision.equal else "not equal"
+            verdict = MathVerdict(
+                Outcome.EQUAL if decision.equal else Outcome.DIFFERENT,
+                decision.method.value,
+                f"{decision.method.value}: {detail}",
+            )
             self._cache[key] = verdict
             return self._record(verdict)
+        verdict = await self._once(key, self._settle(decision, values, texts, gate))
+        return self._record(verdict)
 
+    async def _once(
+        self, key: tuple[str, ...], comparison: Coroutine[Any, Any, MathVerdict]
+    ) -> MathVerdict:
+        """The verdict of ``comparison``, cached under ``key``; one that is already running
+        under that key is awaited instead (its verdict marked cached)."""
         running = self._inflight.get(key)
         if running is not None:
+            comparison.close()
             return replace(await asyncio.shield(running), cached=True)
-
         future: asyncio.Future[MathVerdict] = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:
-            verdict = await self._symbolic(reference, answer, normalized, gate)
+            verdict = await comparison
         except BaseException:
             future.cancel()
             raise
@@ -123,15 +152,56 @@ class MathChecker:
             self._inflight.pop(key, None)
         future.set_result(verdict)
         self._cache[key] = verdict
-        return self._record(verdict)
+        return verdict
 
-    async def _symbolic(
+    async def _settle(
         self,
-        reference: str,
-        answer: str,
-        normalized: tuple[str, str],
+        decision: Decision,
+        values: tuple[Answer, Answer],
+        texts: tuple[str, str],
         gate: asyncio.Semaphore | None,
     ) -> MathVerdict:
+        """The verdict of a decision left to the symbolic engine: each distinct leaf in the
+        pool at once (a side that is the whole answer as written, else as read), then the
+        formula over their outcomes."""
+        if isinstance(decision, Leaf) and (decision.reference, decision.answer) == values:
+            # The pair whole, cached as the pair. Two texts that normalise alike are one
+            # answer, whatever the reader made of them ("20:34" is also a ratio).
+            if normalize_answer(texts[0]) == normalize_answer(texts[1]):
+                return MathVerdict(Outcome.EQUAL, Method.STRING.value, "string: equal")
+            return await self._symbolic(*texts, gate)
+        pending = leaves(decision)
+        compared = await asyncio.gather(
+            *(self._leaf(leaf, _leaf_texts(leaf, values, texts), gate) for leaf in pending)
+        )
+        if isinstance(decision, Leaf):
+            return compared[0]
+        results = dict(zip(pending, compared, strict=True))
+        outcome = _outcome(decision, results)
+        if outcome in _FAILURES:
+            return next(verdict for verdict in compared if verdict.outcome is outcome)
+        detail = "equal" if outcome is Outcome.EQUAL else "not equal"
+        return MathVerdict(
+            outcome,
+            Method.SYMBOLIC.value,
+            f"symbolic: {detail}, part by part ({len(pending)} comparisons)",
+        )
+
+    async def _leaf(
+        self, leaf: Leaf, texts: tuple[str, str], gate: asyncio.Semaphore | None
+    ) -> MathVerdict:
+        """One leaf in the pool, its verdict cached under its own canonical pair."""
+        key = ("leaf", *leaf.key)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        verdict = await self._once(key, self._symbolic(*texts, gate))
+        return replace(verdict, cached=False)
+
+    async def _symbolic(
+        self, reference: str, answer: str, gate: asyncio.Semaphore | None
+    ) -> MathVerdict:
+        normalized = normalize_answer(reference), normalize_answer(answer)
         retry = normalized if normalized != (reference, answer) else None
         try:
             if gate is None:
@@ -165,3 +235,37 @@ def _text(written: str, read_value: Answer, converted: Answer) -> str:
     if converted is read_value or converted is getattr(read_value, "written", None):
         return written
     return converted.number.canonical if isinstance(converted, Quantity) else converted.canonical
+
+
+def _leaf_texts(
+    leaf: Leaf, values: tuple[Answer, Answer], texts: tuple[str, str]
+) -> tuple[str, str]:
+    """The texts of a leaf for the symbolic engine: a side that stands for the whole answer
+    as written, else the canonical form of the part it is."""
+    sides = (leaf.reference, leaf.answer)
+    return (
+        _side_text(sides[0], values[0], texts[0]),
+        _side_text(sides[1], values[1], texts[1]),
+    )
+
+
+def _side_text(side: Answer, whole: Answer, written: str) -> str:
+    return written if side is whole or side is getattr(whole, "written", None) else side.canonical
+
+
+def _outcome(decision: Decision, results: dict[Leaf, MathVerdict]) -> Outcome:
+    """The outcome of a formula: all of its parts or any of them; a part that timed out or
+    failed decides it only when the other parts leave it open."""
+    if isinstance(decision, Verdict):
+        return Outcome.EQUAL if decision.equal else Outcome.DIFFERENT
+    if isinstance(decision, Leaf):
+        return results[decision].outcome
+    outcomes = [_outcome(part, results) for part in decision.parts]
+    deciding, otherwise = (
+        (Outcome.EQUAL, Outcome.DIFFERENT)
+        if isinstance(decision, AnyOf)
+        else (Outcome.DIFFERENT, Outcome.EQUAL)
+    )
+    if deciding in outcomes:
+        return deciding
+    return next((outcome for outcome in outcomes if outcome in _FAILURES), otherwise)

@@ -1,13 +1,20 @@
 """Compare two typed answers by the pair of their types.
 
-``equal(reference, answer)`` first converts the pair (``convert``, table ``_CONVERSIONS``):
-a notation that stands for another answer next to the other side is replaced by that
-answer, until none is left. Then it looks the pair of types up in ``_RULES``. A conversion
-or a rule is written once for one order of its two types and serves both orders: the
-lookup swaps the arguments when the pair comes the other way round, so both tables are
-symmetric by construction. A rule that cannot decide returns None, and so does a pair the
-table does not name: the remaining fast checks and then the symbolic engine decide those
-(``checker.py``), on the converted pair.
+``decide(reference, answer)`` first converts the pair (``convert``, table
+``_CONVERSIONS``): a notation that stands for another answer next to the other side is
+replaced by that answer, until none is left. Then it looks the pair of types up in
+``_RULES``. A conversion or a rule is written once for one order of its two types and
+serves both orders: the lookup swaps the arguments when the pair comes the other way
+round, so both tables are symmetric by construction.
+
+A rule returns a ``Verdict``, or what is left for the symbolic engine: a ``Leaf`` (a pair
+it cannot decide), or a formula over the parts of a collection, ``AllOf`` (the entries
+of a tuple, each element of a set found in the other) and ``AnyOf`` (one element against
+each of the other set's), whose decided parts are folded in. A rule that cannot decide
+returns None, and so does a pair the table does not name: that pair is one leaf, both
+sides as read (the checker sends a side that is the whole answer as written). A pair
+whose formula would need more than ``MAX_LEAVES`` leaves is one leaf, whole. The checker
+sends the leaves to the symbolic engine (``checker.py``); ``equal`` is the verdict alone.
 
 | conversion: pair | stands for |
 |---|---|
@@ -18,12 +25,14 @@ table does not name: the remaining fast checks and then the symbolic engine deci
 | number in a base, anything else | its value (``1011_2`` is ``11``) |
 | named values, named values of the same names | both as tuples in the first one's order |
 | named values, a tuple or list of as many | both as tuples in the order written |
+| solutions of a system, solutions of a system | both lists of tuples in the first group's order |
 | solutions of a system, a list of tuples | the groups as tuples in the first group's order |
 | ``\\pm``, a list of answers | its two values (``\\pm 3`` against ``3, -3`` is ``3, -3``) |
 | angle in degrees, an answer with a ``\\pi`` | the angle in radians: ``\\frac{\\pi}{6}`` |
 | any of these, anything else | as written (alone, a degree sign is decoration) |
 | inequality in one unknown, union or interval of two ends | the interval it says |
 | vector (a matrix of one row or column), tuple or list | its entries as the other's kind |
+| vector, bare list of exact numbers | both as lists, in the order written |
 | exact number, set or list of numbers | the set of that one number (``7`` against ``7, 7``) |
 
 Each row is tried in that order: ``(C) 30^\\circ`` against ``\\frac{\\pi}{6}`` is its value,
@@ -36,7 +45,7 @@ then in radians.
 | quantity, quantity of one kind in two units | the same amount in one unit, or it rounded |
 | quantity, anything else | its number equals the other (alone, a unit is decoration) |
 | assignment, assignment | the same unknown and equal values (``x = 2`` is not ``y = 2``) |
-| assignment, anything else | its value equals the other (``x = 2`` is ``2``) |
+| assignment, anything else | its value equals the other (``x = 2`` is ``2``), else whole |
 | option letter, option letter | the same letter |
 | options chosen, options chosen | the same letters, when one side writes them apart |
 | options chosen, anything else | the text read as anything else |
@@ -44,9 +53,9 @@ then in radians.
 | Roman numeral, whole number | the same value (``XIV`` is ``14``) |
 | Roman numeral, anything else | its letters as words (``CD`` may name a segment) |
 | words, words | never when their letters differ; else undecided (``ab`` may be ``ba``) |
-| expression, expression or number | the same values at random points (``numeric_probe.py``) |
-| tuple or interval, one of as many entries with the same brackets | entry by entry |
-| set, set | every entry of each equals an entry of the other |
+| expression, expression or number | the same values at random points, or a sum reordered |
+| tuple or interval, one of as many entries with the same brackets | entry by entry (all of) |
+| set, set | every entry of each equals an entry of the other (all of any of) |
 | interval or tuple, interval or tuple (plain numbers) | entry by entry; infinite ends open |
 | matrix, matrix (plain numbers) | the same shape and entries |
 | set or list, set or list of exact numbers | the same numbers, in any order |
@@ -56,7 +65,7 @@ then in radians.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, get_args
@@ -98,11 +107,14 @@ from services.mathcheck.reading import (
 )
 from services.mathcheck.structures import (
     NumberSet,
+    assignment_groups,
     matrices_equal,
+    same_terms,
     sequences_equal,
     split_top_level,
     unions_equal,
     vector_against,
+    vector_against_list,
 )
 
 
@@ -119,11 +131,42 @@ class Verdict:
     method: Method
 
 
+@dataclass(frozen=True)
+class Leaf:
+    """A pair the table cannot decide, for the symbolic engine: two expressions or numbers
+    the probe is unsure of, or a pair of types without a rule, each side as written."""
+
+    reference: Answer
+    answer: Answer
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.reference.canonical, self.answer.canonical
+
+
+@dataclass(frozen=True)
+class AllOf:
+    """Equal when every part is: the entries of a tuple, the elements of a set."""
+
+    parts: tuple[Decision, ...]
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    """Equal when one part is: an element of a set against the other set's elements."""
+
+    parts: tuple[Decision, ...]
+
+
+# What the table makes of a pair: a verdict, or what is left for the symbolic engine.
+Decision = Verdict | Leaf | AllOf | AnyOf
+
+
 def _numbers(reference: Number, answer: Number) -> Verdict:
     return Verdict(numbers_match(reference.parsed, answer.parsed), Method.NUMERIC)
 
 
-def _quantities(reference: Quantity, answer: Quantity) -> Verdict | None:
+def _quantities(reference: Quantity, answer: Quantity) -> Decision:
     if reference.kind == answer.kind and reference.factor != answer.factor:
         # Each in the other's unit, then as plain numbers: "100 km/h" is "27.78 m/s".
         in_answer_unit = ParsedNumber(reference.value * reference.factor / answer.factor)
@@ -132,21 +175,27 @@ def _quantities(reference: Quantity, answer: Quantity) -> Verdict | None:
             reference.number.parsed, in_reference_unit
         )
         return Verdict(same, Method.NUMERIC)
-    return equal(reference.number, answer.number)
+    return _decide(reference.number, answer.number)
 
 
-def _quantity_and_other(quantity: Quantity, other: Answer) -> Verdict | None:
-    return equal(quantity.number, other)
+def _quantity_and_other(quantity: Quantity, other: Answer) -> Decision:
+    return _decide(quantity.number, other)
 
 
 def _assignments(reference: Assignment, answer: Assignment) -> Verdict | None:
     if reference.name != answer.name:
         return Verdict(False, Method.STRING)
-    return equal(reference.value, answer.value)
+    return _verdict(_decide(reference.value, answer.value))
 
 
 def _assignment_and_other(assignment: Assignment, other: Answer) -> Verdict | None:
-    return equal(assignment.value, other)
+    return _verdict(_decide(assignment.value, other))
+
+
+def _verdict(decision: Decision) -> Verdict | None:
+    """The verdict of what a notation stands for; undecided, the symbolic engine gets the
+    pair as written (``y = 2x + 1`` against ``2x - y + 1 = 0`` is about the equation)."""
+    return decision if isinstance(decision, Verdict) else None
 
 
 def _choices(reference: Choice, answer: Choice) -> Verdict:
@@ -158,11 +207,11 @@ def _chosen_options(reference: Options, answer: Options) -> Verdict | None:
     # segment.
     if reference.separated or answer.separated:
         return Verdict(reference.letters == answer.letters, Method.STRING)
-    return equal(reference.written, answer.written)
+    return _verdict(_decide(reference.written, answer.written))
 
 
 def _options_and_other(options: Options, other: Answer) -> Verdict | None:
-    return equal(options.written, other)
+    return _verdict(_decide(options.written, other))
 
 
 def _ratios(reference: Ratio, answer: Ratio) -> Verdict | None:
@@ -176,7 +225,7 @@ def _ratios(reference: Ratio, answer: Ratio) -> Verdict | None:
 def _roman_and_other(roman: Roman, other: Answer) -> Verdict | None:
     if isinstance(other, Number) and other.parsed.value.denominator == 1:
         return Verdict(other.parsed.value == roman.value, Method.NUMERIC)
-    return equal(roman.written, other)
+    return _verdict(_decide(roman.written, other))
 
 
 def _words(reference: Word, answer: Word) -> Verdict | None:
@@ -188,9 +237,14 @@ def _words(reference: Word, answer: Word) -> Verdict | None:
 
 
 def _expressions(reference: Expr | Number, answer: Expr) -> Verdict | None:
-    # Evaluated without sympy; what the reader is unsure of goes to the symbolic engine.
+    # Evaluated without sympy; what the reader is unsure of goes to the symbolic engine,
+    # unless it is one sum with its terms in another order.
     same = probe(_exact_text(reference), answer.canonical)
-    return None if same is None else Verdict(same, Method.NUMERIC)
+    if same is not None:
+        return Verdict(same, Method.NUMERIC)
+    if same_terms(reference.canonical, answer.canonical):
+        return Verdict(True, Method.STRING)
+    return None
 
 
 def _exact_text(value: Expr | Number) -> str:
@@ -204,42 +258,51 @@ def _exact_text(value: Expr | Number) -> str:
     return f"({exact.numerator})/({exact.denominator})"
 
 
-def _sequences(reference: Seq, answer: Seq) -> Verdict | None:
-    # Other lengths and brackets are left to the exact checks and sympy as before.
+def _sequences(reference: Seq, answer: Seq) -> Decision | None:
+    # Other lengths and brackets are left to the symbolic engine, the pair whole.
     if len(reference.items) != len(answer.items) or (
         (reference.opening, reference.closing) != (answer.opening, answer.closing)
     ):
         return None
     return _all_of(
-        [equal(mine, theirs) for mine, theirs in zip(reference.items, answer.items, strict=True)]
+        [_decide(mine, theirs) for mine, theirs in zip(reference.items, answer.items, strict=True)]
     )
 
 
-def _sets(reference: Set, answer: Set) -> Verdict | None:
-    found = [_any_of([equal(mine, theirs) for theirs in answer.items]) for mine in reference.items]
-    found += [_any_of([equal(mine, theirs) for mine in reference.items]) for theirs in answer.items]
+def _sets(reference: Set, answer: Set) -> Decision:
+    """Every element of each side equals one of the other's."""
+    table = [[_decide(mine, theirs) for theirs in answer.items] for mine in reference.items]
+    found = [_any_of(row) for row in table]
+    found += [_any_of([row[column] for row in table]) for column in range(len(answer.items))]
     return _all_of(found)
 
 
-def _all_of(verdicts: list[Verdict | None]) -> Verdict | None:
-    """True when every verdict is; False when one is False; else undecided."""
-    if any(verdict is not None and not verdict.equal for verdict in verdicts):
+def _all_of(decisions: list[Decision]) -> Decision:
+    """True when every part is; False when one is False; else the parts still undecided."""
+    if any(isinstance(part, Verdict) and not part.equal for part in decisions):
         return Verdict(False, Method.STRUCTURAL)
-    if all(verdict is not None for verdict in verdicts):
+    pending = _distinct(part for part in decisions if not isinstance(part, Verdict))
+    if not pending:
         return Verdict(True, Method.STRUCTURAL)
-    return None
+    return pending[0] if len(pending) == 1 else AllOf(pending)
 
 
-def _any_of(verdicts: list[Verdict | None]) -> Verdict | None:
-    """True when one verdict is; False when every one is False; else undecided."""
-    if any(verdict is not None and verdict.equal for verdict in verdicts):
+def _any_of(decisions: list[Decision]) -> Decision:
+    """True when one part is; False when every part is False; else the parts undecided."""
+    if any(isinstance(part, Verdict) and part.equal for part in decisions):
         return Verdict(True, Method.STRUCTURAL)
-    if all(verdict is not None for verdict in verdicts):
+    pending = _distinct(part for part in decisions if not isinstance(part, Verdict))
+    if not pending:
         return Verdict(False, Method.STRUCTURAL)
-    return None
+    return pending[0] if len(pending) == 1 else AnyOf(pending)
+
+
+def _distinct(parts: Iterable[Decision]) -> tuple[Decision, ...]:
+    return tuple(dict.fromkeys(parts))
 
 
 Pair = tuple[Answer, Answer]
+NamedValues = tuple[tuple[str, str], ...]
 
 
 def _labelled_and_other(labelled: Labelled, other: Answer) -> Pair:
@@ -293,12 +356,26 @@ def _tuple_text(values: list[str]) -> str:
 
 
 def _groups_and_other(grouped: Groups, other: Answer) -> Pair:
-    """Solutions of a system against a list of tuples: each group in the first's name order."""
+    """Solutions of a system against solutions of a system of the same unknowns (maybe
+    written in a way the reader leaves an expression: "p=4,q=9andp=8,q=3"), or against a
+    list of tuples: each group as a tuple in the first's name order, the groups a list."""
     order = [name for name, _ in grouped.groups[0]]
+    theirs = other.groups if isinstance(other, Groups) else _expression_groups(other)
+    if theirs is not None and {name for name, _ in theirs[0]} == set(order):
+        return _listed(grouped.groups, order), _listed(theirs, order)
     if isinstance(other, Groups) or tuple_list(other.canonical, len(order)) is None:
         return grouped.written, (other.written if isinstance(other, Groups) else other)
-    tuples = (_tuple_text([dict(group)[name] for name in order]) for group in grouped.groups)
-    return read(", ".join(tuples)), other
+    return _listed(grouped.groups, order), other
+
+
+def _expression_groups(other: Answer) -> tuple[NamedValues, ...] | None:
+    """The solutions of a system an expression lists, two groups or more; else None."""
+    groups = assignment_groups(other.canonical) if isinstance(other, Expr) else None
+    return groups if groups is not None and len(groups) > 1 else None
+
+
+def _listed(groups: tuple[NamedValues, ...], order: list[str]) -> Answer:
+    return read(", ".join(_tuple_text([dict(group)[name] for name in order]) for group in groups))
 
 
 def _plus_minus_and_other(signed: PlusMinus, other: Answer) -> Pair:
@@ -363,6 +440,15 @@ def _vector_and_interval(matrix: Matrix, other: Interval) -> Pair | None:
     return None if vector is None else (Interval(vector, matrix.canonical), other)
 
 
+def _vector_and_list(matrix: Matrix, other: Numbers) -> Pair | None:
+    """A vector against a bare list of exact numbers is its entries against the list's, in
+    the order written: "0.5, 1" is the column (1/2, 1), not (1, 1/2)."""
+    lists = vector_against_list(matrix.cells, other.canonical)
+    if lists is None:
+        return None
+    return Interval(lists[0], matrix.canonical), Interval(lists[1], other.canonical)
+
+
 def _matrices(reference: Matrix, answer: Matrix) -> Verdict:
     return Verdict(matrices_equal(reference.cells, answer.cells), Method.STRUCTURAL)
 
@@ -380,7 +466,8 @@ def _relations(reference: Relation, answer: Relation) -> Verdict | None:
 
 
 Conversion = Callable[[Any, Any], Pair | None]
-Rule = Callable[[Any, Any], Verdict | None]
+# A rule returns None when it cannot decide the pair: the pair whole is then one leaf.
+Rule = Callable[[Any, Any], Decision | None]
 _OTHERS: tuple[type, ...] = get_args(Answer)
 # A conversion turns a pair into the pair it stands for, before any rule: one entry per
 # unordered pair of types, the first type of the key the conversion's first argument.
@@ -404,6 +491,7 @@ _CONVERSIONS: dict[tuple[type, type], Conversion] = {
     (Relation, Interval): _relation_and_interval,
     (Relation, Union): _relation_and_interval,
     (Matrix, Interval): _vector_and_interval,
+    (Matrix, Numbers): _vector_and_list,
     (Number, Numbers): _number_and_numbers,
 }
 
@@ -463,16 +551,68 @@ _RULES: dict[tuple[type, type], Rule] = {
 }
 
 
+# A pair whose decision would need more symbolic comparisons than this goes to the
+# symbolic engine whole: a set of fifty elements against another must not cost 2,500.
+MAX_LEAVES = 16
+
+
+def decide(reference: Answer, answer: Answer) -> Decision:
+    """What the table makes of the pair: a verdict, or the formula over the leaves it
+    leaves undecided (each a pair of expressions or numbers, or a pair of types without a
+    rule, written whole); a pair that would need more than ``MAX_LEAVES`` leaves is one."""
+    decision = _decide(reference, answer)
+    if len(leaves(decision)) > MAX_LEAVES:
+        return Leaf(*convert(reference, answer))
+    return decision
+
+
 def equal(reference: Answer, answer: Answer) -> Verdict | None:
     """Whether ``answer`` equals ``reference``; None when the types cannot tell."""
+    decision = _decide(reference, answer)
+    return decision if isinstance(decision, Verdict) else None
+
+
+def leaves(decision: Decision) -> tuple[Leaf, ...]:
+    """The distinct leaves of a decision, in the order they come."""
+    if isinstance(decision, Verdict):
+        return ()
+    if isinstance(decision, Leaf):
+        return (decision,)
+    return tuple(dict.fromkeys(leaf for part in decision.parts for leaf in leaves(part)))
+
+
+def _decide(reference: Answer, answer: Answer) -> Decision:
     reference, answer = convert(reference, answer)
     if reference.canonical == answer.canonical:
         return Verdict(True, Method.STRING)
     rule = _RULES.get((type(reference), type(answer)))
     if rule is not None:
-        return rule(reference, answer)
+        decided = rule(reference, answer)
+        return Leaf(reference, answer) if decided is None else decided
     rule = _RULES.get((type(answer), type(reference)))
-    return None if rule is None else rule(answer, reference)
+    decided = None if rule is None else rule(answer, reference)
+    return Leaf(reference, answer) if decided is None else _swapped(decided)
 
 
-__all__ = ["Method", "Verdict", "convert", "equal"]
+def _swapped(decision: Decision) -> Decision:
+    """A decision made with the two sides the other way round, its leaves turned back."""
+    if isinstance(decision, Verdict):
+        return decision
+    if isinstance(decision, Leaf):
+        return Leaf(decision.answer, decision.reference)
+    return type(decision)(tuple(_swapped(part) for part in decision.parts))
+
+
+__all__ = [
+    "MAX_LEAVES",
+    "AllOf",
+    "AnyOf",
+    "Decision",
+    "Leaf",
+    "Method",
+    "Verdict",
+    "convert",
+    "decide",
+    "equal",
+    "leaves",
+]

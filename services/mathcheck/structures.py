@@ -1,9 +1,12 @@
-"""Exact comparison of sets, tuples, intervals and matrices whose entries are plain numbers.
+"""Sets, tuples, intervals and matrices whose entries are plain numbers, read and compared
+exactly; and the terms of a sum.
 
 These answers are common in math RL data and cost the LaTeX parser tens of milliseconds
-each, yet comparing them needs nothing symbolic: parse each entry with ``parse_number``
-and compare the shapes. Anything with a non-numeric entry (``\\sqrt{2}``, ``x``), a set with
-rounded decimals, or an ambiguous shape is left undecided for the symbolic path.
+each, yet comparing them needs nothing symbolic: ``parse_structure`` reads each entry with
+``parse_number`` (``reading.py`` makes typed answers of what it reads) and the functions
+below compare the shapes for the rules of ``comparison.py``. Anything with a non-numeric
+entry (``\\sqrt{2}``, ``x``), a set with rounded decimals, or an ambiguous shape is not
+read here. ``same_terms`` tells one sum written with its terms in another order.
 """
 
 from __future__ import annotations
@@ -149,30 +152,41 @@ _GROUP_SEPARATOR = re.compile(r";|(?<=[\d}])(?:and|or)(?=[a-zA-Z])")
 _ASSIGNMENT = re.compile(r"^([a-zA-Z](?:_\{?\w+\}?)?)=([^=]+)$")
 
 
-def _solution_groups(normalized: str) -> SolutionGroups | None:
-    """Groups of "name = exact number" assignments, every group naming the same unknowns."""
+def assignment_groups(normalized: str) -> tuple[tuple[tuple[str, str], ...], ...] | None:
+    """Groups of "name = value" assignments, each name once in a group and every group
+    naming the same unknowns: "p=5,q=2andp=7,q=2" -> ((("p", "5"), ("q", "2")), ...)."""
     if "=" not in normalized:
         return None
-    groups: set[frozenset[tuple[str, Fraction]]] = set()
-    names: set[frozenset[str]] = set()
+    groups: list[tuple[tuple[str, str], ...]] = []
     for text in _GROUP_SEPARATOR.split(normalized):
         parts = split_top_level(text, ",")
         if parts is None:
             return None
-        group: dict[str, Fraction] = {}
-        for part in parts:
-            assignment = _ASSIGNMENT.match(part.strip())
-            value = _number(assignment.group(2)) if assignment is not None else None
-            if assignment is None or value is None or not _exact(value):
-                return None
-            if assignment.group(1) in group:
-                return None
-            group[assignment.group(1)] = value.value
-        groups.add(frozenset(group.items()))
-        names.add(frozenset(group))
-    if len(names) != 1:
+        assignments = [_ASSIGNMENT.match(part.strip()) for part in parts]
+        group = tuple((match.group(1), match.group(2)) for match in assignments if match)
+        if len(group) != len(parts) or len({name for name, _ in group}) != len(group):
+            return None
+        groups.append(group)
+    if len({frozenset(name for name, _ in group) for group in groups}) != 1:
         return None
-    return SolutionGroups(frozenset(groups))
+    return tuple(groups)
+
+
+def _solution_groups(normalized: str) -> SolutionGroups | None:
+    """Groups of "name = exact number" assignments, every group naming the same unknowns."""
+    groups = assignment_groups(normalized)
+    if groups is None:
+        return None
+    solutions: set[frozenset[tuple[str, Fraction]]] = set()
+    for group in groups:
+        values = [_number(value) for _, value in group]
+        exact = [value for value in values if value is not None and _exact(value)]
+        if len(exact) != len(group):
+            return None
+        solutions.add(
+            frozenset((name, value.value) for (name, _), value in zip(group, exact, strict=True))
+        )
+    return SolutionGroups(frozenset(solutions))
 
 
 def _element(text: str) -> Fraction | tuple[Fraction, ...] | None:
@@ -288,31 +302,6 @@ def _matrix(rows: list[list[str]]) -> Matrix | None:
     return Matrix(tuple(parsed))
 
 
-def structures_equal(reference: str, answer: str) -> bool | None:
-    """True/False when both sides are numeric structures of the same kind, else None.
-
-    Entries compare as numbers do (a decimal rounded to three or more places matches the
-    exact value it rounds: ``(3/5, 8/3]`` ~ ``(0.6, 2.6667]``).
-    """
-    left, right = parse_structure(reference), parse_structure(answer)
-    listed = _vector_against_list(left, answer) or _vector_against_list(right, reference)
-    if listed is not None:
-        vector, entries = listed
-        return len(entries) == len(vector.entries) and all(
-            map(_entries_match, vector.entries, entries)
-        )
-    if type(left) is not type(right):
-        # A vector against a tuple: compare entries (a column never equals a row, though).
-        left, right = _as_tuple(left), _as_tuple(right)
-    if left is None or right is None or type(left) is not type(right):
-        return None
-    if isinstance(left, Sequence) and isinstance(right, Sequence):
-        return sequences_equal(left, right)
-    if isinstance(left, Matrix) and isinstance(right, Matrix):
-        return matrices_equal(left, right)
-    return left == right
-
-
 def matrices_equal(left: Matrix, right: Matrix) -> bool:
     """The same shape and the same entries, as numbers."""
     if [len(row) for row in left.rows] != [len(row) for row in right.rows]:
@@ -334,6 +323,17 @@ def vector_against(matrix: Matrix, other: Sequence) -> Sequence | None:
     if (other.opening, other.closing) == ("[", "]") and all(map(_exact, other.entries)):
         return Sequence("[", "]", vector.entries)
     return vector
+
+
+def vector_against_list(matrix: Matrix, listed: str) -> tuple[Sequence, Sequence] | None:
+    """A column or row vector against a bare list of exact numbers ("1, 2"; normalised), as
+    Python and NumPy users write vectors: both as lists, the other's entries in the order
+    written; None for a matrix that is no vector and for any other list."""
+    vector = _as_tuple(matrix)
+    entries = _entries(listed) if listed[:1] not in ("(", "[", "\\") else None
+    if not isinstance(vector, Sequence) or entries is None or not all(map(_exact, entries)):
+        return None
+    return Sequence("[", "]", vector.entries), Sequence("[", "]", entries)
 
 
 def sequences_equal(left: Sequence, right: Sequence) -> bool | None:
@@ -405,27 +405,42 @@ def _as_tuple(structure: Structure | None) -> Structure | None:
     return structure
 
 
-def _vector_against_list(
-    structure: Structure | None, other: str
-) -> tuple[Sequence, tuple[Entry, ...]] | None:
-    """A vector against a list written in square brackets or bare ("[1, 2]", "1, 2"): the
-    list's entries in the order written. Python and NumPy users write vectors this way."""
-    vector = _as_tuple(structure) if isinstance(structure, Matrix) else None
-    if not isinstance(vector, Sequence):
-        return None
-    if other.startswith("[") and other.endswith("]"):
-        other = other[1:-1]
-    elif other[:1] in "([\\" or other[-1:] in ")]":
-        return None
-    entries = _entries(other)
-    if entries is None or len(entries) < 2 or not all(map(_exact, entries)):
-        return None
-    return vector, entries
-
-
 def _interval_brackets(sequence: Sequence) -> tuple[str, str]:
     # An interval's infinite ends are always open, whatever bracket was written.
     first, last = sequence.entries[0], sequence.entries[-1]
     opening = "(" if first == float("-inf") else sequence.opening
     closing = ")" if last == float("inf") else sequence.closing
     return opening, closing
+
+
+# Top-level sums are only reordered when nothing else could bind to a split sign.
+_UNSAFE_FOR_TERMS = re.compile(r"[=<>,;]|\\(?:cup|cap|pm|mp|le|ge|ne|to|infty)|\d[eE]|[\^_][+-]")
+
+
+def _terms(normalized: str) -> list[str] | None:
+    """Signed top-level terms of a sum, or None when splitting would not be sound."""
+    if _UNSAFE_FOR_TERMS.search(normalized):
+        return None
+    terms: list[str] = []
+    depth = 0
+    current = ""
+    for char in normalized:
+        if char in "{([":
+            depth += 1
+        elif char in "})]":
+            depth -= 1
+        if char in "+-" and depth == 0 and current and current[-1] not in "+-*/^_":
+            terms.append(current)
+            current = ""
+        current += char
+    terms.append(current)
+    if len(terms) < 2:
+        return None
+    return sorted(term if term[0] in "+-" else "+" + term for term in terms)
+
+
+def same_terms(reference: str, answer: str) -> bool:
+    """The same sum with its terms in another order: "x^2-5x+6" vs "6-5x+x^2" (both
+    normalised)."""
+    left = _terms(reference)
+    return left is not None and left == _terms(answer)

@@ -1,16 +1,19 @@
 """The checker end to end in-process, with a real symbolic pool of one worker process:
-guards, the typed fast paths that keep pairs away from sympy, and the verdict cache."""
+guards, the typed fast paths that keep pairs away from sympy, the leaves of a pair that go
+to it (a pool that records or scripts what it is sent), and the verdict cache."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 from collections.abc import Iterator
 
 import pytest
 
 from services.mathcheck.checker import MathChecker, Outcome
-from services.mathcheck.pool import SymbolicPool
+from services.mathcheck.pool import SymbolicPool, SymbolicTimeout
+from services.mathcheck.symbolic import SymbolicVerdict
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +51,8 @@ def _checker(pool: SymbolicPool, methods: Counter[str], hits: Counter[bool]) -> 
         ("x = 1, y = 2 or x = 3, y = 4", "(3, 4), (1, 2)", Outcome.EQUAL, "structural"),
         # Decided by the symbolic engine: a trig identity written without parentheses.
         ("\\sin^2 t", "1 - \\cos^2 t", Outcome.EQUAL, "symbolic"),
+        # Texts that normalise alike, whatever the reader makes of them (a ratio here).
+        ("20:34", "08:34 \\text{P.M.}", Outcome.EQUAL, "string"),
     ],
 )
 def test_verdict_and_deciding_check(
@@ -78,3 +83,142 @@ def test_verdicts_are_cached_on_the_canonical_pair(pool: SymbolicPool) -> None:
 
     assert asyncio.run(twice()) == [False, True]
     assert hits == Counter({False: 1, True: 1})
+
+
+class _Recording(SymbolicPool):
+    """A pool that records what it is sent, then compares in ``inner`` (or as scripted:
+    a pair of canonical texts to "equal", "different" or "timeout")."""
+
+    def __init__(
+        self, inner: SymbolicPool | None = None, script: dict[tuple[str, str], str] | None = None
+    ) -> None:
+        self.workers = 1 if inner is None else inner.workers
+        self.timeout_s = 10.0 if inner is None else inner.timeout_s
+        self._inner = inner
+        self._script = script or {}
+        self.calls: list[tuple[str, str]] = []
+        self._running = 0
+        self.most_at_once = 0
+
+    async def compare(
+        self, reference: str, answer: str, normalized: tuple[str, str] | None = None
+    ) -> SymbolicVerdict:
+        self.calls.append((reference, answer))
+        self._running += 1
+        self.most_at_once = max(self.most_at_once, self._running)
+        try:
+            if self._inner is not None:
+                return await self._inner.compare(reference, answer, normalized)
+            await asyncio.sleep(0.01)
+            scripted = self._script.get((reference, answer), "different")
+            if scripted == "timeout":
+                raise SymbolicTimeout("symbolic comparison exceeded 10s")
+            return SymbolicVerdict(scripted == "equal", scripted, parsed=True)
+        finally:
+            self._running -= 1
+
+    def close(self) -> None:
+        pass
+
+
+_SIN, _ONE_LESS_COS = "\\sin^2 t", "1 - \\cos^2 t"
+_COS, _ONE_LESS_SIN = "\\cos^2 t", "1 - \\sin^2 t"
+# Canonical forms, as the leaves are sent.
+_A, _A_ = "\\sin^2t", "1-\\cos^2t"
+_B, _B_ = "\\cos^2t", "1-\\sin^2t"
+
+
+def test_a_set_sends_its_undecided_elements_not_its_text(pool: SymbolicPool) -> None:
+    recording = _Recording(pool)
+    checker = MathChecker(recording, cache_size=64)
+    verdict = asyncio.run(checker.check(f"\\{{{_SIN}, 3\\}}", f"\\{{3, {_ONE_LESS_COS}\\}}"))
+    assert (verdict.outcome, verdict.method) == (Outcome.EQUAL, "symbolic")
+    assert set(recording.calls) <= {(_A, "3"), (_A, _A_), ("3", _A_)}
+    assert (_A, _A_) in recording.calls
+
+
+@pytest.mark.parametrize("junk", ["x", "\\text{anything}", "\\infty", "\\mathbb{R}", "?"])
+def test_a_junk_element_does_not_pass_for_one_of_the_set(pool: SymbolicPool, junk: str) -> None:
+    checker = MathChecker(pool, cache_size=64)
+    verdict = asyncio.run(
+        checker.check(f"\\{{{_SIN}, 5\\}}", f"\\{{{_ONE_LESS_COS}, 5, {junk}\\}}")
+    )
+    assert verdict.outcome is Outcome.DIFFERENT
+
+
+def test_a_set_of_forty_expressions_goes_whole_within_one_deadline() -> None:
+    # 1,600 pairs of elements the probe cannot tell apart: one comparison, not 1,600.
+    short = SymbolicPool(workers=1, timeout_s=2.0, memory_mb=2048)
+    try:
+        asyncio.run(short.warm())
+        recording = _Recording(short)
+        checker = MathChecker(recording, cache_size=64)
+        reference = "\\{" + ", ".join(f"{_SIN} + {k}" for k in range(40)) + "\\}"
+        answer = "\\{" + ", ".join(f"{k} + {_ONE_LESS_COS}" for k in range(40)) + "\\}"
+        started = time.monotonic()
+        verdict = asyncio.run(checker.check(reference, answer))
+        assert time.monotonic() - started < 10 * short.timeout_s
+    finally:
+        short.close()
+    assert recording.calls == [(reference, answer)]
+    assert verdict.outcome in (Outcome.EQUAL, Outcome.TIMEOUT)
+
+
+@pytest.mark.parametrize(
+    ("script", "outcome"),
+    [
+        ({(_A, _A_): "equal", (_B, _B_): "timeout"}, Outcome.TIMEOUT),
+        # Decided without the leaf that timed out: one entry is apart.
+        ({(_A, _A_): "different", (_B, _B_): "timeout"}, Outcome.DIFFERENT),
+        ({(_A, _A_): "equal", (_B, _B_): "equal"}, Outcome.EQUAL),
+    ],
+)
+def test_a_leaf_that_times_out_makes_the_pair_time_out(
+    script: dict[tuple[str, str], str], outcome: Outcome
+) -> None:
+    checker = MathChecker(_Recording(script=script), cache_size=64)
+    verdict = asyncio.run(checker.check(f"({_SIN}, {_COS})", f"({_ONE_LESS_COS}, {_ONE_LESS_SIN})"))
+    assert verdict.outcome is outcome and verdict.method == "symbolic"
+
+
+def test_the_gate_bounds_the_leaves_of_one_caller() -> None:
+    script = {(_A, _A_): "equal", (_B, _B_): "equal"}
+    reference, answer = f"\\{{{_SIN}, {_COS}\\}}", f"\\{{{_ONE_LESS_COS}, {_ONE_LESS_SIN}\\}}"
+
+    async def check(recording: _Recording, gate: asyncio.Semaphore | None) -> Outcome:
+        checker = MathChecker(recording, cache_size=64)
+        return (await checker.check(reference, answer, gate)).outcome
+
+    free, gated = _Recording(script=script), _Recording(script=script)
+    assert asyncio.run(check(free, None)) is Outcome.EQUAL
+    assert asyncio.run(check(gated, asyncio.Semaphore(1))) is Outcome.EQUAL
+    assert len(free.calls) == len(gated.calls) == 4  # each element against each
+    assert free.most_at_once == 4 and gated.most_at_once == 1
+
+
+def test_a_leaf_is_cached_under_its_own_pair() -> None:
+    recording = _Recording(script={(_A, _A_): "equal"})
+    checker = MathChecker(recording, cache_size=64)
+
+    async def both() -> list[Outcome]:
+        first = await checker.check(f"({_SIN}, 3)", f"({_ONE_LESS_COS}, 3)")
+        second = await checker.check(f"({_SIN}, 4)", f"({_ONE_LESS_COS}, 4)")
+        return [first.outcome, second.outcome]
+
+    assert asyncio.run(both()) == [Outcome.EQUAL, Outcome.EQUAL]
+    assert recording.calls == [(_A, _A_)]
+
+
+def test_identical_leaves_running_at_once_are_compared_once() -> None:
+    recording = _Recording(script={(_A, _A_): "equal"})
+    checker = MathChecker(recording, cache_size=64)
+
+    async def together() -> list[Outcome]:
+        verdicts = await asyncio.gather(
+            checker.check(f"({_SIN}, 3)", f"({_ONE_LESS_COS}, 3)"),
+            checker.check(f"({_SIN}, 4)", f"({_ONE_LESS_COS}, 4)"),
+        )
+        return [verdict.outcome for verdict in verdicts]
+
+    assert asyncio.run(together()) == [Outcome.EQUAL, Outcome.EQUAL]
+    assert recording.calls == [(_A, _A_)]

@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
-from services.mathcheck.answer_types import Interval, Matrix, Relation
-from services.mathcheck.comparison import Method, convert, equal
+from services.mathcheck.answer_types import Expr, Interval, Matrix, Number, Relation
+from services.mathcheck.comparison import (
+    MAX_LEAVES,
+    AllOf,
+    AnyOf,
+    Decision,
+    Leaf,
+    Method,
+    Verdict,
+    convert,
+    decide,
+    equal,
+    leaves,
+)
+from services.mathcheck.normalization import ParsedNumber
 from services.mathcheck.reading import read
 
 
@@ -380,3 +395,104 @@ def test_a_vector_converts_to_the_others_kind() -> None:
         vector, other = convert(column, read(written))
         assert isinstance(vector, Interval) and isinstance(other, Interval)
         assert (vector.ends.opening, vector.ends.closing) == brackets
+
+
+# What the table leaves to the symbolic engine: a formula over leaves, never more than
+# MAX_LEAVES of them, each a pair of expressions or numbers or a pair without a rule.
+_SIN = "\\sin^2 t"  # the numeric probe leaves these to the symbolic engine
+_ONE_LESS_COS = "1 - \\cos^2 t"
+
+
+def _keys(decision: Decision) -> list[tuple[str, str]]:
+    return [leaf.key for leaf in leaves(decision)]
+
+
+def test_a_tuple_sends_its_undecided_entries_not_its_text() -> None:
+    decision = decide(read(f"({_SIN}, 3)"), read(f"({_ONE_LESS_COS}, 3)"))
+    assert decision == Leaf(Expr("\\sin^2t"), Expr("1-\\cos^2t"))
+    # An entry apart decides the tuple without the symbolic engine.
+    apart = decide(read(f"({_SIN}, 3)"), read(f"({_ONE_LESS_COS}, 4)"))
+    assert apart == Verdict(False, Method.STRUCTURAL)
+
+
+def test_each_element_of_a_set_is_any_of_the_other_sets() -> None:
+    decision = decide(read(f"\\{{{_SIN}, 3\\}}"), read(f"\\{{3, {_ONE_LESS_COS}\\}}"))
+    # 3 is found at once; \\sin^2 t is \\sin^2 t against 3 or against 1 - \\cos^2 t; and
+    # 1 - \\cos^2 t is against \\sin^2 t or 3.
+    assert decision == AllOf(
+        (
+            AnyOf(
+                (
+                    Leaf(Expr("\\sin^2t"), Number(ParsedNumber(Fraction(3)), "3")),
+                    Leaf(Expr("\\sin^2t"), Expr("1-\\cos^2t")),
+                )
+            ),
+            AnyOf(
+                (
+                    Leaf(Expr("\\sin^2t"), Expr("1-\\cos^2t")),
+                    Leaf(Number(ParsedNumber(Fraction(3)), "3"), Expr("1-\\cos^2t")),
+                )
+            ),
+        )
+    )
+    assert len(_keys(decision)) == 3  # each distinct pair once
+
+
+def test_leaves_keep_the_reference_first_in_both_orders() -> None:
+    forward = decide(read(f"\\{{{_SIN}, 3\\}}"), read(f"\\{{3, {_ONE_LESS_COS}\\}}"))
+    backward = decide(read(f"\\{{3, {_ONE_LESS_COS}\\}}"), read(f"\\{{{_SIN}, 3\\}}"))
+    assert {(b, a) for a, b in _keys(backward)} == set(_keys(forward))
+    assert decide(read("3"), read(_SIN)) == Leaf(read("3"), read(_SIN))
+    assert decide(read(_SIN), read("3")) == Leaf(read(_SIN), read("3"))
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer"),
+    [
+        ("A", _SIN),  # a pair of types without a rule: both as read, each as written
+        ("\\{1, 2\\}", _SIN),
+        # A notation the table cannot decide through goes as written: the equation counts.
+        ("y = 2x + 1", "2x - y + 1 = 0"),
+        ("(\\sqrt{2}, 1)", "(1, 1, 1)"),  # tuples of other lengths
+    ],
+)
+def test_a_pair_the_rules_cannot_take_apart_is_one_leaf(reference: str, answer: str) -> None:
+    values = convert(read(reference), read(answer))
+    assert decide(read(reference), read(answer)) == Leaf(*values)
+
+
+def test_a_pair_of_too_many_leaves_goes_whole() -> None:
+    reference = read("\\{" + ", ".join(f"{_SIN} + {k}" for k in range(40)) + "\\}")
+    answer = read("\\{" + ", ".join(f"{k} + {_ONE_LESS_COS}" for k in range(40)) + "\\}")
+    assert decide(reference, answer) == Leaf(reference, answer)
+    few = read("\\{" + ", ".join(f"{_SIN} + {k}" for k in range(4)) + "\\}")
+    assert len(leaves(decide(few, few))) == 0  # the same text: equal at once
+    assert 0 < len(leaves(decide(few, read(f"\\{{{_ONE_LESS_COS}, 7\\}}")))) <= MAX_LEAVES
+
+
+def test_a_sum_in_another_order_is_equal_without_sympy() -> None:
+    assert equal(read("-\\cos x + C"), read("C - \\cos x")) == Verdict(True, Method.STRING)
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal_"),
+    [
+        ("a = 3, b = 1 \\text{ or } a = 1, b = 3", "a=1, b=3; a=3, b=1", True),
+        ("p = 4, q = 9 \\quad \\text{and} \\quad p = 8, q = 3", "p=4,q=9;p=8,q=3", True),
+        ("p = 4, q = 9 \\quad \\text{and} \\quad p = 8, q = 3", "p=4,q=9;p=8,q=4", False),
+    ],
+)
+def test_solutions_of_a_system_against_solutions(reference: str, answer: str, equal_: bool) -> None:
+    verdict = _verdict(reference, answer)
+    assert verdict is not None and verdict[0] is equal_
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal_"),
+    [
+        ("\\begin{pmatrix} \\frac12 \\\\ 1 \\end{pmatrix}", "0.5, 1", True),
+        ("\\begin{pmatrix} \\frac12 \\\\ 1 \\end{pmatrix}", "1, 0.5", False),  # in order
+    ],
+)
+def test_a_vector_against_a_bare_list(reference: str, answer: str, equal_: bool) -> None:
+    assert _verdict(reference, answer) == (equal_, Method.STRUCTURAL)

@@ -1,4 +1,5 @@
-"""Sets, tuples, intervals and matrices of plain numbers compared exactly, in-process."""
+"""Sets, tuples, intervals and matrices of plain numbers read and compared exactly, and the
+terms of a sum, in-process."""
 
 from __future__ import annotations
 
@@ -6,21 +7,27 @@ from fractions import Fraction
 
 import pytest
 
+from services.mathcheck.comparison import equal
 from services.mathcheck.normalization import normalize_answer
+from services.mathcheck.reading import read_normalized
 from services.mathcheck.structures import (
     Matrix,
     NumberSet,
     Sequence,
     parse_structure,
+    same_terms,
     split_top_level,
-    structures_equal,
     union_parts,
     unions_equal,
 )
 
 
 def _equal(reference: str, answer: str) -> bool | None:
-    return structures_equal(normalize_answer(reference), normalize_answer(answer))
+    """The structures read, compared by the rules of ``comparison.py``."""
+    verdict = equal(
+        read_normalized(normalize_answer(reference)), read_normalized(normalize_answer(answer))
+    )
+    return None if verdict is None else verdict.equal
 
 
 def test_split_top_level_keeps_nested_separators() -> None:
@@ -84,3 +91,20 @@ def test_unions_whose_parts_meet_are_left_undecided() -> None:
     assert left is not None and right is not None
     assert unions_equal(left, right) is None
     assert unions_equal(right, right) is True
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "same"),
+    [
+        ("x^{2}-10x+24", "24-10x+x^{2}", True),
+        ("2-3i", "-3i+2", True),
+        ("-\\cosx+C", "C-\\cosx", True),
+        ("x^2-y", "y-x^2", False),  # the signs go with the terms
+        ("x^2", "x^2", False),  # one term is no sum
+        ("1e-3+x", "x+1e-3", False),  # a sign inside scientific notation is not split
+        ("x=1+2", "x=2+1", False),  # nor next to a relation
+        ("2^-1+x", "x+2^-1", False),  # nor in an exponent
+    ],
+)
+def test_same_terms_in_another_order(reference: str, answer: str, same: bool) -> None:
+    assert same_terms(reference, answer) is same
