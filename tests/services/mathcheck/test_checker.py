@@ -51,6 +51,13 @@ def _checker(pool: SymbolicPool, methods: Counter[str], hits: Counter[bool]) -> 
         ("x = 1, y = 2 or x = 3, y = 4", "(3, 4), (1, 2)", Outcome.EQUAL, "structural"),
         # Decided by the symbolic engine: a trig identity written without parentheses.
         ("\\sin^2 t", "1 - \\cos^2 t", Outcome.EQUAL, "symbolic"),
+        # Element by element: math-verify, sent the two sets whole, says they differ.
+        (
+            "\\{\\sin^2 t, \\cos^2 t\\}",
+            "\\{1 - \\cos^2 t, 1 - \\sin^2 t\\}",
+            Outcome.EQUAL,
+            "symbolic",
+        ),
         # Texts that normalise alike, whatever the reader makes of them (a ratio here).
         ("20:34", "08:34 \\text{P.M.}", Outcome.EQUAL, "string"),
     ],
