@@ -422,10 +422,11 @@ def _worded(text: str) -> str | None:
     return stripped
 
 
-# A number in prose, or a fraction written in LaTeX (whose digits are not numbers apart).
+# A number in prose, maybe with its power ("2^5"), or a fraction written in LaTeX (whose
+# digits are not numbers apart); an exponent is no number of its own ("9 cm^2" answers 9).
 _NUMBER = re.compile(
     r"-?\\[dt]?frac\s*\{\s*\d+\s*\}\s*\{\s*\d+\s*\}"
-    r"|(?<![\w.])-?\d+(?:[.,]\d+)*(?:\s*/\s*\d+)?(?:\s*%)?"
+    r"|(?<![\w.^])(?<!\^\{)-?\d+(?:[.,]\d+)*(?:\^\{?-?\d+\}?)?(?:\s*/\s*\d+)?(?:\s*%)?"
 )
 
 
