@@ -319,8 +319,10 @@ _SPACED_INDEX = re.compile(r"([_^])\s*(\d)\s+(?=\d)")
 
 # "-1 \\le x and x \\le 4": two bounds on one unknown, one relation.
 _BOUND = r"[^<>=\\a-zA-Z,]+|-?\\infty"
+_INEQUALITY = "|".join(re.escape(relation) for relation in REVERSED_RELATION)
 _ONE_BOUND = re.compile(
-    rf"^\s*(?:([a-zA-Z])\s*(<|>|\\le|\\ge)\s*({_BOUND})|({_BOUND})\s*(<|>|\\le|\\ge)\s*([a-zA-Z]))\s*$"
+    rf"^\s*(?:([a-zA-Z])\s*({_INEQUALITY})\s*({_BOUND})"
+    rf"|({_BOUND})\s*({_INEQUALITY})\s*([a-zA-Z]))\s*$"
 )
 # Only "and" joins them: "x < -2, x > 2" lists the two parts of a union.
 _BOTH_BOUNDS = re.compile(r"^(.+?)\s*(?:\band\b|&)\s*(.+)$")
