@@ -6,13 +6,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.mathcheck.equivalence import Method, quick_verdict
+from services.mathcheck.comparison import Method, Verdict, equal
 from services.mathcheck.normalization import (
     normalize_answer,
     numbers_match,
     parse_number,
     without_note,
 )
+from services.mathcheck.reading import read_normalized
+
+
+def quick_verdict(reference_norm: str, answer_norm: str) -> Verdict | None:
+    """The typed verdict on two normalised answers; None where the symbolic engine decides."""
+    return equal(read_normalized(reference_norm), read_normalized(answer_norm))
 
 
 @pytest.mark.parametrize(
