@@ -47,6 +47,7 @@ then in radians.
 | assignment, assignment | the same unknown and equal values (``x = 2`` is not ``y = 2``) |
 | assignment, anything else | its value equals the other (``x = 2`` is ``2``), else whole |
 | option letter, option letter | the same letter |
+| option letter, number or expression | never, unless it is written with that letter (not ``e``) |
 | options chosen, options chosen | the same letters, when one side writes them apart |
 | options chosen, anything else | the text read as anything else |
 | ratio, ratio of as many terms | the same in lowest terms (``2:4:6`` is ``1:2:3``) |
@@ -65,6 +66,7 @@ then in radians.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -116,6 +118,7 @@ from services.mathcheck.structures import (
     vector_against,
     vector_against_list,
 )
+from services.mathcheck.vocabulary import CONSTANT_LETTERS
 
 
 class Method(StrEnum):
@@ -200,6 +203,21 @@ def _verdict(decision: Decision) -> Verdict | None:
 
 def _choices(reference: Choice, answer: Choice) -> Verdict:
     return Verdict(reference.canonical == answer.canonical, Method.STRING)
+
+
+def _choice_and_value(choice: Choice, other: Expr | Number) -> Verdict | None:
+    """An option letter is no number nor expression: ``E`` is not ``e`` (Euler's number,
+    which the symbolic engine also reads ``E`` as) nor ``E*2``. A letter read as an option
+    may be a variable, so an expression written with that letter (``\\frac{2a}{2}``
+    against ``a``) is left undecided."""
+    letter = choice.canonical.lower()
+    written = _COMMAND.sub("", other.canonical).lower()
+    if isinstance(other, Expr) and letter not in CONSTANT_LETTERS and letter in written:
+        return None
+    return Verdict(False, Method.STRING)
+
+
+_COMMAND = re.compile(r"\\[a-zA-Z]+")
 
 
 def _chosen_options(reference: Options, answer: Options) -> Verdict | None:
@@ -521,6 +539,8 @@ _RULES: dict[tuple[type, type], Rule] = {
     (Quantity, Quantity): _quantities,
     (Assignment, Assignment): _assignments,
     (Choice, Choice): _choices,
+    (Choice, Expr): _choice_and_value,
+    (Choice, Number): _choice_and_value,
     (Options, Options): _chosen_options,
     (Ratio, Ratio): _ratios,
     (Word, Word): _words,

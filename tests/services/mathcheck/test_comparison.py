@@ -141,7 +141,7 @@ def test_assignments(reference: str, answer: str, expected: tuple[bool, Method] 
         ("Option C", "C", (True, Method.STRING)),
         ("east", "west", (False, Method.STRING)),
         ("ab", "ba", None),  # maybe one product written twice
-        ("A", "7", None),  # a letter against a value: the old chain's option rules
+        ("A", "7", (False, Method.STRING)),  # an option letter is no number
         ("x^2", "x \\cdot x", None),
     ],
 )
@@ -161,6 +161,7 @@ def test_letters_words_and_the_rest(
         ("0.001", "\\frac{1}{10^3}", None),  # a decimal: its rounding is for sympy
         ("\\sqrt{x^2}", "x", None),  # equal only for x > 0: for the symbolic engine
         ("\\sin^2 x", "1-\\cos^2 x", None),  # a function without parentheses
+        ("(x^3)^{1/3}", "x", None),  # equal for x > 0 only: for the symbolic engine
     ],
 )
 def test_expressions(reference: str, answer: str, expected: tuple[bool, Method] | None) -> None:
@@ -447,9 +448,29 @@ def test_leaves_keep_the_reference_first_in_both_orders() -> None:
 
 
 @pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("E", "e", (False, Method.STRING)),  # an option, not Euler's number
+        ("e", "E", (False, Method.STRING)),
+        ("E", "E*2", (False, Method.STRING)),
+        ("E", "2e", (False, Method.STRING)),
+        ("B", "\\sqrt{3}", (False, Method.STRING)),
+        ("C", "\\cos(x)", (False, Method.STRING)),  # a command's letters are no variable
+        ("A", "4", (False, Method.STRING)),
+        ("a", "\\frac{2a}{2}", None),  # "a" may be a variable: for the symbolic engine
+    ],
+)
+def test_an_option_letter_is_no_value(
+    reference: str, answer: str, expected: tuple[bool, Method] | None
+) -> None:
+    assert _verdict(reference, answer) == expected
+    assert _verdict(answer, reference) == expected
+
+
+@pytest.mark.parametrize(
     ("reference", "answer"),
     [
-        ("A", _SIN),  # a pair of types without a rule: both as read, each as written
+        ("A", "(1, 2]"),  # a pair of types without a rule: both as read, each as written
         ("\\{1, 2\\}", _SIN),
         # A notation the table cannot decide through goes as written: the equation counts.
         ("y = 2x + 1", "2x - y + 1 = 0"),
