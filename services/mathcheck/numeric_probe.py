@@ -61,7 +61,7 @@ _FUNCTIONS: dict[str, Callable[[mpmath.mpc], mpmath.mpc]] = {
     "exp": mpmath.exp,
     "ln": mpmath.log,
 }
-_FRACTIONS = ("\\frac", "\\dfrac", "\\tfrac")
+_FRACTIONS = ("\\frac", "\\dfrac", "\\tfrac", "\\cfrac")
 _CONSTANTS = {"\\pi": mpmath.pi, "pi": mpmath.pi}
 _TIMES = ("\\cdot", "\\times", "*")
 _CLOSING = {"(": ")", "{": "}", "[": "]"}
@@ -202,7 +202,9 @@ class _Reader:
         if text in _CONSTANTS:
             return _constant(_CONSTANTS[text])
         if text in _FUNCTIONS:
-            return _applied(_FUNCTIONS[text], self._argument(text))
+            power = self._function_power()
+            value = _applied(_FUNCTIONS[text], self._argument(text))
+            return value if power is None else _power(value, _integer(power))
         return self._command(text) if kind == "command" else self._letter(text)
 
     def _command(self, name: str) -> Value:
@@ -247,6 +249,25 @@ class _Reader:
             self.take()
             return self._letter(text)
         raise _Unreadable("argument")
+
+    def _function_power(self) -> int | None:
+        """The power written between a function and its argument, a whole number from 2 up:
+        ``\\tan^2(y)`` is tan(y)²; ``\\sin^{-1}`` (the inverse) and ``\\sin^1`` are not read."""
+        if self.peek() != ("op", "^"):
+            return None
+        self.take()
+        braced = self.peek() == ("op", "{")
+        if braced:
+            self.take()
+        token = self.peek()
+        if token is None or token[0] != "number" or (not braced and len(token[1]) != 1):
+            raise _Unreadable("power of a function")
+        self.take()
+        if braced:
+            self.take("}")
+        if int(token[1]) < 2:
+            raise _Unreadable("power of a function")
+        return int(token[1])
 
     def _argument(self, name: str) -> Value:
         """A function's argument: in parentheses, or braces after a command."""

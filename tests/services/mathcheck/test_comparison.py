@@ -161,6 +161,9 @@ def test_letters_words_and_the_rest(
         ("0.001", "\\frac{1}{10^3}", None),  # a decimal: its rounding is for sympy
         ("\\sqrt{x^2}", "x", None),  # equal only for x > 0: for the symbolic engine
         ("\\sin^2 x", "1-\\cos^2 x", None),  # a function without parentheses
+        ("\\tan^2(y)+1", "\\sec^2(y)", (True, Method.NUMERIC)),  # a power of a function
+        ("\\sin^2(x)", "1-\\cos(x)^2", (True, Method.NUMERIC)),
+        ("\\cfrac{1}{3}", "1/3", (True, Method.NUMERIC)),
         ("(x^3)^{1/3}", "x", None),  # equal for x > 0 only: for the symbolic engine
     ],
 )

@@ -21,6 +21,10 @@ EQUAL = [
     ("\\ln(e^2)", "2"),
     ("\\frac{1}{2}+\\frac{1}{2}i", "\\frac{1+i}{2}"),
     ("2^{64}", "18446744073709551616"),
+    ("\\tan^2(y)+1", "\\sec^2(y)"),
+    ("\\sin^{2}(x)+\\cos^2(x)", "\\sec^2(x)-\\tan^{2}(x)"),
+    ("\\cot(x)", "\\frac{\\cos(x)}{\\sin(x)}"),
+    ("\\cfrac{1}{2}", "1/2"),
 ]
 DIFFERENT = [
     ("e^{-x}", "-e^x"),
@@ -29,6 +33,8 @@ DIFFERENT = [
     ("2^{64}", "18446744073709551615"),
     ("\\frac{n(n+1)}{2}", "\\frac{n(n-1)}{2}"),
     ("3-4i", "3+4i"),
+    ("\\tan^2(y)", "\\sec^2(y)"),
+    ("\\sin^2(x)", "\\sin(x^2)"),
 ]
 
 
@@ -65,7 +71,9 @@ def test_undecided_pairs_go_on(reference: str, answer: str) -> None:
     [
         "0.5",  # a decimal: its rounding is for the symbolic engine to judge
         "\\cos2x",  # a function without parentheses
-        "\\sin^2(x)",
+        "\\sin^{-1}(x)",  # the inverse, or a power of -1
+        "\\sin^1(x)",
+        "\\sin^2x",
         "x_1",
         "|x|",
         "x=2",
