@@ -45,7 +45,7 @@ def read_quantity(text: str) -> Quantity | None:
         kind, factor = _UNITS["dollar"]
         return Quantity(amount.parsed.value, kind, factor, amount, f"{amount.canonical} dollar")
     match = _QUANTITY.match(text)
-    if match is None:
+    if match is None or _glued_letter(match):
         return None
     prefix = match.group("prefix")
     power = POWER_WORDS[prefix.lower()] if prefix else int(match.group("power") or 1)
@@ -62,6 +62,18 @@ def read_quantity(text: str) -> Quantity | None:
     # the unit by its kind and factor, so that "2 h" and "2 hours" read alike.
     return Quantity(
         number.parsed.value, kind, factor, number, f"{number.canonical} {kind}*{factor}"
+    )
+
+
+def _glued_letter(match: re.Match[str]) -> bool:
+    """Whether the unit is one letter written against its number, not a rate: "10m" is ten
+    times m, as "2t" is (a unit of one letter is spaced or wrapped: "10 m", "5\\text{m}",
+    "5\\,m"; a rate keeps its letters: "10m/s")."""
+    return (
+        len(match.group("name")) == 1
+        and match.group("prefix") is None
+        and match.group("per") is None
+        and match.end("value") == match.start("name")
     )
 
 

@@ -70,7 +70,29 @@ def test_spellings_of_one_unit_read_alike(spellings: tuple[str, ...]) -> None:
         "3 hours and 5 minutes",
         "5 m/n",  # "n" is no unit
         "5 mph^2",
+        # One letter against its number is a variable: "10m" is ten times m, as "2t" is.
+        "10m",
+        "5m^2",
+        "$10m$",
     ],
 )
 def test_other_texts_are_no_quantity(text: str) -> None:
     assert read_quantity(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kind"),
+    [
+        ("10 m", Fraction(10), "length"),  # spaced
+        (r"5\text{ m}", Fraction(5), "length"),  # wrapped in text
+        (r"5 \mathrm{m}", Fraction(5), "length"),
+        (r"5\mathrm{m}", Fraction(5), "length"),
+        (r"5\,m", Fraction(5), "length"),
+        ("10cm", Fraction(10), "length"),  # two letters glued are a unit
+        ("10m/s", Fraction(10), "length/time"),  # a rate keeps its letters
+    ],
+)
+def test_a_unit_of_one_letter_is_spaced_or_wrapped(text: str, value: Fraction, kind: str) -> None:
+    quantity = read_quantity(text)
+    assert quantity is not None
+    assert (quantity.value, quantity.kind) == (value, kind)
