@@ -43,6 +43,9 @@ from services.mathcheck.reading import read, read_normalized
         ("seven", Fraction(7), None, False),
         ("3 thousand", Fraction(3000), None, False),
         ("5 apples", Fraction(5), None, False),  # a unit of no known kind is decoration
+        ("14,916", Fraction(14916), None, False),
+        ("14{,}916", Fraction(14916), None, False),  # a thousands separator in braces
+        ("$14{,}916$", Fraction(14916), None, False),
     ],
 )
 def test_plain_numbers_read_exactly(
@@ -53,6 +56,19 @@ def test_plain_numbers_read_exactly(
     assert number.parsed.value == value
     assert number.parsed.decimal_places == places
     assert number.parsed.percent is percent
+
+
+def test_a_thousands_separator_in_braces_reads_as_the_number_without_it() -> None:
+    braced, plain = read("14{,}916"), read("14,916")
+    assert isinstance(braced, Number) and isinstance(plain, Number)
+    assert braced.parsed == plain.parsed
+    assert braced.parsed.value == Fraction(14916)
+
+
+def test_a_time_of_day_is_no_ratio_in_lowest_terms() -> None:
+    assert read("20:34") != read("10:17")
+    assert read("8:34 p.m.") == read("20:34")
+    assert read("2:4") == read("1:2")
 
 
 def test_a_quantity_keeps_its_unit() -> None:
