@@ -54,6 +54,7 @@ then in radians.
 | Roman numeral, whole number | the same value (``XIV`` is ``14``) |
 | Roman numeral, anything else | its letters as words (``CD`` may name a segment) |
 | words, words | never when their letters differ; else undecided (``ab`` may be ``ba``) |
+| decimal, expression without unknowns | it is the value, or the value rounded (``rounds_to``) |
 | expression, expression or number | the same values at random points, or a sum reordered |
 | tuple or interval, one of as many entries with the same brackets | entry by entry (all of) |
 | set, set | every entry of each equals an entry of the other (all of any of) |
@@ -98,7 +99,7 @@ from services.mathcheck.answer_types import (
     Word,
 )
 from services.mathcheck.normalization import ParsedNumber, numbers_match, parse_number
-from services.mathcheck.numeric_probe import probe
+from services.mathcheck.numeric_probe import probe, rounds_to
 from services.mathcheck.reading import (
     PI,
     PLUS_MINUS,
@@ -256,7 +257,14 @@ def _words(reference: Word, answer: Word) -> Verdict | None:
 
 def _expressions(reference: Expr | Number, answer: Expr) -> Verdict | None:
     # Evaluated without sympy; what the reader is unsure of goes to the symbolic engine,
-    # unless it is one sum with its terms in another order.
+    # unless it is one sum with its terms in another order. A decimal against a constant
+    # is judged by the symbolic engine's rule for numbers: equal, or that value rounded.
+    if isinstance(reference, Number) and not reference.parsed.percent:
+        places = reference.parsed.decimal_places
+        if places is not None:
+            rounded = rounds_to(answer.canonical, reference.parsed.value, places)
+            if rounded is not None:
+                return Verdict(rounded, Method.NUMERIC)
     same = probe(_exact_text(reference), answer.canonical)
     if same is not None:
         return Verdict(same, Method.NUMERIC)
@@ -266,8 +274,8 @@ def _expressions(reference: Expr | Number, answer: Expr) -> Verdict | None:
 
 
 def _exact_text(value: Expr | Number) -> str:
-    """A number as its exact fraction (a decimal's rounding is left to the symbolic engine,
-    which the probe does by not reading a decimal point); an expression as it is."""
+    """A number as its exact fraction (a decimal the probe does not read: its rounding is
+    ``rounds_to``'s, or the symbolic engine's, to judge); an expression as it is."""
     if isinstance(value, Expr):
         return value.canonical
     if value.parsed.decimal_places is not None or value.parsed.percent:

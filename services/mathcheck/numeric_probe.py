@@ -12,9 +12,13 @@ same random values for their unknowns:
   point, equal when they agree at every point, positive and negative; values that agree
   only where the unknowns are positive (``\\sqrt{x^2}`` against ``x``) are left to sympy.
 
+``rounds_to`` judges a decimal against an expression without unknowns by the symbolic
+engine's rule for numbers (equal, or the value rounded to the decimal's own places), and
+leaves to that engine what its 50-digit error could tip either way.
+
 Two different analytic functions agree only on a set of measure zero, so random points
 tell them apart. Anything the reader is not sure of (a decimal, whose rounding the
-symbolic engine judges; a function written without parentheses, ``\\cos 2x``; a
+symbolic engine or ``rounds_to`` judges; a function without parentheses, ``\\cos 2x``; a
 subscript, an absolute value, a relation, a set, a word of several letters, a huge
 exponent) is not read, and the pair goes to the symbolic engine as before.
 """
@@ -26,8 +30,11 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 import mpmath
+
+from services.mathcheck.normalization import approximates
 
 # A value: a function of the unknowns' values.
 Value = Callable[[dict[str, mpmath.mpc]], mpmath.mpc]
@@ -404,4 +411,44 @@ def probe(reference: str, answer: str, seed: int | None = None) -> bool | None:
     return True
 
 
-__all__ = ["Expression", "probe", "read_expression"]
+# A decimal against a constant expression: the expression's value must be known to 45
+# digits (its values at 50 and 100 digits agree), lie between these bounds (beyond them it
+# may be an evaluation's noise: tan(pi/2), sin(pi)), and be equal to the decimal or apart
+# from it and from the edge of its rounding by more than the symbolic engine's error.
+_SMALLEST = mpmath.mpf(10) ** -20
+_LARGEST = mpmath.mpf(10) ** 15
+_KNOWN = mpmath.mpf(10) ** -45
+_EQUAL = mpmath.mpf(10) ** -48
+_UNSURE = mpmath.mpf(10) ** -35
+_EDGE = mpmath.mpf(10) ** -40
+
+
+def rounds_to(text: str, decimal: Fraction, places: int) -> bool | None:
+    """Whether the decimal ``decimal``, written to ``places`` places, stands for the value
+    of the expression ``text`` (without unknowns) by the one rule of the symbolic engine's
+    numbers: equal to it, or it rounded (``normalization.approximates``). None when the
+    expression is not read, not a real number known to 45 digits within the bounds above,
+    or too near the decimal or the edge of its rounding to tell."""
+    expression = read_expression(text)
+    if expression is None or expression.unknowns:
+        return None
+    rough, value = _evaluated(expression, {}, _DIGITS), _evaluated(expression, {}, 2 * _DIGITS)
+    if rough is None or value is None or mpmath.im(rough) != 0 or mpmath.im(value) != 0:
+        return None
+    with mpmath.workdps(2 * _DIGITS):
+        real = mpmath.re(value)
+        size = abs(real)
+        if not _SMALLEST <= size <= _LARGEST or abs(mpmath.re(rough) - real) > size * _KNOWN:
+            return None
+        apart = abs(real - mpmath.mpf(decimal.numerator) / decimal.denominator)
+        if apart <= size * _EQUAL:
+            return True
+        scale = 2 * mpmath.mpf(10) ** places
+        if apart <= size * _UNSURE or abs(apart * scale - 1) <= size * scale * _EDGE:
+            return None
+        # The exact binary value: its mantissa (without sign) times a power of two.
+        exact = Fraction(int(real.man) * (-1 if real < 0 else 1)) * Fraction(2) ** int(real.exp)
+    return approximates(exact, decimal, places)
+
+
+__all__ = ["Expression", "probe", "read_expression", "rounds_to"]

@@ -109,7 +109,7 @@ def test_a_unit_alone_is_decoration(reference: str, answer: str, equal_: bool) -
         # The values, expressions, are compared by the numeric probe.
         ("x = \\pi", "x = 2\\pi", (False, Method.NUMERIC)),
         ("x = \\pi", "x = \\frac{2\\pi}{2}", (True, Method.NUMERIC)),
-        ("x = \\pi", "x = 3.14", None),  # a decimal: for the symbolic engine
+        ("x = \\pi", "x = 3.14", (False, Method.NUMERIC)),  # 3.14 is too short to round pi
     ],
 )
 def test_assignments(reference: str, answer: str, expected: tuple[bool, Method] | None) -> None:
@@ -158,7 +158,7 @@ def test_letters_words_and_the_rest(
         ("2^{10}", "1024", (True, Method.NUMERIC)),
         ("x^2-1", "(x-1)(x+2)", (False, Method.NUMERIC)),
         ("1e-3", "\\frac{1}{10^3}", (True, Method.NUMERIC)),  # the number's exact value
-        ("0.001", "\\frac{1}{10^3}", None),  # a decimal: its rounding is for sympy
+        ("0.001", "\\frac{1}{10^3}", (True, Method.NUMERIC)),  # a decimal, exactly
         ("\\sqrt{x^2}", "x", None),  # equal only for x > 0: for the symbolic engine
         ("\\sin^2 x", "1-\\cos^2 x", None),  # a function without parentheses
         ("\\tan^2(y)+1", "\\sec^2(y)", (True, Method.NUMERIC)),  # a power of a function
@@ -448,6 +448,38 @@ def test_leaves_keep_the_reference_first_in_both_orders() -> None:
     assert {(b, a) for a, b in _keys(backward)} == set(_keys(forward))
     assert decide(read("3"), read(_SIN)) == Leaf(read("3"), read(_SIN))
     assert decide(read(_SIN), read("3")) == Leaf(read(_SIN), read("3"))
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        # A decimal against a constant: equal, or that value rounded to its own places,
+        # as the symbolic engine judges numbers (normalization.approximates).
+        ("\\sqrt3", "1.732", (True, Method.NUMERIC)),
+        ("\\pi", "3.1416", (True, Method.NUMERIC)),
+        ("\\frac{\\sqrt{3}}{2}", "0.8660254037844386", (True, Method.NUMERIC)),
+        ("\\sqrt{17}", "4.123105625617661", (True, Method.NUMERIC)),
+        ("\\sqrt2", "1.4142135", (False, Method.NUMERIC)),  # truncated, not rounded
+        ("\\sqrt2", "1.4142136", (True, Method.NUMERIC)),
+        ("40\\pi", "125.663", (False, Method.NUMERIC)),  # 125.6637 rounds to 125.664
+        ("\\sqrt3", "3.1416", (False, Method.NUMERIC)),
+        ("\\pi", "3.14", (False, Method.NUMERIC)),  # too few digits to stand for pi
+        ("-\\sqrt3", "-1.732", (True, Method.NUMERIC)),
+        # On the edge of the rounding (1.0005 to three places is a tie), too large or too
+        # small to trust the evaluation, or not real: left to the symbolic engine.
+        ("1+\\frac{1}{2000}", "1.000", None),
+        ("10^{20}\\pi", "314159265358979323846.3", None),
+        ("\\sin(\\pi)", "0.0", None),
+        ("\\sqrt{-2}", "1.414", None),
+        ("\\sqrt{x}", "1.414", None),  # an unknown
+        ("50\\%", "\\frac{\\pi}{6}", None),  # a percent is not read this way
+    ],
+)
+def test_a_decimal_against_a_constant(
+    reference: str, answer: str, expected: tuple[bool, Method] | None
+) -> None:
+    assert _verdict(reference, answer) == expected
+    assert _verdict(answer, reference) == expected
 
 
 @pytest.mark.parametrize(

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
-from services.mathcheck.numeric_probe import probe, read_expression
+from services.mathcheck.numeric_probe import probe, read_expression, rounds_to
 
 EQUAL = [
     ("\\frac{n(n+1)}{2}", "(n^{2}+n)/2"),
@@ -97,3 +99,27 @@ def test_huge_values_do_not_hang() -> None:
     assert probe("10^{999}", "10^{999}") is True
     assert probe("500!", "500!") is True
     assert probe("501!", "501!") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "decimal", "expected"),
+    [
+        ("\\sqrt{2}", "1.4142", True),
+        ("\\sqrt{2}", "1.4142136", True),
+        ("\\sqrt{2}", "1.4142135", False),  # truncated
+        ("\\sqrt{2}", "1.41", False),  # too few digits to stand for it
+        ("-\\pi", "-3.1416", True),
+        ("\\frac{1}{2}", "0.5", True),  # exactly
+        ("\\frac{1}{2}", "0.50001", False),
+        ("1+\\frac{1}{2000}", "1.000", None),  # a tie at the edge of the rounding
+        ("1+\\frac{1}{2000}+10^{-45}", "1.001", None),  # within the margin of the edge
+        ("10^{20}", "100000000000000000000.0", None),  # too large to trust
+        ("10^{-30}", "0.0", None),  # too small: maybe an exact zero
+        ("\\sqrt{-1}", "0.0", None),  # not real
+        ("x", "1.0", None),
+        ("\\frac{1}{0}", "1.0", None),
+    ],
+)
+def test_a_decimal_rounds_a_constant(text: str, decimal: str, expected: bool | None) -> None:
+    places = len(decimal.partition(".")[2])
+    assert rounds_to(text, Fraction(decimal), places) is expected
