@@ -152,11 +152,17 @@ def extract_boxed_answer(text: str) -> str | None:
 # Across a math delimiter a connective (a comma, a semicolon, "and", "or") must be among it:
 # "$$\boxed{20}$$ \boxed{143}" is a box rejected and the answer after it, as math-verify
 # reads it, while "$\boxed{1}\boxed{2}$" is one answer.
+# A word may stand right before the connective, the thing the box before it counts
+# ("\boxed{1} papers and \boxed{2} bins"), and a name with its index before the box after
+# it ("y_1 = \boxed{…} and y_2 = \boxed{…}").
 _JOINER = re.compile(
     r"(?:\s|[,;&$]|\\quad|\\qquad|\\[,;:! ]|\\\\|\\\[|\\\]|\\\(|\\\)"
-    r"|\\text\s*\{\s*(?:and|or|,)?\s*\}|\band\b|\bor\b|\b[a-zA-Z]\s*=)*",
+    r"|\\text\s*\{\s*(?:and|or|,)?\s*\}|\band\b|\bor\b|\b[a-zA-Z](?:_\{?\w+\}?)?\s*="
+    r"|\b[a-zA-Z]{2,}(?=\s+(?:and|or)\b))*",
     re.IGNORECASE,
 )
+# The name a box gives its value: "y_1 = \boxed{…}".
+_NAME_BEFORE = re.compile(r"(?:^|[^\\\w])([a-zA-Z](?:_\{?\w+\}?)?)\s*=\s*$")
 _MAX_JOINER_CHARS = 60
 _MAX_JOINED = 12
 
@@ -191,6 +197,7 @@ def _last_boxes(text: str) -> str | None:
     if last is None:
         return None
     contents = [last.content]
+    boxes = [last]
     current = last
     spans: list[_Span] | None = None  # found only when a gap needs them
     while len(contents) < _MAX_JOINED:
@@ -202,11 +209,32 @@ def _last_boxes(text: str) -> str | None:
             if not _linked_in_one_span(text, previous, current, spans):
                 break
         contents.append(previous.content)
+        boxes.append(previous)
         current = previous
+    named = _named(text, boxes[::-1])
+    if named is not None:
+        return named
     parts = [part for part in reversed(contents) if part]
     if len(set(parts)) == 1:  # the same answer boxed twice is one answer, not a list
         parts = parts[:1]
     return ", ".join(parts) if parts else None
+
+
+def _named(text: str, boxes: list[_Span]) -> str | None:
+    """Boxes that each give a value a name of its own: "y_1 = \\boxed{a} and y_2 =
+    \\boxed{b}" is "y_1 = a, y_2 = b" (one name for all, "x = \\boxed{1} or x = \\boxed{2}",
+    is a list of roots, left to the list)."""
+    if len(boxes) < 2:
+        return None
+    names = []
+    for box in boxes:
+        name = _NAME_BEFORE.search(text, max(0, box.start - 20), box.start)
+        if name is None or not box.content:
+            return None
+        names.append(name.group(1))
+    if len(set(names)) != len(names):
+        return None
+    return ", ".join(f"{name} = {box.content}" for name, box in zip(names, boxes, strict=True))
 
 
 # "1, 2, 3, ..." lists a sequence that goes on: its dots are not a full stop.

@@ -97,6 +97,14 @@ _MATRIX = "\\left[\\begin{array}{cc} 1 & 2 \\\\ 3 & 4 \\end{array}\\right]"
             "(2, 5), (4, 4)",
         ),
         ("I got \\boxed{4}. Checking again, and it is \\boxed{5}.", "5", "5", "5"),
+        # One word may stand before the connective (what the box before it counts), and a
+        # box may give its value a name of its own: the names are kept. One name for all
+        # is a list of roots; more words, or a sentence between, join nothing.
+        ("\\boxed{1} papers and \\boxed{2} bins", "1, 2", "1, 2", "1, 2"),
+        ("$a = \\boxed{3}$ and $b = \\boxed{4}$", "a = 3, b = 4", "a = 3, b = 4", "a = 3, b = 4"),
+        ("a = \\boxed{3}, so b = \\boxed{4}", "4", "4", "4"),
+        ("It is \\boxed{3} apples, and then \\boxed{5}", "5", "5", "5"),
+        ("It is \\boxed{3} apples in all and \\boxed{5}", "5", "5", "5"),
         # A box written with a doubled backslash, as in JSON-escaped text.
         (
             "\\\\boxed{(0, 1)}, \\\\boxed{(1, 0)}",
@@ -166,8 +174,16 @@ def test_marked_says_whether_a_marker_was_present(completion: str, marked: bool)
     assert extract_answer(completion, ExtractionPolicy.LENIENT).marked is marked
 
 
+@pytest.mark.parametrize("policy", list(ExtractionPolicy))
+def test_boxes_that_name_their_values_keep_the_names(policy: ExtractionPolicy) -> None:
+    completion = "\\(y_1 = \\boxed{-2(x - 1)^2 + 5} \\) and \\( y_2 = \\boxed{3(x + 2)^2 - 2} \\)"
+    named = "y_1 = -2(x - 1)^2 + 5, y_2 = 3(x + 2)^2 - 2"
+    assert extract_answer(completion, policy).answer == named
+
+
 def test_references_are_read_leniently_but_never_cut_to_a_number() -> None:
     assert reference_answer("\\boxed{(2, 2)} \\text{ and } \\boxed{(6, 2)}") == "(2, 2), (6, 2)"
+    assert reference_answer("\\boxed{1} papers and \\boxed{2} bins") == "1, 2"
     assert reference_answer("$\\frac{1}{2}$") == "\\frac{1}{2}"
     assert reference_answer("Yes, after 3 more years") == "Yes, after 3 more years"
 
