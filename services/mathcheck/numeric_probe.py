@@ -19,8 +19,8 @@ leaves to that engine what its 50-digit error could tip either way.
 Two different analytic functions agree only on a set of measure zero, so random points
 tell them apart. Anything the reader is not sure of (a decimal, whose rounding the
 symbolic engine or ``rounds_to`` judges; a function without parentheses, ``\\cos 2x``; a
-subscript, an absolute value, a relation, a set, a word of several letters, a huge
-exponent) is not read, and the pair goes to the symbolic engine as before.
+subscript other than a logarithm's base, an absolute value, a relation, a set, a word of
+several letters, a huge exponent) is not read, and the pair goes to the symbolic engine as before.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ _MAX_FACTORIAL = 500
 _POINTS = 4
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<number>\d+)|(?P<command>\\[a-zA-Z]+)|(?P<word>[a-zA-Z]+)|(?P<op>\*\*|[-+*/^(){}\[\]!]))"
+    r"\s*(?:(?P<number>\d+)|(?P<command>\\[a-zA-Z]+)|(?P<word>[a-zA-Z]+)|(?P<op>\*\*|[-+*/^(){}\[\]!_]))"
 )
 # Commands and words that name a function of one argument in parentheses or braces.
 _FUNCTIONS: dict[str, Callable[[mpmath.mpc], mpmath.mpc]] = {
@@ -227,6 +227,8 @@ class _Reader:
             return _applied(mpmath.sqrt, self._braced())
         if name == "\\binom":
             return _binomial(self._braced(), self._braced())
+        if name == "\\log" and self.peek() == ("op", "_"):
+            return self._logarithm()
         raise _Unreadable(name)
 
     def _letter(self, letter: str) -> Value:
@@ -256,6 +258,24 @@ class _Reader:
             self.take()
             return self._letter(text)
         raise _Unreadable("argument")
+
+    def _logarithm(self) -> Value:
+        """A logarithm with its base: ``\\log_{2}(8)``, ``\\log_2 8``; an argument of one
+        number alone (``\\log_2 8x`` may be log(8x) or log(8)·x is not read)."""
+        self.take("_")
+        base = self._braced()
+        token = self.peek()
+        if token is not None and token[0] == "number":
+            self.take()
+            argument = _integer(int(token[1]))
+            after = self.peek()
+            if after is not None and (self._starts_factor(after) or after[1] in ("^", "!")):
+                raise _Unreadable("a logarithm's argument")
+        elif token is not None and token[1] in ("(", "{"):
+            argument = self.group()
+        else:
+            raise _Unreadable("a logarithm's argument")
+        return _combined(_applied(mpmath.log, argument), _applied(mpmath.log, base), mpmath.fdiv)
 
     def _function_power(self) -> int | None:
         """The power written between a function and its argument, a whole number from 2 up:
@@ -345,11 +365,13 @@ def _binomial(top: Value, bottom: Value) -> Value:
 # relations, sets and lists, subscripts, absolute values, primes, percents, and scientific
 # notation ("1e-3" is not 1·e − 3).
 _NOT_READ = re.compile(r"[.,;:=<>|_'%$&~\"]|\d[eE][+-]?\d")
+# A logarithm's base is the one subscript read.
+_BASE = re.compile(r"\\log_")
 
 
 def read_expression(text: str) -> Expression | None:
     """``text`` read for evaluation, or None when the reader is not sure what it means."""
-    if _NOT_READ.search(text) is not None:
+    if _NOT_READ.search(_BASE.sub("", text)) is not None:
         return None
     text = text.replace("\\left", "").replace("\\right", "")
     try:

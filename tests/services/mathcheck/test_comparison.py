@@ -164,6 +164,7 @@ def test_letters_words_and_the_rest(
         ("\\tan^2(y)+1", "\\sec^2(y)", (True, Method.NUMERIC)),  # a power of a function
         ("\\sin^2(x)", "1-\\cos(x)^2", (True, Method.NUMERIC)),
         ("\\cfrac{1}{3}", "1/3", (True, Method.NUMERIC)),
+        ("\\log_{2}8", "3", (True, Method.NUMERIC)),  # a logarithm with its base
         ("(x^3)^{1/3}", "x", None),  # equal for x > 0 only: for the symbolic engine
     ],
 )

@@ -27,6 +27,10 @@ EQUAL = [
     ("\\sin^{2}(x)+\\cos^2(x)", "\\sec^2(x)-\\tan^{2}(x)"),
     ("\\cot(x)", "\\frac{\\cos(x)}{\\sin(x)}"),
     ("\\cfrac{1}{2}", "1/2"),
+    ("\\log_{2}8", "3"),
+    ("\\log_2(8)", "3"),
+    ("\\log_{3}4", "2\\log_{3}2"),
+    ("\\log_{10}100+1", "3"),
 ]
 DIFFERENT = [
     ("e^{-x}", "-e^x"),
@@ -37,6 +41,7 @@ DIFFERENT = [
     ("3-4i", "3+4i"),
     ("\\tan^2(y)", "\\sec^2(y)"),
     ("\\sin^2(x)", "\\sin(x^2)"),
+    ("\\log_{2}3", "\\log_{3}2"),
 ]
 
 
@@ -84,6 +89,9 @@ def test_undecided_pairs_go_on(reference: str, answer: str) -> None:
         "a/bc",  # a/(bc) or (a/b)c
         "x^23",  # x²·3 or x²³
         "\\log(2)",  # base 10 or e
+        "\\log_2 8x",  # log(8x) or log(8)·x
+        "\\log_10 100",  # several digits after _ without braces
+        "\\log_{2}",
         "2^{10^{10}}",
         "(1+2",
         "1e-3",  # scientific notation, not 1·e − 3
