@@ -241,16 +241,8 @@ def _leaf_texts(
     leaf: Leaf, values: tuple[Answer, Answer], texts: tuple[str, str]
 ) -> tuple[str, str]:
     """The texts of a leaf for the symbolic engine: a side that stands for the whole answer
-    as written, else the canonical form of the part it is."""
-    sides = (leaf.reference, leaf.answer)
-    return (
-        _side_text(sides[0], values[0], texts[0]),
-        _side_text(sides[1], values[1], texts[1]),
-    )
-
-
-def _side_text(side: Answer, whole: Answer, written: str) -> str:
-    return written if side is whole or side is getattr(whole, "written", None) else side.canonical
+    as written, else the text of the part it is (``_text``)."""
+    return _text(texts[0], values[0], leaf.reference), _text(texts[1], values[1], leaf.answer)
 
 
 def _outcome(decision: Decision, results: dict[Leaf, MathVerdict]) -> Outcome:
