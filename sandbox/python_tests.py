@@ -3,7 +3,7 @@
 - stdin/stdout test (no ``code``): the program runs as a script; its stripped stdout must
   equal the expected output, which stays on the host.
 - split test (assert code of a shape ``sandbox/test_split.py`` reads, no expected
-  output): a job runs the program and then evaluates the program-side expressions; a
+  output): a job runs the program and then evaluates the program's call chains; a
   second job, without the program, evaluates non-literal expected sides; the host
   compares (``sandbox/verdict.py``).
 - opaque test (any other code): the program runs from ``main.py``; the test code and the
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .classify import classify
 from .models import Language, Limits, TestCase, TestOutcome
-from .test_split import SplitTest, opaque_names, rewrite_opaque, split_test
+from .test_split import SplitTest, asks_about_nan, opaque_names, rewrite_opaque, split_test
 from .verdict import judge_opaque, judge_split
 from .worker_main import JobLimits, PythonJob, Reply, SealedTest
 
@@ -52,16 +52,20 @@ def plan_test(program: str, test: TestCase, limits: JobLimits) -> PythonPlan:
     split = split_test(test.code, program) if test.expected is None else None
     nonce = _nonce()
     if split is None:
-        sealed: SealedTest = {"code": rewrite_opaque(test.code), "nonce": nonce}
+        sealed: SealedTest = {
+            "code": rewrite_opaque(test.code),
+            "nonce": nonce,
+            "nan": asks_about_nan(test.code),
+        }
         opaque = job(program, sealed=json.dumps(sealed), names=opaque_names(test.code))
         return PythonPlan(test, opaque, nonce)
-    probes = {"probes": split.probes, "setup": split.program_setup, "builtins": split.builtins}
     reference = None
     if split.references:
         # No program here: the expected side is computed where no program code runs.
         reference = job("", nonce=_nonce(), probes=split.references, setup=split.reference_setup)
         reference["stdin"] = ""
-    return PythonPlan(test, job(program, nonce=nonce, **probes), nonce, split, reference)
+    # The program's run gets its call chains and nothing of the test besides.
+    return PythonPlan(test, job(program, nonce=nonce, probes=split.probes), nonce, split, reference)
 
 
 def judge_test(plan: PythonPlan, replies: list[Reply], limits: Limits) -> TestOutcome:

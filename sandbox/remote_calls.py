@@ -101,6 +101,7 @@ class Link:
         self._encode = codec["encode"]
         self._decode = codec["decode"]
         self._unsendable: type[Exception] = codec["Unsendable"]
+        self._has_nan: Callable[[object], bool] = codec["has_nan"]
         self._flush = flush
         self.namespace = namespace
         self.objects: dict[int, Any] = {}  # our objects the other side holds references to
@@ -109,6 +110,10 @@ class Link:
         # leads to its frames, globals, modules or descriptors (see _test_attribute).
         self.test_side = namespace is None
         self.ended: str | None = None  # why the test cannot finish, once it cannot
+        # Set on the test's side when the test does not ask about NaN: a NaN from the
+        # program then ends the test unpassed (NaN compares false, so ``if abs(f(x) - e)
+        # > tol: raise`` would not raise).
+        self.refuse_nan = False
 
     # ---- messages
 
@@ -169,7 +174,10 @@ class Link:
         return ident
 
     def _in(self, data: object) -> Any:
-        return self._decode(data, 0, self._resolve)
+        value = self._decode(data, 0, self._resolve)
+        if self.refuse_nan and self._has_nan(value):
+            raise self._end("the program's value is NaN, and the test does not ask about NaN")
+        return value
 
     def _resolve(self, tag: str, payload: Any) -> object:
         if tag == "yours" and _type(payload) is int and payload in self.objects:

@@ -11,11 +11,19 @@ the program's operators never decide the verdict.
 Shapes split: ``assert A OP B`` (``==``, ``!=``, ``is``/``is not`` None/True/False, ``in``,
 ``not in``, ``<``, ``<=``, ``>``, ``>=``, chained), ``assert math.isclose(A, B, ...)``,
 ``assert abs(A - B) < tol`` (also ``<=`` and ``math.fabs``), ``assert A`` and ``assert not
-A`` for a call, name, attribute or subscript, ``assert A and B``; at the top level, or in
-``def check(candidate): ...`` followed by ``check(entry_point)`` (HumanEval); imports and
-assignments that use no program name may come before them. Anything else is opaque: it
-runs in a process of its own that calls the program's functions over a link of plain data
-and sends a completion record (``worker_main._OpaqueTest``, ``sandbox/remote_calls.py``).
+A``, ``assert A and B``; at the top level, or in ``def check(candidate): ...`` followed by
+``check(entry_point)`` (HumanEval); imports and assignments that use no program name may
+come before them.
+
+The program's side of a split check must be a *call chain*: a name the program binds,
+followed only by calls, attribute reads (no dunder) and subscripts whose arguments are
+plain literals (or set-up names bound to one, inlined). That is all the program's process
+evaluates: no operator, comparison, builtin, set-up statement or import of the test runs
+there, and nothing of the expected side is in its code. Any other shape (``all(...)``,
+``f(x) - 9 == 0``, ``bool(f(x) == y)``, ``f(x).__eq__(y)``, an argument computed by the
+test) is opaque: it runs in a process of its own that calls the program's functions over
+a link of plain data and sends a completion record (``worker_main._OpaqueTest``,
+``sandbox/remote_calls.py``).
 """
 
 from __future__ import annotations
@@ -24,8 +32,11 @@ import ast
 import builtins
 import copy
 import functools
+import operator
+import re
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from .worker_main import HOLDS, TEST_FUNCTION, TRUTHY
 
@@ -74,13 +85,12 @@ class SplitTest:
     """What the two sandboxed runs evaluate and how the host judges their values."""
 
     checks: list[Check] = field(default_factory=list)
-    probes: list[str] = field(default_factory=list)  # program-side expressions
-    program_setup: str = ""  # test set-up those expressions need
+    probes: list[str] = field(default_factory=list)  # the program's call chains
     references: list[str] = field(default_factory=list)  # non-literal expected sides
     reference_setup: str = ""
-    # Builtin names the probes read: bound to Python's own builtins for the evaluation, so
-    # a program that defines or patches ``len`` or ``abs`` does not change the test.
-    builtins: list[str] = field(default_factory=list)
+    # Whether the test asks about NaN (names it): otherwise a NaN among the program's
+    # values fails the check it is in (``asks_about_nan``).
+    nan: bool = False
 
 
 class _Opaque(Exception):
@@ -156,8 +166,12 @@ class _Splitter:
         self.test = SplitTest()
         # Functions the test defines: neither run knows them, so naming one is opaque.
         self.functions: dict[str, ast.FunctionDef] = {}
-        self.probe_names: set[str] = set()
         self.reference_names: set[str] = set()
+        # Set-up names bound once to a literal: a call chain may take them as arguments
+        # (their values are inlined); a mutable one only in a single probe, since the
+        # program may change it in place.
+        self.literals: dict[str, ast.expr] = {}
+        self.inlined: dict[str, int] = {}
         self._free: dict[int, set[str]] = {}  # free_names by node, while the nodes live
 
     def split(self, code: str) -> SplitTest:
@@ -178,9 +192,11 @@ class _Splitter:
             raise _Opaque("no assert")
         for node in asserts:
             self._assert(node)
-        self.test.program_setup = self._setup_for(self.probe_names)
+        for name, uses in self.inlined.items():
+            if uses > 1 and not isinstance(ast.literal_eval(self.literals[name]), Hashable):
+                raise _Opaque("a mutable set-up value given to the program twice")
         self.test.reference_setup = self._setup_for(self.reference_names)
-        self.test.builtins = sorted((self.probe_names & BUILTIN_NAMES) - self.subjects)
+        self.test.nan = asks_about_nan(code)
         return self.test
 
     def _names(self, node: ast.expr) -> set[str]:
@@ -200,7 +216,12 @@ class _Splitter:
         if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
             if self._names(stmt.value) & (self._program_only | self.functions.keys()):
                 raise _Opaque("set-up uses the program or a test function")
-            self._add_setup(stmt, {t.id for t in stmt.targets if isinstance(t, ast.Name)})
+            targets = {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+            for name in targets & self.setup_names:
+                self.literals.pop(name, None)  # bound twice: no single value to inline
+            if len(targets) == 1 and not (targets & self.setup_names) and _is_literal(stmt.value):
+                self.literals[next(iter(targets))] = stmt.value
+            self._add_setup(stmt, targets)
             return []
         raise _Opaque(type(stmt).__name__)
 
@@ -317,6 +338,8 @@ class _Splitter:
         self._no_test_functions(node)
         if not self._is_expected(node):
             raise _Opaque("a tolerance that uses the program")
+        if isinstance(node, ast.Name) and node.id in self.literals:
+            return Operand("literal", value=ast.literal_eval(self.literals[node.id]))
         try:
             return Operand("literal", value=ast.literal_eval(node))
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
@@ -326,9 +349,130 @@ class _Splitter:
 
     def _program_side(self, node: ast.expr) -> Operand:
         self._no_test_functions(node)
-        self.test.probes.append(ast.unparse(node))
-        self.probe_names |= self._names(node)
+        self.test.probes.append(ast.unparse(ast.fix_missing_locations(self._chain(node))))
         return Operand("program", len(self.test.probes) - 1)
+
+    def _chain(self, node: ast.expr) -> ast.expr:
+        """``node`` as a call chain the program's process may evaluate (a copy, with
+        set-up literals inlined), or _Opaque."""
+        if isinstance(node, ast.Name):
+            if node.id in self.setup_names or (
+                node.id in BUILTIN_NAMES and node.id not in self.subjects
+            ):
+                # The test's own object, or a builtin the program may have redefined: the
+                # test process calls it with its own builtins.
+                raise _Opaque(f"a chain that starts at {node.id}, not at the program")
+            return ast.Name(node.id, ast.Load())
+        if isinstance(node, ast.Attribute):
+            if node.attr.startswith("__") and node.attr.endswith("__"):
+                raise _Opaque("a dunder of the program's value")
+            return ast.Attribute(self._chain(node.value), node.attr, ast.Load())
+        if isinstance(node, ast.Subscript):
+            return ast.Subscript(self._chain(node.value), self._argument(node.slice), ast.Load())
+        if isinstance(node, ast.Call):
+            if any(k.arg is None for k in node.keywords):
+                raise _Opaque("**arguments")
+            return ast.Call(
+                self._chain(node.func),
+                [self._argument(a) for a in node.args],
+                [ast.keyword(k.arg, self._argument(k.value)) for k in node.keywords],
+            )
+        raise _Opaque(f"{type(node).__name__} on the program's side")
+
+    def _argument(self, node: ast.expr) -> ast.expr:
+        """An argument or index of a call chain: a literal, or a set-up name bound to one."""
+        if isinstance(node, ast.Slice):
+            parts = (node.lower, node.upper, node.step)
+            return ast.Slice(*(None if p is None else self._argument(p) for p in parts))
+        if isinstance(node, ast.Name) and node.id in self.literals:
+            self.inlined[node.id] = self.inlined.get(node.id, 0) + 1
+            return copy.deepcopy(self.literals[node.id])
+        if _is_literal(node):
+            return copy.deepcopy(node)
+        folded = _fold(node)
+        if folded is not None:
+            return folded
+        raise _Opaque("an argument that is not a literal")
+
+
+def _is_literal(node: ast.expr) -> bool:
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+_FOLDED_OPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+}
+_FOLD_LIMIT = 10_000  # elements or characters of a folded value; bits of an int
+
+
+def _fold(node: ast.expr) -> ast.expr | None:
+    """A constant expression of literals (``3 * 19``, ``'ab' + 'c'``, ``-2 ** 3``) as the
+    literal it evaluates to, computed here on the host from Python's own operators with
+    bounded sizes; None when it is anything else."""
+    try:
+        value = _constant(node, 0)
+        folded = ast.parse(repr(value), mode="eval").body
+    except (_Opaque, ArithmeticError, TypeError, ValueError, SyntaxError, RecursionError):
+        return None
+    return folded if _is_literal(folded) else None
+
+
+def _constant(node: ast.expr, depth: int) -> Any:
+    if depth > 20:
+        raise _Opaque("deep")
+    if _is_literal(node):
+        return ast.literal_eval(node)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        value = _constant(node.operand, depth + 1)
+        return -value if isinstance(node.op, ast.USub) else +value
+    if isinstance(node, ast.List | ast.Tuple) and len(node.elts) <= _FOLD_LIMIT:
+        items = [_constant(item, depth + 1) for item in node.elts]
+        return items if isinstance(node, ast.List) else tuple(items)
+    if not isinstance(node, ast.BinOp):
+        raise _Opaque("not a constant")
+    left, right = _constant(node.left, depth + 1), _constant(node.right, depth + 1)
+    if isinstance(node.op, ast.Pow):
+        bits = right * max(abs(left).bit_length(), 1) if type(left) is int else 0
+        if type(right) is not int or type(left) not in (int, float) or right < 0:
+            raise _Opaque("a power that is not a whole number's")
+        if bits > _FOLD_LIMIT or (type(left) is float and right > 64):
+            raise _Opaque("a power out of bounds")
+        value = left**right
+    elif type(node.op) in _FOLDED_OPS:
+        sequence, count = (left, right) if type(right) is int else (right, left)
+        repeated = isinstance(node.op, ast.Mult) and type(sequence) in (str, bytes, list, tuple)
+        if repeated and (type(count) is not int or count * len(sequence) > _FOLD_LIMIT):
+            raise _Opaque("a repetition too long")
+        value = _FOLDED_OPS[type(node.op)](left, right)
+    else:
+        raise _Opaque("an operator not folded")
+    if type(value) is int:
+        size = value.bit_length()
+    else:
+        size = len(value) if type(value) in (str, bytes, list, tuple) else 0
+    if size > _FOLD_LIMIT:
+        raise _Opaque("a folded value too large")
+    return value
+
+
+_NAN = re.compile(r"\bnan\b|isnan", re.IGNORECASE)
+
+
+def asks_about_nan(code: str) -> bool:
+    """Whether a test asks about NaN: its code names it (``math.isnan``, ``float('nan')``,
+    ``math.nan``, ``np.nan``, ``Decimal('NaN')``). Otherwise a NaN from the program fails
+    the test: NaN compares false with everything, so ``if abs(f(x) - e) > tol: raise``
+    or ``assert not f(x) < 0`` would hold for it."""
+    return _NAN.search(code) is not None
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:

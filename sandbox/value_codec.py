@@ -10,6 +10,18 @@ fractions.Fraction, decimal.Decimal, str, bytes, list, tuple, dict, set, frozens
 Exactness is the point: an ``int`` subclass or an object with its own ``__eq__`` is not
 plain data, so a program cannot make a value that "equals anything". Comparisons then
 run on values the host rebuilt itself, where every ``__eq__`` is Python's own.
+
+Sizes are bounded, on the way out and again on arrival (a report may be forged): an int of
+at most ``MAX_INT_BITS`` bits, text of at most ``MAX_TEXT`` characters, ``MAX_NODES``
+elements, ``MAX_DEPTH`` levels. A Fraction is rebuilt from two such ints, a Decimal from
+its text, and only a finite Decimal whose exponent and digits are bounded crosses
+(``Decimal('NaN')`` and ``Decimal('1e999999999')`` cannot be compared or subtracted
+without raising): both are the receiving interpreter's own classes, never the program's
+objects.
+
+The comparisons below raise ``Incomparable`` for values they cannot relate (a float
+against an int too large for it, a Decimal against a Fraction in arithmetic): the caller
+fails the check with that reason; a comparison never turns into a pass by raising.
 """
 
 import collections
@@ -19,6 +31,10 @@ from typing import Any
 
 MAX_DEPTH = 64
 MAX_NODES = 200_000
+MAX_INT_BITS = 1 << 17  # about 39,000 decimal digits
+MAX_TEXT = 1 << 22  # characters of a str, bytes of a bytes
+MAX_DECIMAL_DIGITS = 4300
+MAX_DECIMAL_EXPONENT = 100_000
 
 # Bound now, before any program runs in this interpreter (the worker runs this source at
 # start-up): later patches of the names below do not reach these references.
@@ -51,6 +67,9 @@ except ImportError:  # pragma: no cover - only inside such a worker
 _numerator: Any = _fraction.numerator.__get__ if _fraction is not None else None
 _denominator: Any = _fraction.denominator.__get__ if _fraction is not None else None
 _decimal_str: Any = _decimal.__str__ if _decimal is not None else None
+_decimal_tuple: Any = _decimal.as_tuple if _decimal is not None else None
+_decimal_finite: Any = _decimal.is_finite if _decimal is not None else None
+_bit_length = int.bit_length
 # Builtin types themselves are values too (``assert type(f(x)) == list``); by identity.
 _TYPES = (type(None), bool, int, float, complex, str, bytes, list, tuple, dict, set, frozenset)
 _TYPE_NAMES = {t.__name__: t for t in _TYPES}
@@ -65,6 +84,33 @@ DecodeOther = Callable[[str, Any], object]
 
 class Unsendable(ValueError):
     """The value is not plain data (or is too deep or too large to send)."""
+
+
+class Incomparable(ValueError):
+    """Two plain values that a comparison cannot relate (the check fails)."""
+
+
+def _bounded_int(value: int) -> int:
+    if _bit_length(value) > MAX_INT_BITS:
+        raise Unsendable(f"an int of more than {MAX_INT_BITS} bits")
+    return value
+
+
+def _bounded_text(value: Any) -> Any:
+    if _len(value) > MAX_TEXT:
+        raise Unsendable(f"text of more than {MAX_TEXT} characters")
+    return value
+
+
+def _bounded_decimal(value: Any) -> Any:
+    if not _decimal_finite(value):
+        raise Unsendable("a Decimal that is not a finite number")
+    parts = _decimal_tuple(value)
+    if _len(parts.digits) > MAX_DECIMAL_DIGITS or not (
+        -MAX_DECIMAL_EXPONENT <= parts.exponent <= MAX_DECIMAL_EXPONENT
+    ):
+        raise Unsendable("a Decimal with too many digits or too large an exponent")
+    return value
 
 
 def encode(value: object, other: EncodeOther | None = None) -> Tagged:
@@ -88,20 +134,21 @@ def _encode(value: Any, depth: int, budget: list[int], other: EncodeOther | None
     if kind is int:
         # Hexadecimal text: JSON numbers lose big ints, and decimal text of more than 4300
         # digits is refused by Python (power-of-two bases are not limited).
-        return ["int", _format_int(value, "x")]
+        return ["int", _format_int(_bounded_int(value), "x")]
     if kind is float:
         return ["float", _repr_float(value)]  # text: JSON has no nan/inf
     if kind is complex:
         return ["complex", [_repr_float(_real(value)), _repr_float(_imag(value))]]
     if _fraction is not None and kind is _fraction:
-        pair = [_format_int(_numerator(value), "x"), _format_int(_denominator(value), "x")]
+        numerator = _bounded_int(_numerator(value))
+        pair = [_format_int(numerator, "x"), _format_int(_bounded_int(_denominator(value)), "x")]
         return ["fraction", pair]
     if _decimal is not None and kind is _decimal:
-        return ["decimal", _decimal_str(value)]
+        return ["decimal", _decimal_str(_bounded_decimal(value))]
     if kind is str:
-        return ["str", value]
+        return ["str", _bounded_text(value)]
     if kind is bytes:
-        return ["bytes", _bytes_hex(value)]
+        return ["bytes", _bytes_hex(_bounded_text(value))]
     if kind is list or kind is tuple or kind is set or kind is frozenset:
         items: list[Tagged] = []
         for item in value:
@@ -127,10 +174,10 @@ def _encode(value: Any, depth: int, budget: list[int], other: EncodeOther | None
 _SCALARS: dict[str, Callable[[Any], object]] = {
     "none": lambda p: None,
     "bool": lambda p: _exact(p, bool),
-    "int": lambda p: int(_exact(p, str), 16),
-    "float": lambda p: float(_exact(p, str)),
-    "str": lambda p: _exact(p, str),
-    "bytes": lambda p: bytes.fromhex(_exact(p, str)),
+    "int": lambda p: _bounded_int(int(_bounded_text(_exact(p, str)), 16)),
+    "float": lambda p: float(_bounded_text(_exact(p, str))),
+    "str": lambda p: _bounded_text(_exact(p, str)),
+    "bytes": lambda p: _bounded_text(bytes.fromhex(_exact(p, str))),
 }
 _SEQUENCES: dict[str, Callable[[list[object]], object]] = {
     "list": list,
@@ -161,9 +208,9 @@ def decode(data: object, depth: int = 0, other: DecodeOther | None = None) -> ob
             return _TYPE_NAMES[_exact(payload, str)]
         if tag == "fraction":
             numerator, denominator = _exact(payload, list)
-            return _fraction(int(_exact(numerator, str), 16), int(_exact(denominator, str), 16))
+            return _fraction(_SCALARS["int"](numerator), _SCALARS["int"](denominator))
         if tag == "decimal":
-            return _decimal(_exact(payload, str))
+            return _bounded_decimal(_decimal(_bounded_text(_exact(payload, str))))
         if tag == "complex":
             real, imag = _exact(payload, list)
             return complex(float(_exact(real, str)), float(_exact(imag, str)))
@@ -194,13 +241,36 @@ def _is_number(value: object) -> bool:
     return type(value) in _NUMBERS  # bool is not a number here
 
 
+def _numeric(relation: Callable[[], object]) -> bool:
+    """A relation between numbers, or Incomparable where Python cannot decide it."""
+    try:
+        return bool(relation())
+    except (ArithmeticError, TypeError, ValueError) as exc:
+        raise Incomparable(f"the values cannot be compared: {type(exc).__name__}") from None
+
+
+def has_nan(value: object, depth: int = 0) -> bool:
+    """Whether a plain value is NaN or holds one (in a complex, a container, a key)."""
+    kind = type(value)
+    if kind is float:
+        return value != value
+    if kind is complex:
+        return value != value  # NaN in either part
+    if kind in (list, tuple, set, frozenset) and depth < MAX_DEPTH:
+        return any(has_nan(item, depth + 1) for item in value)  # type: ignore[attr-defined]
+    if kind is dict and depth < MAX_DEPTH:
+        items = value.items()  # type: ignore[attr-defined]
+        return any(has_nan(k, depth + 1) or has_nan(v, depth + 1) for k, v in items)
+    return False
+
+
 def same(a: Any, b: Any) -> bool:
     """``a == b`` as Python compares plain values, except that a bool equals only a bool
     (``True`` is not ``1``) and a list is not a tuple. Numbers compare as Python does."""
     if type(a) is bool or type(b) is bool:
         return type(a) is type(b) and a is b
     if _is_number(a) and _is_number(b):
-        return bool(a == b)
+        return _numeric(lambda: a == b)
     if a is None or b is None:
         return a is b
     if type(a) in (set, frozenset) and type(b) in (set, frozenset):
@@ -249,7 +319,8 @@ def ordered(op: str, a: object, b: object) -> bool:
         return False
     x: Any = a
     y: Any = b
-    return bool({"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op])
+    relations = {"<": lambda: x < y, "<=": lambda: x <= y, ">": lambda: x > y, ">=": lambda: x >= y}
+    return _numeric(relations[op])
 
 
 def truthy(value: object) -> bool:
@@ -261,17 +332,23 @@ def close(a: Any, b: Any, rel_tol: float, abs_tol: float) -> bool:
     """``math.isclose`` for two real numbers; False for anything else."""
     if type(a) not in _REALS or type(b) not in _REALS:
         return False
-    return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+    return _numeric(lambda: math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol))
 
 
 def within(a: Any, b: Any, op: str, tol: Any) -> bool:
     """``abs(a - b) < tol`` (or ``<=``) for real numbers; False for anything else."""
     if type(a) not in _REALS or type(b) not in _REALS or type(tol) not in _REALS:
         return False
+    # Decimal and float do not mix in arithmetic; an int too large for a float does not
+    # subtract from one: Incomparable, so the check fails with the reason.
+    return ordered(op, _numeric_value(lambda: abs(a - b)), tol)
+
+
+def _numeric_value(compute: Callable[[], object]) -> object:
     try:
-        return ordered(op, abs(a - b), tol)
-    except TypeError:  # Decimal and float do not mix in arithmetic
-        return False
+        return compute()
+    except (ArithmeticError, TypeError, ValueError) as exc:
+        raise Incomparable(f"the values cannot be compared: {type(exc).__name__}") from None
 
 
 def holds(op: str, a: object, b: object) -> bool:

@@ -74,11 +74,27 @@ def judge_split(
     try:
         expected = _reference_values(split, reference)
         values = _values(read_report(raw, nonce), len(split.probes), "program")
+        if not split.nan:
+            _no_nan(split, values)
         for check in split.checks:
             _judge_check(check, values, expected)
     except _Failed as failed:
         return replace(base, passed=False, failure=failed.failure, detail=failed.detail)
+    except Exception as exc:  # a verdict fails a test, it never loses it
+        detail = f"the test's values could not be judged: {type(exc).__name__}"
+        return replace(base, passed=False, failure=Failure.WRONG_VALUE, detail=detail)
     return replace(base, passed=True, failure=Failure.NONE, detail="passed")
+
+
+def _no_nan(split: SplitTest, values: list[object]) -> None:
+    for check in split.checks:
+        for operand in check.operands:
+            if operand.where == "program" and value_codec.has_nan(values[operand.index]):
+                raise _Failed(
+                    Failure.WRONG_VALUE,
+                    f"{check.source[:_SHOWN]}: the program's value is NaN, and the test does "
+                    "not ask about NaN",
+                )
 
 
 def _reference_values(
@@ -129,6 +145,18 @@ def _value(operand: Operand, values: list[object], expected: list[object]) -> ob
 
 def _judge_check(check: Check, values: list[object], expected: list[object]) -> None:
     args = [_value(o, values, expected) for o in check.operands]
+    try:
+        ok = _relation(check, args)
+    except value_codec.Incomparable as exc:
+        raise _Failed(Failure.WRONG_VALUE, f"{check.source[:_SHOWN]}: {exc}") from None
+    if not ok:
+        shown = ", ".join(
+            _show(a) for a, o in zip(args, check.operands, strict=True) if o.where == "program"
+        )
+        raise _Failed(Failure.WRONG_VALUE, f"{check.source[:_SHOWN]} does not hold (got {shown})")
+
+
+def _relation(check: Check, args: list[object]) -> bool:
     relation = check.relation
     if relation == "truthy":
         ok = value_codec.truthy(args[0])
@@ -140,11 +168,7 @@ def _judge_check(check: Check, values: list[object], expected: list[object]) -> 
         ok = value_codec.within(args[0], args[1], relation.split()[1], args[2])
     else:
         ok = value_codec.holds(relation, args[0], args[1])
-    if not ok:
-        shown = ", ".join(
-            _show(a) for a, o in zip(args, check.operands, strict=True) if o.where == "program"
-        )
-        raise _Failed(Failure.WRONG_VALUE, f"{check.source[:_SHOWN]} does not hold (got {shown})")
+    return ok
 
 
 def _show(value: object) -> str:

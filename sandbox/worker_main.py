@@ -119,8 +119,9 @@ class PythonJob(TypedDict):
     """Run ``files[main]`` in the forked interpreter.
 
     With ``nonce`` (a split test), after the program's top level has returned: evaluate
-    each of ``probes`` (after ``setup``; ``builtins`` are names bound to Python's own
-    builtins meanwhile) and report their values on ``REPORT_FD`` with the nonce.
+    each of ``probes`` (after ``setup``, which only a run without a program has: the
+    program's run gets call chains of its own names with literal arguments and nothing
+    else) and report their values on ``REPORT_FD`` with the nonce.
 
     With ``sealed`` (an opaque test; see ``SealedTest``): the test runs in a process of its
     own that never runs program code (``_OpaqueTest``). ``sealed`` exists on the host only:
@@ -136,7 +137,6 @@ class PythonJob(TypedDict):
     nonce: NotRequired[str]
     probes: NotRequired[list[str]]
     setup: NotRequired[str]
-    builtins: NotRequired[list[str]]
     sealed: NotRequired[str]
     sealed_bytes: NotRequired[int]
     # An opaque test's names that the program's process sends once its top level returned
@@ -151,6 +151,8 @@ class SealedTest(TypedDict):
 
     code: str
     nonce: str
+    # Whether the test asks about NaN: otherwise a NaN from the program ends it unpassed.
+    nan: bool
 
 
 @final
@@ -780,7 +782,7 @@ class Worker:
                 os.execve(argv[0], argv, full_env)
             os.environ.update(env)
             if "nonce" in job:
-                test = _TestHarness(job, self.codec, self.cfg["preimport"])
+                test = _TestHarness(job, self.codec)
             code = _run_python(os.path.join(self.job_dir, job["main"]), test)
         except BaseException as exc:  # pragma: no cover - reported through stderr
             with contextlib.suppress(OSError):
@@ -958,31 +960,21 @@ _pristine_builtins = dict(builtins.__dict__)
 
 class _TestHarness:
     """The trusted part of a split test, run in the job's interpreter after the program's
-    top level returned: it evaluates the program's side of each check and reports the
-    values. It can only report; the host judges what it reports."""
+    top level returned: it evaluates the program's call chains (``f(3)``,
+    ``Solution().run([1, 2])[0]``: calls of the program's names with literal arguments;
+    ``test_split`` sends nothing else) and reports the values. It can only report; the
+    host judges what it reports. In a run without a program (the expected sides), the
+    same, after the test's set-up."""
 
-    def __init__(self, job: PythonJob, codec: dict[str, Any], modules: list[str]) -> None:
+    def __init__(self, job: PythonJob, codec: dict[str, Any]) -> None:
         self.job = job
         self.encode: Callable[[object], object] = codec["encode"]
         self.unsendable: type[Exception] = codec["Unsendable"]
-        # Module contents as the worker imported them, restored before each probe: a
-        # program that patched math.isclose or itertools does not change the test. Only
-        # modules the test's text names can be reached by it, so only those are kept.
-        text = " ".join([job.get("setup", ""), *job.get("probes", [])])
-        self.modules = [
-            (module.__dict__, dict(module.__dict__))
-            for module in map(sys.modules.get, (m for m in modules if m in text))
-            if module is not None
-        ]
 
-    def _namespace(self, main: dict[str, Any]) -> dict[str, Any]:
-        for saved_dict, saved in self.modules:
-            saved_dict.update(saved)
+    @staticmethod
+    def _namespace(main: dict[str, Any]) -> dict[str, Any]:
         names = dict(main)
         names["__builtins__"] = dict(_pristine_builtins)
-        for name in self.job.get("builtins", []):
-            if name in _pristine_builtins:
-                names[name] = _pristine_builtins[name]
         return names
 
     @staticmethod
@@ -1067,11 +1059,12 @@ class _OpaqueTest:
         with os.fdopen(SEALED_FD, "rb") as f:
             sealed = cast(SealedTest, _expect(json.loads(f.read()), SealedTest, "sealed"))
         link = self.remote["Link"](rfd, wfd, self.codec, _flush_stdout)
+        link.refuse_nan = not sealed["nan"]
         broken = self.remote["LinkBroken"]
         try:
             names = {**link.ready(), "__name__": "__main__", "__builtins__": builtins}
-        except broken:
-            return  # the program's top level did not return
+        except (broken, self.remote["ProgramExit"]):
+            return  # the program's top level did not return, or sent a NaN
         verdict = 1
         try:
             _exec(_compile(sealed["code"], "<test>", "exec"), names)

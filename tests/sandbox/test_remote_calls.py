@@ -18,6 +18,7 @@ CODEC = {
     "encode": value_codec.encode,
     "decode": value_codec.decode,
     "Unsendable": value_codec.Unsendable,
+    "has_nan": value_codec.has_nan,
 }
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from sandbox.test_split import (
     Operand,
+    asks_about_nan,
     opaque_names,
     program_names,
     rewrite_opaque,
@@ -24,7 +25,7 @@ def test_plain_asserts_split_and_expected_literals_stay_on_the_host() -> None:
         Operand("program", 0),
         Operand("literal", value=[1, {"a": (2,)}]),
     )
-    assert split.references == [] and split.program_setup == ""
+    assert split.references == []
 
 
 def test_the_humaneval_shape_substitutes_the_candidate() -> None:
@@ -43,7 +44,6 @@ def test_the_humaneval_shape_substitutes_the_candidate() -> None:
     assert split.probes == ["f(1)", "f(2.0)", "f(3)"]
     assert [c.relation for c in split.checks] == ["==", "within <", "is not", "truthy"]
     assert split.checks[3].operands == (Operand("literal", value=True),)
-    assert "METADATA" not in split.program_setup  # not needed by any probe
 
 
 @pytest.mark.parametrize(
@@ -83,10 +83,57 @@ def test_isclose_keeps_its_tolerances() -> None:
         "assert (",  # does not parse
         "def ok(v):\n    return v > 0\nassert ok(f(1))",  # a helper the test defines
         "def ok(v):\n    return v\nW = ok(1)\nassert f(1) == W",
+        # The program's process evaluates calls of its own names and nothing else: any
+        # operator, comparison or builtin around them runs in the test's own process.
+        "assert all(a == b for a, b in zip(f([1]), [1]))",
+        "assert bool(f(1) == 1)",
+        "assert (f(1) == 1) is True",
+        "assert f(1).__eq__(1)",
+        "assert f(1) - 9 == 0",
+        "assert abs(f(1) - 9) / 9 < 1e-6",
+        "assert sum(f(i) == i for i in [1, 2]) == 2",
+        "assert len(f([1])) == 1",  # a builtin around the call
+        "assert -f(1) == -1",
+        "assert f(1)[0:-1] == []\nassert f(LIMIT + 1) == 4",  # a computed argument
+        "cases = [(3, 9)]\nassert f(cases[0][0]) == cases[0][1]",  # data read by the test
+        "x = [1]\nassert f(x) == [1]\nassert f(x) == [1]",  # one list, changed in place?
+        "x = [1]\nx = [2]\nassert f(x) == [2]",  # bound twice
+        "assert f(*[1]) == 1",
+        "assert f(**{'x': 1}) == 1",
+        "assert f('a' * 100_000) == 1",  # a folded argument too large
+        "assert f(2 ** 100_000) == 1",
     ],
 )
 def test_opaque_shapes(test: str) -> None:
     assert split_test(test, PROGRAM) is None
+
+
+@pytest.mark.parametrize(
+    ("test", "probes"),
+    [
+        ("assert f(3 * 19) == 1", ["f(57)"]),
+        ("assert f('ab' + 'c') == 1", ["f('abc')"]),
+        ("assert f([1, 0 ** 0], -2 ** 3) == 1", ["f([1, 1], -8)"]),
+        ("assert f(2 ** 100) == 1", [f"f({2**100})"]),
+        ("assert f(1).real == 1", ["f(1).real"]),
+        ("assert f(1)[0][1:2] == []", ["f(1)[0][1:2]"]),
+        ("assert g(1, b=[2])", ["g(1, b=[2])"]),
+        ("x = (1, 2)\nassert f(x) == 1\nassert f(x) == 2", ["f((1, 2))", "f((1, 2))"]),
+    ],
+)
+def test_call_chains_with_literal_arguments_split(test: str, probes: list[str]) -> None:
+    split = split_test(test, PROGRAM)
+    assert split is not None and split.probes == probes
+
+
+def test_a_test_that_names_nan_asks_about_it() -> None:
+    plain = split_test("assert f(1) != 2", PROGRAM)
+    named = split_test("import math\nassert f(1) != math.nan", PROGRAM)
+    assert plain is not None and not plain.nan
+    assert named is not None and named.nan
+    assert asks_about_nan("assert math.isnan(f(1))")
+    assert asks_about_nan("assert f(1) == float('NaN')")
+    assert not asks_about_nan("assert f('banana') == 1")
 
 
 def test_non_literal_expected_sides_go_to_the_reference_run_with_their_setup() -> None:
@@ -95,16 +142,15 @@ def test_non_literal_expected_sides_go_to_the_reference_run_with_their_setup() -
     assert split is not None
     assert split.references == ["EXPECTED"]
     assert split.reference_setup == "EXPECTED = sorted([3, 1])"
-    # The program's run gets no set-up: its side needs none, and EXPECTED stays out.
-    assert split.program_setup == ""
+    assert split.probes == ["f(2)"]  # the program's run gets no set-up: EXPECTED stays out
     assert split.checks[0].operands[1] == Operand("reference", 0)
 
 
-def test_inputs_from_setup_reach_the_program_side_only_when_used() -> None:
+def test_a_literal_input_from_setup_is_inlined_and_nothing_else_reaches_the_program() -> None:
     split = split_test("DATA = [3, 1]\nWANT = [1, 3]\nassert f(DATA) == WANT", PROGRAM)
     assert split is not None
-    assert split.program_setup == "DATA = [3, 1]"
-    assert split.reference_setup == "WANT = [1, 3]"
+    assert split.probes == ["f([3, 1])"]  # the argument's value, not the set-up
+    assert split.checks[0].operands[1] == Operand("literal", value=[1, 3])
 
 
 def test_a_side_naming_a_program_name_is_the_programs() -> None:
@@ -113,11 +159,12 @@ def test_a_side_naming_a_program_name_is_the_programs() -> None:
     assert split is not None and split.probes == ["f(1)", "LIMIT"]
 
 
-def test_builtins_the_probes_read_are_pinned() -> None:
-    split = split_test("assert len(f([1])) == 1\nassert abs(f(-1)) == 1", PROGRAM)
-    assert split is not None and split.builtins == ["abs", "len"]
-    humaneval = split_test("def check(candidate):\n    assert candidate(1) == 1\ncheck(max)", "")
-    assert humaneval is not None and humaneval.builtins == []  # the function under test
+def test_a_builtin_is_a_chains_start_only_as_the_function_under_test() -> None:
+    # A program that defines ``len`` must not decide ``len(f(x))``: the test process runs it.
+    assert split_test("assert len(f([1])) == 1", PROGRAM + "def len(x):\n    return 1\n") is None
+    test = "def check(candidate):\n    assert candidate(1) == 1\ncheck(max)"
+    humaneval = split_test(test, "def max(x):\n    return x\n")
+    assert humaneval is not None and humaneval.probes == ["max(1)"]
 
 
 def test_program_names() -> None:

@@ -10,7 +10,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sandbox import value_codec
-from sandbox.value_codec import Unsendable, close, decode, encode, holds, same
+from sandbox.value_codec import (
+    Incomparable,
+    Unsendable,
+    close,
+    decode,
+    encode,
+    has_nan,
+    holds,
+    same,
+    within,
+)
 
 PLAIN = st.recursive(
     st.none()
@@ -222,7 +232,7 @@ def test_exact_rationals_and_decimals_travel_and_compare_as_python_does() -> Non
     from decimal import Decimal
     from fractions import Fraction
 
-    for value in (Fraction(1, 3), Fraction(-(10**5000), 7), Decimal("0.10"), Decimal("-Infinity")):
+    for value in (Fraction(1, 3), Fraction(-(10**5000), 7), Decimal("0.10"), Decimal("-1E+5")):
         back = decode(encode(value))
         assert type(back) is type(value) and back == value
     assert same(Fraction(1, 2), 0.5) and same(Decimal("0.5"), Fraction(1, 2))
@@ -236,3 +246,46 @@ def test_exact_rationals_and_decimals_travel_and_compare_as_python_does() -> Non
         encode(type("D", (Decimal,), {})("1"))
     with pytest.raises(Unsendable):
         decode(["fraction", ["1", "0"]])  # a zero denominator is malformed, not a crash
+
+
+def test_sizes_are_bounded_on_the_way_out_and_on_arrival() -> None:
+    from decimal import Decimal
+
+    for value in (
+        2 ** (value_codec.MAX_INT_BITS + 1),
+        "x" * (value_codec.MAX_TEXT + 1),
+        Decimal("NaN"),
+        Decimal("sNaN"),
+        Decimal("Infinity"),
+        Decimal("1e999999999"),
+        Decimal("1" * (value_codec.MAX_DECIMAL_DIGITS + 1)),
+    ):
+        with pytest.raises(Unsendable):
+            encode(value)
+    for forged in (
+        ["int", "1" * (value_codec.MAX_INT_BITS // 4 + 2)],
+        ["decimal", "NaN"],
+        ["decimal", "-Infinity"],
+        ["decimal", "1e999999999"],
+        ["fraction", ["1", "1" * (value_codec.MAX_INT_BITS // 4 + 2)]],
+        ["str", "x" * (value_codec.MAX_TEXT + 1)],
+    ):
+        with pytest.raises(Unsendable):
+            decode(forged)
+    assert decode(encode(2**100_000)) == 2**100_000  # large but within the bound
+
+
+def test_comparisons_that_python_cannot_make_raise_incomparable_never_pass() -> None:
+    from decimal import Decimal
+    from fractions import Fraction
+
+    with pytest.raises(Incomparable):
+        close(10**400, 1.0, 1e-9, 0.0)
+    with pytest.raises(Incomparable):
+        within(Decimal("1.5"), 1.5, "<", 0.1)
+    with pytest.raises(Incomparable):
+        holds("!=", Decimal("sNaN"), 1)  # what decode refuses; a signalling NaN raises
+    assert holds("<", Fraction(1, 3), Decimal("0.5"))
+    assert has_nan(float("nan")) and has_nan(complex(1, float("nan")))
+    assert has_nan({"a": [1, (2, float("nan"))]}) and has_nan({float("nan"): 1})
+    assert not has_nan([1.0, float("inf"), "nan", Decimal("1")])

@@ -5,6 +5,7 @@ split test passes only when every check holds on the values the program's side r
 from __future__ import annotations
 
 import json
+from decimal import Decimal as _decimal
 
 import pytest
 
@@ -192,3 +193,49 @@ def test_split_fails_when_the_expected_side_failed() -> None:
     broken = TestOutcome(False, Failure.SANDBOX_ERROR, None, "", "", 0.0, "worker lost")
     outcome = judge_split(test, CLEAN, reply(ok(1)), NONCE, (broken, job_result(), REF_NONCE))
     assert (outcome.failure, outcome.detail) == (Failure.SANDBOX_ERROR, "worker lost")
+
+
+@pytest.mark.parametrize(
+    ("check", "value"),
+    [
+        # Values the host's arithmetic cannot relate: the check fails, the item is not lost.
+        (Check("isclose", (program(), literal(1.0)), "assert math.isclose(f(1), 1.0)"), 10**400),
+        (Check("within <", (program(), literal(1.5), literal(0.1)), "a"), 10**400),
+        (Check("within <", (program(), literal(1.5), literal(0.1)), "b"), _decimal("1E+99999")),
+        (Check("<", (program(), literal(0.5)), "assert f(1) < 0.5"), 10**400 + 1),
+    ],
+)
+def test_a_value_that_cannot_be_compared_fails_its_check_with_the_reason(
+    check: Check, value: object
+) -> None:
+    outcome = judge_split(split(check), CLEAN, reply(ok(value)), NONCE, None)
+    assert not outcome.passed and outcome.failure is Failure.WRONG_VALUE
+    assert "does not hold" in outcome.detail or "cannot be compared" in outcome.detail
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        Check("!=", (program(), literal(2.0)), "assert f(1) != 2.0"),
+        Check("falsy", (program(),), "assert not f(1)"),
+        Check("within <", (program(), literal(float("nan")), literal(0.1)), "assert ..."),
+        Check("not in", (program(), literal([1.0])), "assert f(1) not in [1.0]"),
+    ],
+)
+def test_a_nan_from_the_program_fails_unless_the_test_asks_about_nan(check: Check) -> None:
+    nan_test = split(check)
+    failed = judge_split(nan_test, CLEAN, reply(ok(float("nan"))), NONCE, None)
+    assert not failed.passed and "NaN" in failed.detail
+    failed = judge_split(nan_test, CLEAN, reply(ok([1, float("nan")])), NONCE, None)
+    assert not failed.passed and "NaN" in failed.detail
+    asking = SplitTest(checks=[check], probes=["p0"], nan=True)
+    outcome = judge_split(asking, CLEAN, reply(ok(float("nan"))), NONCE, None)
+    assert outcome.failure is not Failure.NO_RESULT and "NaN" not in outcome.detail
+
+
+def test_a_forged_report_with_values_past_the_bounds_is_no_result() -> None:
+    huge_int = {"values": [["ok", ["int", "f" * (value_codec.MAX_INT_BITS // 4 + 8)]]]}
+    nan_decimal = {"values": [["ok", ["decimal", "NaN"]]]}
+    for report in (huge_int, nan_decimal):
+        outcome = judge_split(split(EQUALS_SIX), CLEAN, reply(report), NONCE, None)
+        assert not outcome.passed and outcome.failure is Failure.NO_RESULT
