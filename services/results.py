@@ -7,6 +7,7 @@ adds what every result carries. No stage reads a result back.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from services.judgement import Judgement
@@ -27,7 +28,9 @@ def to_result(judgement: Judgement[Any], reward: Reward) -> ScoreResult:
         reward=reward.value,
         status=judgement.status,
         judge=judgement.judge,
-        components=presented.components,
+        # A component that is not a finite number is left out: JSON has no NaN, and a
+        # trainer would read it as null.
+        components={k: v for k, v in presented.components.items() if math.isfinite(v)},
         extracted=presented.extracted,
         detail=judgement.detail,
     )

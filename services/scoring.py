@@ -11,7 +11,9 @@ A ``/score`` item goes through these stages, in this order:
 4. the LLM stage (:mod:`services.llm_stage`) refines the verdicts of the tasks it applies
    to (math) with the served verifier where the mode asks for it;
 5. the task's reward rule gives the reward under the request's
-   :class:`~services.rewards.policy.RewardPolicy`;
+   :class:`~services.rewards.policy.RewardPolicy`, and the reward is clamped into the
+   interval that policy defines for the task (a value that is not a finite number never
+   becomes a reward: :func:`~services.rewards.policy.bounded_reward`);
 6. :func:`services.results.to_result` builds the wire result with the task's presenter.
 
 Which tasks exist, and each one's item model, judge, reward rule and presenter, the
@@ -30,6 +32,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from contextlib import nullcontext
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from pydantic import ValidationError
@@ -41,7 +44,7 @@ from services.mathcheck.checker import MathChecker
 from services.metrics import Metrics
 from services.protocol import BatchSummary, RewardOptions, ScoreResponse, ScoreResult, Status, Task
 from services.results import to_result
-from services.rewards.policy import NO_REWARD, RewardPolicy
+from services.rewards.policy import NO_REWARD, Reward, RewardPolicy, bounded_reward
 from services.settings import Settings
 from services.tasks.entry import JudgeParts
 from services.tasks.judging import (
@@ -88,6 +91,21 @@ def _lost(index: int, item: TaskItem | None) -> Judgement[Any]:
     task, item_id = (task_of(item), item.id) if item is not None else (None, None)
     reason = "internal error: the item got no verdict"
     return unjudged(index, item_id, task, Status.ERROR, reason)
+
+
+def _rewarded(judgement: Judgement[Any], policy: RewardPolicy) -> tuple[Judgement[Any], Reward]:
+    """The judgement's reward under ``policy``, clamped into the task's reward interval;
+    the judgement says so where the clamp changed it (an error where the value was not a
+    finite number)."""
+    if judgement.task is None:
+        return judgement, NO_REWARD
+    task = entry_of(judgement.task)
+    bounded = bounded_reward(task.reward(judgement, policy), task.reward_interval(policy))
+    if bounded.note is None:
+        return judgement, bounded.reward
+    status = Status.ERROR if bounded.failed else judgement.status
+    detail = f"{judgement.detail}; {bounded.note}" if judgement.detail else bounded.note
+    return replace(judgement, status=status, detail=detail), bounded.reward
 
 
 class Scored(NamedTuple):
@@ -144,8 +162,7 @@ class Scorer:
         judgements = await self._llm.refine(items, judgements, options, policy)
         scored = []
         for judgement in judgements:
-            task = entry_of(judgement.task) if judgement.task is not None else None
-            reward = task.reward(judgement, policy) if task is not None else NO_REWARD
+            judgement, reward = _rewarded(judgement, policy)
             scored.append(Scored(judgement, to_result(judgement, reward)))
             label = judgement.task.value if judgement.task is not None else "invalid"
             self._metrics.items.labels(task=label, status=judgement.status.value).inc()

@@ -9,13 +9,19 @@ as the seeds give them:
   verifier's probability ``p`` (:func:`combined_score`), mapped onto the reward scale
   (:func:`answer_value`), then the same weighted sum.
 * critique and rubric items (seed 004): ``(1 - |score - reference|)**2``.
+
+Every reward lies in its policy's interval (:meth:`RewardPolicy.interval`): the lowest and
+highest value the task's formula can give under the request's options, whatever the
+completion. The scorer clamps each reward into it as its last step
+(:func:`bounded_reward`), and a value that is not a finite number never becomes a reward.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from services.protocol import Mode, RewardOptions
+from services.protocol import Mode, RewardOptions, Task
 from services.rewards.format_reward import FormatScore
 
 
@@ -84,9 +90,51 @@ def answer_value(scale: RewardScale, score: float, answered: bool) -> float:
     return scale.no_answer + (scale.correct - scale.no_answer) * score
 
 
+def clamp_unit(score: float) -> float:
+    """A score clamped into [0, 1] on both sides (NaN is the caller's to refuse)."""
+    return min(1.0, max(0.0, score))
+
+
 def rubric_reward(score: float, reference: float) -> float:
-    """TinyV/RRM rubric reward: ``(1 - |score - reference|)**2`` for scores in [0, 1]."""
-    return (1.0 - abs(score - reference)) ** 2
+    """TinyV/RRM rubric reward: ``(1 - |score - reference|)**2``, with both the score and the
+    target clamped into [0, 1] first, so the reward lies in [0, 1] whatever they are."""
+    return (1.0 - abs(clamp_unit(score) - clamp_unit(reference))) ** 2
+
+
+@dataclass(frozen=True, slots=True)
+class RewardInterval:
+    """The lowest and highest reward a task's formula gives under a request's options."""
+
+    low: float
+    high: float
+
+    @property
+    def finite(self) -> bool:
+        return math.isfinite(self.low) and math.isfinite(self.high)
+
+    def clamp(self, value: float) -> float:
+        # Comparisons, not min/max: a bound that is NaN (a request's reward value) is no bound.
+        if value < self.low:
+            return self.low
+        if value > self.high:
+            return self.high
+        return value
+
+    def __str__(self) -> str:
+        return f"[{self.low:g}, {self.high:g}]"
+
+
+# Critique and rubric rewards: (1 - |score - target|)**2 with both in [0, 1].
+GRADED_INTERVAL = RewardInterval(0.0, 1.0)
+
+
+def _extremes(values: tuple[float, ...]) -> tuple[float, float]:
+    return min(values), max(values)
+
+
+def _scaled(weight: float, low: float, high: float) -> tuple[float, float]:
+    """The range of ``weight * x`` for ``x`` in ``[low, high]`` (a weight may be negative)."""
+    return _extremes((weight * low, weight * high)) if weight != 0.0 else (0.0, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,3 +176,80 @@ class RewardPolicy:
     def total(self, answer: float, fmt: FormatScore) -> float:
         """The reward: the answer component plus the weighted format terms."""
         return combine(answer, fmt, self.weights)
+
+    def with_format(self, low: float, high: float) -> RewardInterval:
+        """The interval of :meth:`total` for an answer component in ``[low, high]``: the
+        format term is in [0, 1], the thinking term in [-1, 0]."""
+        parts = (
+            _scaled(self.weights.answer, low, high),
+            _scaled(self.weights.format, 0.0, 1.0),
+            _scaled(self.weights.thinking, -1.0, 0.0),
+        )
+        return RewardInterval(sum(p[0] for p in parts), sum(p[1] for p in parts))
+
+    def math_interval(self) -> RewardInterval:
+        """Math: the answer component is ``correct``, ``wrong``, ``no_answer`` or a verifier
+        score mapped between two of them, plus the format terms."""
+        scale = self.scale
+        return self.with_format(*_extremes((scale.correct, scale.wrong, scale.no_answer)))
+
+    def code_interval(self) -> RewardInterval:
+        """Code: ``pass_fraction * base_weight`` (0 to ``base_weight``), plus the perfect
+        bonus when every test passes, or ``empty_code_reward``; plus the format terms."""
+        options = self.options
+        perfect = options.base_weight + options.perfect_bonus * options.perfect_weight
+        values = (0.0, options.base_weight, perfect, options.empty_code_reward)
+        return self.with_format(*_extremes(values))
+
+    def interval(self, task: Task) -> RewardInterval | None:
+        """The interval every reward of ``task`` lies in; None for a task whose formula this
+        policy does not know (one added at runtime without an interval of its own)."""
+        if task is Task.MATH:
+            return self.math_interval()
+        if task is Task.CODE:
+            return self.code_interval()
+        if task in (Task.RUBRIC, Task.CRITIQUE):
+            return GRADED_INTERVAL
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Bounded:
+    """A reward after the final clamp, and what the clamp did (None: nothing)."""
+
+    reward: Reward
+    note: str | None = None
+    failed: bool = False  # the reward was not a finite number: the item is an error
+
+
+def bounded_reward(reward: Reward, interval: RewardInterval | None) -> Bounded:
+    """``reward`` clamped into ``interval`` (the last step of scoring).
+
+    A value that is not a finite number (NaN, an infinity, an overflow of the request's own
+    reward values) is never a reward: it becomes the interval's lowest reward, said so, and
+    the item is an error; with no finite lower bound to give, no reward at all. A finite
+    value outside the interval (a formula fed a value out of its range) is clamped into it.
+    """
+    value = reward.value
+    answer = reward.answer
+    if answer is not None and not math.isfinite(answer):
+        answer = None
+    if value is None:
+        return Bounded(Reward(None, answer))
+    if not math.isfinite(value):
+        low = interval.low if interval is not None else math.nan
+        if not math.isfinite(low):
+            note = f"the reward computed is not a finite number ({value}): no reward given"
+            return Bounded(Reward(None, answer), note, failed=True)
+        note = (
+            f"the reward computed is not a finite number ({value}): the lowest reward of the "
+            f"request's reward policy, {low:g}, is given"
+        )
+        return Bounded(Reward(low, answer), note, failed=True)
+    if interval is None:
+        return Bounded(Reward(value, answer))
+    clamped = interval.clamp(value)
+    if clamped != value:
+        note = f"reward {value:g} clamped into the reward policy's interval {interval}"
+        return Bounded(Reward(clamped, answer), note)
+    return Bounded(Reward(value, answer))

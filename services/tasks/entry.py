@@ -20,7 +20,7 @@ from services.judgement import Judgement
 from services.mathcheck.checker import MathChecker
 from services.metrics import Metrics
 from services.protocol import Mode, Task, VerdictSource
-from services.rewards.policy import Reward, RewardPolicy
+from services.rewards.policy import Reward, RewardInterval, RewardPolicy
 from services.settings import Settings
 from services.tasks.judging import TaskItem, TaskJudge
 from services.verifier import VerifierClient, VerifierJudgement, VerifyRequest
@@ -119,3 +119,12 @@ class TaskEntry(Generic[EvidenceT]):
     backend: Backend | None = None
     demand: Callable[[Any], int] = no_demand
     verification: Verification[EvidenceT] | None = None
+    # The interval every reward of the task lies in under a request's policy; None: the
+    # policy's own for a built-in task (RewardPolicy.interval), else no bound but
+    # finiteness. The scorer clamps each reward into it as its last step.
+    interval: Callable[[RewardPolicy], RewardInterval] | None = None
+
+    def reward_interval(self, policy: RewardPolicy) -> RewardInterval | None:
+        if self.interval is not None:
+            return self.interval(policy)
+        return policy.interval(self.name)

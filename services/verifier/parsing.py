@@ -67,7 +67,8 @@ def text_label(text: str, true_label: str = "True", false_label: str = "False") 
 
 
 def parse_total_score(text: str) -> tuple[float | None, str | None]:
-    """``(min(10, X)/10, None)`` from the last "Total Score: X/10", or ``(None, reason)``."""
+    """``(X/10, None)`` from the last "Total Score: X/10", clamped into [0, 1] on both
+    sides, or ``(None, reason)``."""
     matches = _TOTAL_SCORE.findall(text)
     if not matches:
         tail = text.strip()[-80:]
@@ -75,7 +76,7 @@ def parse_total_score(text: str) -> tuple[float | None, str | None]:
     value = float(matches[-1])
     if not math.isfinite(value):
         return None, f"score {matches[-1]!r} is not a number"
-    return min(10.0, value) / 10.0, None
+    return min(1.0, max(0.0, value / 10.0)), None
 
 
 def verdict_after_thinking(

@@ -9,4 +9,4 @@ from dataclasses import dataclass
 class CritiqueEvidence:
     grade_text: str  # the text the seed hands to float()
     target: float  # the item's target score, in [0, 1]
-    grade: float | None  # min(10, X)/10, or None when no grade could be read
+    grade: float | None  # X/10 clamped into [0, 1], or None when no grade could be read

@@ -1,4 +1,5 @@
-"""The RRM-training reward against seed 004's own parser, on the seed's edge cases."""
+"""The RRM-training reward against seed 004's own parser, on the seed's edge cases, with
+the grade bounded on both sides and a grade that is not a finite number unread."""
 
 from __future__ import annotations
 
@@ -30,6 +31,19 @@ def seed_grade_reward(solution_str: str, ground_truth: float) -> float:
         return 0.0
 
 
+def bounded_seed_reward(solution_str: str, ground_truth: float) -> float:
+    """The seed's reward with its two departures: X is clamped into [0, 10] on both sides,
+    and an X that is not a finite number is no grade (0.0)."""
+    text = grade_text(solution_str)
+    try:
+        value = float(text)
+    except ValueError:
+        return 0.0
+    if not math.isfinite(value):
+        return 0.0
+    return seed_grade_reward(f"Total Score: {max(0.0, value)!r}", ground_truth)
+
+
 EDGE_CASES = [
     "The proof is complete.\nTotal Score: 7/10",
     "**Total Score:** 8/10",
@@ -49,22 +63,82 @@ EDGE_CASES = [
     "",
     "Total Score:",
     "Total Score: 0/10",
-    "Total Score: -3/10",  # the seed reads negative grades as they are
+    "Total Score: -3/10",  # the seed reads negative grades as they are; clamped to 0 here
     "Total Score: 1e1/10",
-    "Total Score: nan/10",  # float('nan'): min(10, nan) is 10
-    "Total Score: inf",
+    "Total Score: nan/10",  # float('nan'): the seed's min(10, nan) is 10; no grade here
+    "Total Score: inf",  # the seed's 10/10; no grade here
     "Total Score: 8/10 points",
     "Total Score: 1_0/10",  # float() reads digit separators
     "Total Score: ７/10",  # and other scripts' digits
 ]
 
 
+# What a policy controls in its critique: negative, huge, not-a-number, thousand-digit.
+HOSTILE_GRADES = [
+    "-1000",
+    "-1e200",
+    "-1e308",
+    "-1e400",
+    "1e400",
+    "1e308",
+    "nan",
+    "NaN",
+    "-nan",
+    "inf",
+    "-inf",
+    "Infinity",
+    "-" + "9" * 1000,
+    "9" * 1000,
+    "0." + "9" * 1000,
+    "-0",
+    "1e-320",
+]
+
+
 @pytest.mark.parametrize("completion", EDGE_CASES)
 @pytest.mark.parametrize("target", [0.0, 0.2, 0.75, 1.0])
-def test_matches_the_seed_parser(completion: str, target: float) -> None:
+def test_matches_the_seed_parser_within_bounds(completion: str, target: float) -> None:
     assert read_grade(completion, target).reward == pytest.approx(
-        seed_grade_reward(completion, target)
+        bounded_seed_reward(completion, target)
     )
+    # Where the seed's grade is already in [0, 10] the two agree exactly.
+    value = grade_text(completion)
+    if _readable(value) and 0.0 <= float(value) <= 10.0:
+        assert read_grade(completion, target).reward == pytest.approx(
+            seed_grade_reward(completion, target)
+        )
+
+
+def test_a_negative_grade_is_clamped_not_rewarded() -> None:
+    # Seed 004's min(10, X)/10: "-1000/10" earns (1 + 100 + 0.5)^2 ~ 10^4 there.
+    assert seed_grade_reward("Total Score: -1000/10", 0.5) > 9000
+    graded = read_grade("Total Score: -1000/10", 0.5)
+    assert graded.score == 0.0 and graded.reward == pytest.approx(0.25)
+    assert "clamped" in graded.reason
+
+
+def test_a_grade_past_float_range_neither_overflows_nor_scores() -> None:
+    with pytest.raises(OverflowError):
+        seed_grade_reward_raising("Total Score: -1e200/10", 0.5)
+    assert read_grade("Total Score: -1e200/10", 0.5).reward == pytest.approx(0.25)
+    for text in ("nan", "inf", "1e400", "9" * 1000):
+        # The seed gives nan and inf a full 10/10 (min(10, nan) is 10).
+        graded = read_grade(f"Total Score: {text}/10", 1.0)
+        assert graded.reward == 0.0 and graded.score is None, text
+
+
+@pytest.mark.parametrize("grade", HOSTILE_GRADES)
+@pytest.mark.parametrize("target", [0.0, 0.3, 1.0])
+def test_hostile_grades_stay_in_the_unit_interval(grade: str, target: float) -> None:
+    graded = read_grade(f"Fine.\nTotal Score: {grade}/10", target)
+    assert 0.0 <= graded.reward <= 1.0 and math.isfinite(graded.reward)
+    assert graded.score is None or 0.0 <= graded.score <= 1.0
+
+
+def seed_grade_reward_raising(solution_str: str, ground_truth: float) -> float:
+    """The seed's formula without its ``except``: what it computes before the catch."""
+    score = min(10.0, float(grade_text(solution_str))) / 10.0
+    return (1.0 - abs(score - ground_truth)) ** 2
 
 
 def test_unreadable_grade_scores_zero_not_a_formula_value() -> None:
@@ -81,7 +155,7 @@ def test_reports_what_was_read() -> None:
 
 
 def test_minus_infinity_is_unreadable_rather_than_an_infinite_reward() -> None:
-    # The one place we leave the seed: its formula gives inf, which no trainer can use.
+    # The seed's formula gives inf, which no trainer can use.
     assert math.isinf(seed_grade_reward("Total Score: -inf", 0.2))
     graded = read_grade("Total Score: -inf", 0.2)
     assert graded.reward == 0.0 and "not a finite number" in graded.reason
@@ -105,9 +179,10 @@ def test_critique_items_through_the_service(service_url: str) -> None:
     assert response.status_code == 200, response.text
     for text, result in zip(texts, response.json()["results"], strict=True):
         assert result["status"] == "ok" and result["task"] == "critique"
-        assert result["reward"] == pytest.approx(seed_grade_reward(text, 0.7))
+        assert result["reward"] == pytest.approx(bounded_seed_reward(text, 0.7))
         assert result["extracted"] == grade_text(text)
-        assert ("score" in result["components"]) is _readable(grade_text(text))
+        readable = _readable(grade_text(text)) and math.isfinite(float(grade_text(text)))
+        assert ("score" in result["components"]) is readable
 
 
 def test_the_former_name_grade_scores_exactly_as_critique(service_url: str) -> None:

@@ -30,7 +30,7 @@ def test_an_unreadable_grade_shows_only_its_target() -> None:
 
 
 def test_a_long_grade_text_is_cut_short() -> None:
-    text = "9" * (MAX_ANSWER_ECHO * 2)
+    text = "9." + "9" * (MAX_ANSWER_ECHO * 2 - 2)  # a long but finite grade: 10/10
     presented = present_critique(
         judge_critique(0, critique_item(f"Total Score: {text}", 1.0)), Reward(1.0)
     )
