@@ -23,6 +23,7 @@ from services.metrics import Metrics
 from services.scoring import Scorer
 from services.settings import Settings
 from services.tasks.code.judge import CodeJudge
+from services.tasks.code.selection import TestLimits
 from services.verifier import VerifierClient
 
 log = logging.getLogger(__name__)
@@ -100,6 +101,7 @@ def _code_judge(settings: Settings, sandbox: Sandbox, metrics: Metrics) -> CodeJ
         settings.every_test_after_timeout,
         wall_backstop=settings.code_wall_backstop,
         outcomes=outcomes,
+        tests=TestLimits(settings.code_max_tests, settings.code_max_tests_ceiling),
     )
 
 

@@ -186,7 +186,15 @@ class CodeItem(_ItemBase):
         "(testtype stdin/functional, func_name), HumanEval {test, entry_point}, MBPP assert "
         "lists or {test_list}, KodCode pytest source.",
     )
-    max_tests: int | None = Field(None, ge=1, description="Run the first N tests (default 5).")
+    max_tests: int | None = Field(
+        None,
+        ge=1,
+        description="Run the first N tests. Default: all of them, up to the server's limit "
+        "(VERIFIER_CODE_MAX_TESTS, 64); at most the server's ceiling "
+        "(VERIFIER_CODE_MAX_TESTS_CEILING, 512). Tests left out are counted in the result "
+        "(tests_not_run) and its detail says why; when the server's limit, not max_tests, "
+        "left them out, the item earns no perfect bonus.",
+    )
     timeout_s: float | None = Field(None, gt=0, le=60, description="Per-test timeout (default 1).")
 
 

@@ -22,6 +22,7 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 from sandbox import SandboxConfig
 from services.protocol import BACKENDS, ExtractionPolicy, Mode
 from services.reference_docs import SHOWN_DEFAULT, section_parts
+from services.tasks.code.selection import DEFAULT_MAX_TESTS, MAX_TESTS_CEILING
 from services.verifier.config import VerifierConfig
 
 PREFIX = "VERIFIER_"
@@ -119,6 +120,21 @@ class Settings(BaseSettings):
         "much CPU, however slow a loaded machine was); one that waits instead (sleeps, "
         "blocks) is killed after this many times the timeout of wall-clock time. 1: the "
         "wall clock is the verdict.",
+    )
+    code_max_tests: int = Field(
+        DEFAULT_MAX_TESTS,
+        ge=1,
+        description="Code: an item runs all its tests up to this many (its first ones) when "
+        "it sets no max_tests; its result says how many did not run and why, and it earns no "
+        "perfect bonus. An item's max_tests sets its own limit, up to "
+        "VERIFIER_CODE_MAX_TESTS_CEILING.",
+    )
+    code_max_tests_ceiling: int = Field(
+        MAX_TESTS_CEILING,
+        ge=1,
+        description="Code: the most tests of one item that run, whatever its max_tests says "
+        "(above it, the item runs this many, its result says so, and it earns no perfect "
+        "bonus), so one request cannot fill the sandbox.",
     )
     code_cache_size: int = Field(
         4096,

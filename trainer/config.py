@@ -229,7 +229,12 @@ class RewardSection(RewardOptions):
         "[0, 1], the completion a critique ending in 'Total Score: X/10').",
     )
     language: Literal["python", "q"] = Field("python", description="Code tasks: the language.")
-    max_tests: int = Field(5, ge=1, description="Code: run the first N tests of a row.")
+    max_tests: int | None = Field(
+        None,
+        ge=1,
+        description="Code: run the first N tests of a row (seed 003: 3). Unset: all of them, "
+        "up to the service's limit (VERIFIER_CODE_MAX_TESTS), which the results report.",
+    )
     test_timeout_s: float = Field(1.0, gt=0, le=60, description="Code: per-test timeout.")
     debug_log_every: int = Field(
         10,

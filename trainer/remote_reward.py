@@ -67,16 +67,18 @@ def build_item(
     tests = row.get("tests")
     if not tests:
         return None
-    return {
+    item = {
         "task": "code",
         "id": index,
         "prompt": prompt,
         "completion": completion,
         "language": row.get("language") or reward.language,
         "tests": [{k: v for k, v in test.items() if v is not None} for test in tests],
-        "max_tests": reward.max_tests,
         "timeout_s": reward.test_timeout_s,
     }
+    if reward.max_tests is not None:  # else every test, up to the service's limit
+        item["max_tests"] = reward.max_tests
+    return item
 
 
 def solved(result: Result) -> float | None:
@@ -85,9 +87,11 @@ def solved(result: Result) -> float | None:
     if "correct" in components:
         return components["correct"]
     if "tests_total" in components and "tests_passed" in components:
+        # Tests the service's limit left out (tests_capped) are not passed tests.
         return float(
             components["tests_total"] > 0
             and components["tests_passed"] == components["tests_total"]
+            and not components.get("tests_capped")
         )
     return None
 

@@ -161,7 +161,10 @@ def test_defaults_without_a_file_match_the_seed() -> None:
 
 def test_q_and_tinyv_configs() -> None:
     q = load_config(CONFIGS / "q_code.yaml")
-    assert (q.reward.task, q.reward.language, q.reward.max_tests) == ("code", "q", 5)
+    # Every test of a row runs (up to the service's limit): none is dropped silently.
+    assert (q.reward.task, q.reward.language, q.reward.max_tests) == ("code", "q", None)
+    python = load_config(CONFIGS / "python_code.yaml").reward
+    assert (python.task, python.language, python.max_tests) == ("code", "python", None)
     tinyv = load_config(CONFIGS / "tinyv_addon.yaml")
     assert tinyv.reward.mode == "addon"
     assert tinyv.service.url == ["http://verifier-0:8000", "http://verifier-1:8000"]

@@ -111,6 +111,21 @@ def test_python_code(service_url: str) -> None:
     assert metrics["verifier/tests_total"] == [2.0]
 
 
+def test_every_test_of_a_row_runs_unless_the_config_names_a_number(service_url: str) -> None:
+    # Seven tests the program passes and an eighth it fails: the trainer's default sends no
+    # max_tests, so the eighth runs; seed 003's max_tests_per_problem (3) runs the first 3.
+    tests = [ADD_TESTS[0]] * 7 + [{"code": "assert add(5, 5) == 11"}]
+    program = "```python\ndef add(a, b):\n    return a + b\n```"
+    rewards = {}
+    for max_tests in (None, 3):
+        reward = reward_fn([service_url], RewardSection(task="code", max_tests=max_tests))
+        rewards[max_tests], metrics, _ = call(
+            reward, ["Define add."], [program], task=["code"], language=["python"], tests=[tests]
+        )
+        assert metrics["verifier/accuracy"] == [1.0 if max_tests else 0.0]
+    assert rewards == {None: [pytest.approx(7 / 8)], 3: [2.0]}
+
+
 def test_rows_without_a_reference_get_none(service_url: str) -> None:
     reward = reward_fn([service_url], RewardSection())
     rewards, _, _ = call(

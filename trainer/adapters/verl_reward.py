@@ -73,7 +73,7 @@ BUSY_WAIT_MAX_S = 600.0
 # (tests on a math row, verifier where the verifier was not asked).
 RESULT_KEYS = (
     "score",  # the reward
-    "acc",  # 1.0 when fully right: math correct, every test passed, the grade on target
+    "acc",  # 1.0 when fully right: math correct, every test run and passed, the grade on target
     "format",  # tag compliance component
     "thinking",  # short-thinking penalty component (0 or -1)
     "tests_passed",
@@ -299,8 +299,10 @@ def _to_score(result: dict[str, Any], data_source: str) -> VerlScore:
 
 def _accuracy(task: str, components: dict[str, Any]) -> float:
     if task == "code":
+        # Tests the service's limit left out (tests_capped) are not passed tests.
         total = components.get("tests_total", 0.0)
-        return 1.0 if total and components.get("tests_passed") == total else 0.0
+        passed = total and components.get("tests_passed") == total
+        return 1.0 if passed and not components.get("tests_capped") else 0.0
     if task in _CRITIQUE_TASKS:
         grade, target = components.get("score"), components.get("reference")
         on_target = grade is not None and target is not None and abs(grade - target) < 1e-9

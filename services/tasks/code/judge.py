@@ -16,9 +16,9 @@ from services.judgement import Judgement
 from services.protocol import CodeItem, Judge, RewardOptions, Status, Task, TestSpec
 from services.rewards.format_reward import score_format
 from services.tasks.code.evidence import CodeEvidence, PassCount
+from services.tasks.code.selection import Selection, TestLimits
 from services.tasks.judging import BatchContext, Entry, items_of, judge_each
 
-DEFAULT_MAX_TESTS = 5
 DEFAULT_TIMEOUT_S = 1.0
 # The wall-clock backstop of a test, as a multiple of its CPU-time limit (the timeout).
 DEFAULT_WALL_BACKSTOP = 3.0
@@ -47,6 +47,9 @@ Runs = dict[RunKey, "asyncio.Task[Run]"]
 class CodeJudge:
     """The code judge: the program's tests run in the sandbox; how many passed.
 
+    Every test of an item runs, up to ``tests``' limits (:mod:`services.tasks.code.selection`);
+    the judgement says how many were left out and why.
+
     Unless ``every_test_after_timeout`` (or the request's ``every_test``), a program whose
     first test times out does not run the rest: they count as failed, and a hang costs one
     timeout instead of one per test.
@@ -64,8 +67,10 @@ class CodeJudge:
         *,
         wall_backstop: float = DEFAULT_WALL_BACKSTOP,
         outcomes: OutcomeCache | None = None,
+        tests: TestLimits | None = None,
     ) -> None:
         self._sandbox = sandbox
+        self._tests = tests or TestLimits()
         self._every_test = every_test_after_timeout
         self._wall_backstop = max(1.0, wall_backstop)
         self._outcomes = outcomes or OutcomeCache(0, 0)
@@ -98,13 +103,14 @@ class CodeJudge:
     def _key_of(self, item: CodeItem, options: RewardOptions) -> RunKey | None:
         """What the item's run depends on (None: nothing of it runs)."""
         code = extract_code(item.completion, item.language)
-        tests = item.tests[: item.max_tests or DEFAULT_MAX_TESTS]
+        tests = self._tests.select(item).tests
         if code is None or _unchecked(tests):
             return None
-        return self._run_key(item, code, options)
+        return self._run_key(item, tests, code, options)
 
-    def _run_key(self, item: CodeItem, code: str, options: RewardOptions) -> RunKey:
-        tests = item.tests[: item.max_tests or DEFAULT_MAX_TESTS]
+    def _run_key(
+        self, item: CodeItem, tests: Sequence[TestSpec], code: str, options: RewardOptions
+    ) -> RunKey:
         limits = self.limits(item.timeout_s or DEFAULT_TIMEOUT_S)
         cases = tuple(TestCase(code=t.code, stdin=t.stdin, expected=t.expected) for t in tests)
         every_test = self._every_test if options.every_test is None else options.every_test
@@ -137,11 +143,12 @@ class CodeJudge:
         self, index: int, item: CodeItem, options: RewardOptions, runs: Runs | None = None
     ) -> Judgement[CodeEvidence]:
         code = extract_code(item.completion, item.language)
-        tests = item.tests[: item.max_tests or DEFAULT_MAX_TESTS]
+        selection = self._tests.select(item)
+        tests = selection.tests
         evidence = CodeEvidence(
             program=code,
             format=score_format(item.completion, options.min_thinking_words),
-            tests=PassCount(passed=0, total=len(tests)),
+            tests=_count(selection, passed=0),
         )
         judgement = Judgement(
             index=index,
@@ -164,7 +171,7 @@ class CodeJudge:
             )
             return replace(judgement, status=Status.ERROR, judged=False, detail=detail)
 
-        key = self._run_key(item, code, options)
+        key = self._run_key(item, tests, code, options)
         runs = {} if runs is None else runs
         if key not in runs:
             runs[key] = asyncio.ensure_future(self._run(key))
@@ -198,9 +205,27 @@ class CodeJudge:
                 f"; {run.skipped} more skipped after the first test timed out "
                 "(counted as failed; option every_test runs them)"
             )
+        count = _count(selection, passed, run.skipped)
+        if selection.not_run:
+            summary += "; " + _left_out(selection)
         return replace(
             judgement,
-            evidence=replace(evidence, tests=PassCount(passed, total, run.skipped)),
-            correct=passed == total > 0,
+            evidence=replace(evidence, tests=count),
+            correct=count.all_passed,
             detail=summary,
         )
+
+
+def _count(selection: Selection, passed: int, skipped: int = 0) -> PassCount:
+    return PassCount(passed, len(selection.tests), skipped, selection.not_run, selection.capped)
+
+
+def _left_out(selection: Selection) -> str:
+    """What the result says of tests past the item's limit."""
+    text = (
+        f"only the first {len(selection.tests)} of the item's {selection.given} tests ran "
+        f"({selection.not_run} not run: {selection.reason})"
+    )
+    if selection.capped:
+        text += "; no perfect bonus, as not every test ran"
+    return text

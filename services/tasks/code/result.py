@@ -1,4 +1,9 @@
-"""A code judgement on the wire: format, the tests run and passed, and the program."""
+"""A code judgement on the wire: format, the tests run and passed, and the program.
+
+``tests_total`` counts the tests taken (run, or skipped after a timeout), ``tests_given``
+the item's tests, ``tests_not_run`` those past its limit, and ``tests_capped`` is 1 when
+the server's limit (not the item's ``max_tests``) left them out, which withholds the
+perfect bonus."""
 
 from __future__ import annotations
 
@@ -19,6 +24,9 @@ def present_code(judgement: Judgement[CodeEvidence], reward: Reward) -> Presente
         "thinking": evidence.format.thinking,
         "tests_total": float(tests.total),
         "tests_skipped": float(tests.skipped),
+        "tests_given": float(tests.given),
+        "tests_not_run": float(tests.not_run),
+        "tests_capped": float(tests.capped),
     }
     if judgement.judged and reward.answer is not None:
         components.update(

@@ -1,6 +1,7 @@
 """Seed 003's code reward: ``pass_fraction * base_weight + perfect_bonus * perfect_weight``
-(the bonus only when every test passes), ``empty_code_reward`` when there is no code; the
-reward adds the weighted format terms."""
+(the bonus only when every test passes, and only when every test the item asked for ran:
+not when the server's limit left some out), ``empty_code_reward`` when there is no code;
+the reward adds the weighted format terms."""
 
 from __future__ import annotations
 
@@ -23,12 +24,15 @@ class CodeRewardWeights:
         return cls(options.base_weight, options.perfect_bonus, options.perfect_weight)
 
 
-def pass_reward(passed: int, total: int, weights: CodeRewardWeights) -> float:
-    """``pass_fraction * base_weight + perfect_bonus * perfect_weight`` (bonus if all pass)."""
+def pass_reward(
+    passed: int, total: int, weights: CodeRewardWeights, complete: bool = True
+) -> float:
+    """``pass_fraction * base_weight + perfect_bonus * perfect_weight`` (bonus if all pass,
+    and ``complete``: the tests counted are all the item asked to run)."""
     if total <= 0:
         return 0.0
     reward = passed / total * weights.base_weight
-    if passed == total:
+    if passed == total and complete:
         reward += weights.perfect_bonus * weights.perfect_weight
     return reward
 
@@ -41,5 +45,6 @@ def code_reward(judgement: Judgement[CodeEvidence], policy: RewardPolicy) -> Rew
         answer = policy.options.empty_code_reward
     else:
         weights = CodeRewardWeights.from_options(policy.options)
-        answer = pass_reward(evidence.tests.passed, evidence.tests.total, weights)
+        tests = evidence.tests
+        answer = pass_reward(tests.passed, tests.total, weights, complete=not tests.capped)
     return Reward(policy.total(answer, evidence.format), answer)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from services.admission import Backend
 from services.protocol import CodeItem, CodeScoreRequest, Task
 from services.tasks.code.evidence import CodeEvidence
-from services.tasks.code.judge import DEFAULT_MAX_TESTS
 from services.tasks.code.result import present_code
 from services.tasks.code.reward import code_reward
+from services.tasks.code.selection import TestLimits
 from services.tasks.entry import BatchRoute, JudgeParts, TaskEntry
 from services.tasks.judging import TaskJudge, Unavailable
 
@@ -19,8 +19,9 @@ def _judge(parts: JudgeParts) -> TaskJudge:
 
 
 def _tests_run(item: CodeItem) -> int:
-    """The sandbox runs every test a code item takes."""
-    return len(item.tests[: item.max_tests or DEFAULT_MAX_TESTS])
+    """The sandbox runs every test a code item takes, under the default limits (a server
+    with a sandbox counts with its code judge, which knows the server's own)."""
+    return len(TestLimits().select(item).tests)
 
 
 CODE: TaskEntry[CodeEvidence] = TaskEntry(

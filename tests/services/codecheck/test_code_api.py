@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import CANARY
+from tests.conftest import API_KEY, CANARY, SMALL_TEST_CEILING, SMALL_TEST_LIMIT
 from tests.hostile_probe import probe_program
 
 REPO = Path(__file__).resolve().parents[3]
@@ -85,12 +85,73 @@ def test_max_tests_and_timeout(client: httpx.Client) -> None:
         "    while time.process_time() < end:\n        pass\n    return 1"
     )
     tests = [{"code": "assert f() == 1"}] * 3 + [{"code": "assert False"}] * 5
-    default = client.post("/score/code", json={"items": [_code(slow, tests)]}).json()
-    assert default["results"][0]["components"]["tests_total"] == 5.0
     short = _code(slow, tests, max_tests=2, timeout_s=0.3)
     result = client.post("/score/code", json={"items": [short]}).json()["results"][0]
     assert result["components"]["tests_total"] == 2.0
     assert result["components"]["tests_passed"] == 0.0 and "timeout" in result["detail"]
+
+
+# Seven tests a program hard-coding the prompt's examples passes, and an eighth it fails.
+HARD_CODED = _fenced("def add(a, b):\n    return {(1, 2): 3, (2, 2): 4}.get((a, b), 0)")
+SEVEN_AND_ONE = [{"code": "assert add(1, 2) == 3"}] * 4 + [{"code": "assert add(2, 2) == 4"}] * 3
+SEVEN_AND_ONE = [*SEVEN_AND_ONE, {"code": "assert add(5, 5) == 10"}]
+
+
+def test_every_test_runs_by_default(client: httpx.Client) -> None:
+    """The eighth test runs: a program that passes only the first seven loses the bonus."""
+    items = [_code(HARD_CODED, SEVEN_AND_ONE), _code(ADD, SEVEN_AND_ONE)]
+    hard_coded, honest = client.post("/score/code", json={"items": items}).json()["results"]
+    assert hard_coded["status"] == "ok" and hard_coded["reward"] == pytest.approx(7 / 8)
+    components = hard_coded["components"]
+    assert (components["tests_passed"], components["tests_total"]) == (7.0, 8.0)
+    assert (components["tests_given"], components["tests_not_run"]) == (8.0, 0.0)
+    assert "test 8:" in hard_coded["detail"] and "not run" not in hard_coded["detail"]
+    assert honest["reward"] == 2.0 and honest["components"]["tests_capped"] == 0.0
+
+
+def test_an_item_choosing_its_first_tests_says_how_many_ran(client: httpx.Client) -> None:
+    """Seed 003's max_tests_per_problem: the item's own choice, reported, bonus kept."""
+    item = _code(HARD_CODED, SEVEN_AND_ONE, max_tests=3)
+    result = client.post("/score/code", json={"items": [item]}).json()["results"][0]
+    assert result["reward"] == 2.0
+    components = result["components"]
+    assert (components["tests_total"], components["tests_given"]) == (3.0, 8.0)
+    assert (components["tests_not_run"], components["tests_capped"]) == (5.0, 0.0)
+    reason = "only the first 3 of the item's 8 tests ran (5 not run: the item's max_tests is 3)"
+    assert reason in result["detail"]
+
+
+def test_the_servers_limit_is_reported_and_withholds_the_bonus(strict_service_url: str) -> None:
+    """Past the server's limit (4 here) or its ceiling (6), the tests that ran are counted,
+    the rest are reported with the reason, and passing what ran earns no perfect bonus."""
+    passing = [{"code": "assert add(1, 2) == 3"}] * 8
+    items = [
+        _code(ADD, passing),
+        _code(ADD, passing, max_tests=7),
+        _code(ADD, passing, max_tests=SMALL_TEST_CEILING),
+        _code(ADD, passing[:SMALL_TEST_LIMIT]),
+    ]
+    reply = httpx.post(
+        f"{strict_service_url}/score",
+        json={"items": items},
+        headers={"Authorization": f"Bearer {API_KEY}"},
+        timeout=120,
+    )
+    assert reply.status_code == 200, reply.text
+    limit, ceiling, chosen, within = reply.json()["results"]
+    assert (limit["status"], limit["reward"]) == ("ok", 1.0)  # 4/4, no bonus
+    components = limit["components"]
+    assert (components["tests_passed"], components["tests_total"]) == (SMALL_TEST_LIMIT, 4.0)
+    assert (components["tests_not_run"], components["tests_capped"]) == (4.0, 1.0)
+    assert (
+        f"only the first 4 of the item's 8 tests ran (4 not run: the server's limit is "
+        f"{SMALL_TEST_LIMIT} tests per item; the item's max_tests raises it, up to "
+        f"{SMALL_TEST_CEILING}); no perfect bonus"
+    ) in limit["detail"]
+    assert ceiling["reward"] == 1.0 and ceiling["components"]["tests_total"] == 6.0
+    assert "max_tests (7) is above the server's ceiling of 6" in ceiling["detail"]
+    assert chosen["reward"] == 2.0 and chosen["components"]["tests_not_run"] == 2.0
+    assert within["reward"] == 2.0 and "not run" not in within["detail"]
 
 
 def test_q_without_an_interpreter_is_unavailable_with_the_reason(client: httpx.Client) -> None:

@@ -174,3 +174,11 @@ def test_the_first_name_still_works() -> None:
 def test_a_critique_on_target_is_accurate_whatever_the_service_names_the_task(task: str) -> None:
     assert _accuracy(task, {"score": 0.6, "reference": 0.6}) == 1.0
     assert _accuracy(task, {"score": 0.8, "reference": 0.6}) == 0.0
+
+
+def test_code_is_accurate_only_when_no_test_was_left_out_by_the_services_limit() -> None:
+    assert _accuracy("code", {"tests_passed": 3.0, "tests_total": 3.0}) == 1.0
+    chosen = {"tests_passed": 3.0, "tests_total": 3.0, "tests_not_run": 5.0, "tests_capped": 0.0}
+    assert _accuracy("code", chosen) == 1.0  # the row's own max_tests
+    assert _accuracy("code", {**chosen, "tests_capped": 1.0}) == 0.0
+    assert _accuracy("code", {"tests_passed": 2.0, "tests_total": 3.0}) == 0.0

@@ -11,9 +11,16 @@ from services.tasks.code.evidence import CodeEvidence, PassCount
 
 
 def test_a_pass_count_skips_nothing_unless_told() -> None:
-    assert PassCount(2, 3) == PassCount(passed=2, total=3, skipped=0)
+    assert PassCount(2, 3) == PassCount(passed=2, total=3, skipped=0, not_run=0, capped=False)
     assert PassCount(0, 3, 2) != PassCount(0, 3)
-    assert dataclasses.astuple(PassCount(1, 4, 3)) == (1, 4, 3)
+    assert dataclasses.astuple(PassCount(1, 4, 3)) == (1, 4, 3, 0, False)
+
+
+def test_all_passed_needs_every_test_the_item_asked_for() -> None:
+    assert PassCount(3, 3).all_passed and PassCount(3, 3, not_run=5).all_passed
+    assert PassCount(3, 3, not_run=5).given == 8
+    assert not PassCount(3, 3, not_run=5, capped=True).all_passed
+    assert not PassCount(2, 3).all_passed and not PassCount(0, 0).all_passed
 
 
 def test_evidence_compares_by_program_format_and_tests() -> None:

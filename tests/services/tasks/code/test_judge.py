@@ -13,7 +13,8 @@ from services.codecheck.outcome_cache import OutcomeCache
 from services.protocol import CodeItem, Judge, RewardOptions, Status, Task
 from services.settings import Settings
 from services.tasks.code.evidence import PassCount
-from services.tasks.code.judge import DEFAULT_MAX_TESTS, CodeJudge, Runs
+from services.tasks.code.judge import CodeJudge, Runs
+from services.tasks.code.selection import TestLimits
 from services.tasks.judging import BatchContext, Entry
 
 pytestmark = pytest.mark.anyio
@@ -70,14 +71,38 @@ async def test_a_test_that_checks_nothing_is_an_error(sandbox: Sandbox) -> None:
     assert judgement.detail.startswith("test 2 has neither code nor expected output")
 
 
-async def test_only_the_first_max_tests_are_taken(sandbox: Sandbox) -> None:
-    tests = [{"code": "assert add(1, 1) == 2"}] * (DEFAULT_MAX_TESTS + 2)
-    scorer = CodeJudge(sandbox)
-    default = await scorer.judge_item(0, _item(ADD, tests), OPTIONS)
-    two = await scorer.judge_item(0, _item(ADD, tests, max_tests=2), OPTIONS)
-    assert default.evidence is not None and two.evidence is not None
-    assert default.evidence.tests == PassCount(DEFAULT_MAX_TESTS, DEFAULT_MAX_TESTS, 0)
-    assert two.evidence.tests == PassCount(2, 2, 0)
+async def test_every_test_runs_up_to_the_limit_and_the_rest_are_counted(
+    sandbox: Sandbox,
+) -> None:
+    # Seven passing tests and a failing eighth: the eighth runs by default.
+    tests = [{"code": "assert add(1, 1) == 2"}] * 7 + [{"code": "assert add(1, 1) == 3"}]
+    scorer = CodeJudge(sandbox, tests=TestLimits(default=6, ceiling=7))
+    every = await CodeJudge(sandbox).judge_item(0, _item(ADD, tests), OPTIONS)
+    assert every.evidence is not None and every.evidence.tests == PassCount(7, 8)
+    assert every.correct is False and "not run" not in every.detail
+
+    capped = await scorer.judge_item(0, _item(ADD, tests), OPTIONS)
+    assert capped.evidence is not None
+    assert capped.evidence.tests == PassCount(6, 6, 0, not_run=2, capped=True)
+    assert capped.correct is False
+    assert "only the first 6 of the item's 8 tests ran (2 not run: the server's limit is 6" in (
+        capped.detail
+    )
+    assert "no perfect bonus" in capped.detail
+
+    above = await scorer.judge_item(0, _item(ADD, tests, max_tests=100), OPTIONS)
+    assert above.evidence is not None
+    assert above.evidence.tests == PassCount(7, 7, 0, not_run=1, capped=True)
+    assert "max_tests (100) is above the server's ceiling of 7" in above.detail
+
+    chosen = await scorer.judge_item(0, _item(ADD, tests, max_tests=2), OPTIONS)
+    assert chosen.evidence is not None
+    assert chosen.evidence.tests == PassCount(2, 2, 0, not_run=6, capped=False)
+    assert chosen.correct is True
+    assert chosen.detail == (
+        "2/2 tests passed; only the first 2 of the item's 8 tests ran "
+        "(6 not run: the item's max_tests is 2)"
+    )
 
 
 async def test_a_first_test_timing_out_skips_the_rest_unless_every_test(
@@ -156,3 +181,14 @@ async def test_demand_counts_only_the_tests_that_will_run(sandbox: Sandbox) -> N
     assert scorer.demand(entries, OPTIONS) == 3  # that run is cached now
     assert scorer.demand(entries, RewardOptions(every_test=True)) == 3 + 2  # another run
     assert hits == [False]  # counting is not a cache lookup
+
+
+def test_demand_counts_the_tests_the_servers_limits_take(sandbox: Sandbox) -> None:
+    scorer = CodeJudge(sandbox, tests=TestLimits(default=2, ceiling=3))
+    four = [*TESTS, *TESTS]
+    entries = [
+        Entry(0, _item(ADD, four)),  # the server's limit: 2
+        Entry(1, _item(ADD, four, max_tests=9)),  # the ceiling: 3
+        Entry(2, _item(ADD, four, max_tests=1)),  # its own: 1
+    ]
+    assert scorer.demand(entries, OPTIONS) == 2 + 3 + 1

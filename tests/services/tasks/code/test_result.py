@@ -17,6 +17,9 @@ def test_a_run_program_shows_its_tests() -> None:
         "thinking": 0.0,
         "tests_total": 2.0,
         "tests_skipped": 1.0,
+        "tests_given": 2.0,
+        "tests_not_run": 0.0,
+        "tests_capped": 0.0,
         "tests_passed": 1.0,
         "pass_fraction": 0.5,
         "answer": 0.5,
@@ -31,7 +34,19 @@ def test_a_program_the_sandbox_could_not_judge_shows_no_pass_count() -> None:
         "thinking": 0.0,
         "tests_total": 2.0,
         "tests_skipped": 0.0,
+        "tests_given": 2.0,
+        "tests_not_run": 0.0,
+        "tests_capped": 0.0,
     }
+
+
+def test_tests_left_out_are_counted_and_whose_limit_it_was() -> None:
+    presented = present_code(code(3, 3, not_run=5, capped=True), Reward(1.0, 1.0))
+    components = presented.components
+    assert (components["tests_total"], components["tests_given"]) == (3.0, 8.0)
+    assert (components["tests_not_run"], components["tests_capped"]) == (5.0, 1.0)
+    chosen = present_code(code(3, 3, not_run=5), Reward(2.0, 2.0)).components
+    assert (chosen["tests_not_run"], chosen["tests_capped"]) == (5.0, 0.0)
 
 
 def test_a_long_program_is_cut_in_the_echo_only() -> None:

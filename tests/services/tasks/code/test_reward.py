@@ -22,11 +22,12 @@ def code(
     program: str | None = "print(1)",
     judged: bool = True,
     skipped: int = 0,
+    not_run: int = 0,
+    capped: bool = False,
 ) -> Judgement[CodeEvidence]:
-    evidence = CodeEvidence(
-        program=program, format=STRICT_FORMAT, tests=PassCount(passed, total, skipped)
-    )
-    return rule_judgement(Task.CODE, evidence, correct=passed == total > 0, judged=judged)
+    tests = PassCount(passed, total, skipped, not_run, capped)
+    evidence = CodeEvidence(program=program, format=STRICT_FORMAT, tests=tests)
+    return rule_judgement(Task.CODE, evidence, correct=tests.all_passed, judged=judged)
 
 
 def test_seed_003_code_reward() -> None:
@@ -39,6 +40,15 @@ def test_seed_003_code_reward() -> None:
     )
     assert code_reward(code(1, 4), policy).value == pytest.approx(0.5)
     assert code_reward(code(4, 4), policy).value == pytest.approx(2.0 + 1.5)
+
+
+def test_tests_left_out_by_the_servers_limit_withhold_the_perfect_bonus() -> None:
+    # The item chose its first three tests (seed 003's max_tests_per_problem): the bonus.
+    assert code_reward(code(3, 3, not_run=5), SEED).value == pytest.approx(2.0)
+    # The server's limit cut it: passing the tests that ran is not passing its tests.
+    assert code_reward(code(3, 3, not_run=5, capped=True), SEED).value == pytest.approx(1.0)
+    assert code_reward(code(2, 3, not_run=5, capped=True), SEED).value == pytest.approx(2 / 3)
+    assert pass_reward(3, 3, CodeRewardWeights(), complete=False) == pytest.approx(1.0)
 
 
 def test_no_tests_earn_nothing() -> None:

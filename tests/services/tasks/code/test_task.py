@@ -12,9 +12,10 @@ from services.mathcheck.checker import MathChecker
 from services.metrics import Metrics
 from services.protocol import CodeItem, CodeScoreRequest, RewardOptions, Status, Task
 from services.settings import Settings
-from services.tasks.code.judge import DEFAULT_MAX_TESTS, CodeJudge
+from services.tasks.code.judge import CodeJudge
 from services.tasks.code.result import present_code
 from services.tasks.code.reward import code_reward
+from services.tasks.code.selection import DEFAULT_MAX_TESTS, MAX_TESTS_CEILING
 from services.tasks.code.task import CODE, CODE_DISABLED
 from services.tasks.entry import JudgeParts
 from services.tasks.judging import BatchContext, Entry, TaskJudge
@@ -57,7 +58,12 @@ def test_with_a_sandbox_the_entry_judges_through_the_code_judge(math_checker: Ma
 def test_an_item_asks_the_sandbox_for_each_test_it_takes() -> None:
     assert (CODE.name, CODE.item, CODE.backend) == (Task.CODE, CodeItem, Backend.SANDBOX)
     assert CODE.demand(_item(3)) == 3
+    assert CODE.demand(_item(8)) == 8  # every test, not the first five
     assert CODE.demand(_item(DEFAULT_MAX_TESTS + 4)) == DEFAULT_MAX_TESTS
+    assert CODE.demand(_item(DEFAULT_MAX_TESTS + 4, max_tests=DEFAULT_MAX_TESTS + 2)) == (
+        DEFAULT_MAX_TESTS + 2
+    )
+    assert CODE.demand(_item(MAX_TESTS_CEILING + 1, max_tests=10**6)) == MAX_TESTS_CEILING
     assert CODE.demand(_item(9, max_tests=2)) == 2
     assert CODE.demand(_item(1, max_tests=8)) == 1
 
