@@ -76,14 +76,17 @@ def _response_of(query: str, prompt: str) -> str:
 
 
 def _label_item(completion: str, label: Any) -> dict[str, Any] | None:
-    """The /score item a label stands for; None where there is no label to judge by."""
-    if isinstance(label, bool):
-        label = str(label).lower()
-    elif isinstance(label, int | float):
-        label = str(label)  # datasets keep numeric answers as numbers
-    if label is None or label == "" or (isinstance(label, str) and not label.strip()):
+    """The /score item a label stands for; None where there is no label at all.
+
+    Text that is not code test data, and numbers (datasets keep numeric answers as numbers,
+    converted exactly by the math item), are math references; the math item and its judge
+    make a boolean, NaN, an empty label or one with no answer in it an error for that
+    sample."""
+    if label is None:
         return None
-    if isinstance(label, str) and not looks_like_test_data(label):
+    if isinstance(label, int | float) or (
+        isinstance(label, str) and not looks_like_test_data(label)
+    ):
         return {"task": Task.MATH.value, "completion": completion, "reference": label}
     # Code test data (a dataset's own format) or anything else: the code item's
     # validation converts it or says why it cannot.

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    field_validator,
+)
 
 from services.codecheck.test_formats import looks_like_test_data, to_test_specs
 
@@ -155,9 +163,48 @@ class _ItemBase(_Strict):
     completion: str = Field(description="The model's output.")
 
 
+MAX_REFERENCE_CHARS = 100_000
+
+
+def reference_text(value: Any) -> Any:
+    """A math reference as text. A number is converted exactly, as datasets hold it: an int
+    as its digits, a float as its ``repr`` (``0.1`` stays ``"0.1"``). A boolean is not a
+    number, and NaN or an infinity is no answer; text passes as it is (the math judge says
+    when it holds no answer)."""
+    if value is None:
+        raise ValueError("the reference is missing (null)")
+    if isinstance(value, bool):
+        raise ValueError(
+            f"the reference is a boolean ({str(value).lower()}), not an answer; "
+            "send the answer as text"
+        )
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"the reference is {value}, not a finite number")
+        return repr(value)
+    return value
+
+
+# A math reference on the wire: text, or a number read as its exact text.
+Reference = Annotated[
+    str,
+    BeforeValidator(reference_text),
+    WithJsonSchema(
+        {"anyOf": [{"type": "string", "maxLength": MAX_REFERENCE_CHARS}, {"type": "number"}]}
+    ),
+]
+
+
 class MathItem(_ItemBase):
     task: Literal[Task.MATH] = Task.MATH
-    reference: str = Field(description="Ground-truth final answer.", max_length=100_000)
+    reference: Reference = Field(
+        description="Ground-truth final answer: text, or a number (converted exactly: 4 is "
+        '"4", 0.1 is "0.1"; a boolean, NaN or an infinity is an error). An empty reference, '
+        "one with a control character, or one with no answer in it is an item error.",
+        max_length=MAX_REFERENCE_CHARS,
+    )
 
     @field_validator("reference")
     @classmethod
@@ -246,9 +293,10 @@ class RewardModelRequest(BaseModel):
     prompts: list[str] = Field(description="The prompts, so the response can be cut out.")
     labels: list[Any] | None = Field(
         None,
-        description="The dataset's labels: a math reference (numbers are read as text), or "
-        "code test data in any format a code item takes (scored as Python). An empty or "
-        "missing label is an error for that sample.",
+        description="The dataset's labels: a math reference (text, or a number converted "
+        'exactly: 4 is "4", 0.1 is "0.1"), or code test data in any format a code item takes '
+        "(scored as Python). A missing or empty label, a boolean, NaN, a label with a control "
+        "character or with no answer in it is an error for that sample.",
     )
     options: RewardOptions = Field(default_factory=RewardOptions)
 
@@ -299,7 +347,10 @@ class ScoreResponse(BaseModel):
 class GradeRequest(_Strict):
     question: str = ""
     answer: str = Field(description="The answer to grade: a bare answer or a full solution.")
-    reference: str = Field(description="Ground-truth answer.", max_length=100_000)
+    reference: Reference = Field(
+        description="Ground-truth answer: text, or a number (converted exactly).",
+        max_length=MAX_REFERENCE_CHARS,
+    )
     mode: Mode | None = None
     verdict_source: VerdictSource | None = None
     verifier_weight: float = Field(1.0, ge=0.0, le=1.0)

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from services.protocol import reference_text
 from trainer.config import DataSection, RewardSection
 from trainer.prompts import ChatTemplating, build_messages, render_prompt
 
@@ -69,6 +70,16 @@ def _field(row: dict[str, Any], name: str, where: str) -> Any:
     return row[name]
 
 
+def _reference(value: Any, where: str) -> str:
+    """A math reference as the service reads one: a number converted exactly (0.1 stays
+    "0.1"); a boolean, NaN or an infinity is no answer, so the row is refused here."""
+    try:
+        text = reference_text(value)
+    except ValueError as exc:
+        raise DataError(f"{where}: {exc}") from None
+    return str(text)
+
+
 def _as_text(value: Any) -> str | None:
     return None if value is None else str(value)
 
@@ -80,7 +91,8 @@ def reward_columns(
     key = "math" if reward.task in ("math", "critique") else reward.language
     question = str(_field(row, data.question_field or _QUESTION_FIELD[key], where))
     if reward.task == "math":
-        return question, {"task": "math", "reference": str(_field(row, data.answer_field, where))}
+        reference = _reference(_field(row, data.answer_field, where), where)
+        return question, {"task": "math", "reference": reference}
     if reward.task == "critique":
         target = _field(row, data.answer_field, where)
         try:

@@ -4,8 +4,9 @@ batch envelope. The app factory puts ``settings``, ``metrics`` and (in its lifes
 
 from __future__ import annotations
 
+import json
 import secrets
-from typing import Annotated
+from typing import Annotated, Any
 
 import orjson
 from fastapi import Depends, HTTPException, Request
@@ -66,12 +67,17 @@ async def envelope(
     request: Request, settings: Annotated[Settings, Depends(app_settings)]
 ) -> BatchEnvelope:
     """The batch body, parsed here so that items are validated one by one later."""
+    body = await request.body()
     try:
-        data = orjson.loads(await request.body())
+        data = orjson.loads(body)
     except orjson.JSONDecodeError as exc:
         raise RequestValidationError(
             [{"loc": ("body",), "msg": f"body is not valid JSON: {exc}", "type": "json"}]
         ) from exc
+    if _rounded_reference(data):
+        # orjson reads an integer past 64 bits as a float, which would change a reference's
+        # digits; the standard parser keeps every integer exact.
+        data = json.loads(body)
     try:
         parsed = BatchEnvelope.model_validate(data)
     except ValidationError as exc:
@@ -90,3 +96,22 @@ async def envelope(
             ]
         )
     return parsed
+
+
+# orjson's integers end here: a larger one is read as a float.
+_EXACT_INT_LIMIT = 2**63
+
+
+def _rounded_reference(data: Any) -> bool:
+    """An item's reference may be an integer orjson read as a float (an integral float of
+    64 bits or more; a float written so is read the same by either parser)."""
+    items = data.get("items") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return False
+    return any(
+        isinstance(item, dict)
+        and isinstance(value := item.get("reference"), float)
+        and abs(value) >= _EXACT_INT_LIMIT
+        and value.is_integer()
+        for item in items
+    )

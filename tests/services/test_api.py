@@ -14,7 +14,7 @@ from harness.service import running_service
 from tests.conftest import API_KEY, SMALL_BATCH_LIMIT, SMALL_BODY_LIMIT
 
 
-def _math(completion: str, reference: str, **extra: Any) -> dict[str, Any]:
+def _math(completion: str, reference: Any, **extra: Any) -> dict[str, Any]:
     return {"task": "math", "completion": completion, "reference": reference, **extra}
 
 
@@ -114,6 +114,85 @@ def test_grade_returns_verdict_and_extractions(client: httpx.Client) -> None:
     empty = client.post("/grade", json={"answer": "I give up on this one.", "reference": "3"})
     assert empty.json()["correct"] is False
     assert "no final answer" in empty.json()["explanation"]
+
+
+# References that cannot judge an answer, and what the item's detail says of each.
+BAD_REFERENCES: list[tuple[Any, str]] = [
+    ("", "the reference is empty"),
+    ("  \n\t", "the reference is only whitespace"),
+    ("4\x00", "the reference holds a control character (U+0000)"),
+    ("\x1b[0m4", "the reference holds a control character (U+001B)"),
+    ("$$", "the reference holds no answer"),
+    ("\\boxed{}", "the reference holds no answer"),
+    ("####", "the reference holds no answer"),
+    ("???", "the reference holds no answer"),
+    (True, "the reference is a boolean (true), not an answer"),
+    (None, "the reference is missing (null)"),
+    ([4], "reference"),
+]
+
+
+@pytest.mark.parametrize("route", ["/score", "/score/math"])
+def test_a_reference_that_cannot_judge_is_an_item_error_never_a_reward(
+    client: httpx.Client, route: str
+) -> None:
+    """Each bad reference is an error of its own item, with the reason; the batch's other
+    items are scored as usual. An empty box does not match an empty box."""
+    bad = [_math("\\boxed{4}", reference) for reference, _ in BAD_REFERENCES]
+    items = [*bad, _math("\\boxed{}", "\\boxed{}"), _math("\\boxed{4}", "4", id="fine")]
+    response = client.post(route, json={"items": items})
+    assert response.status_code == 200, response.text
+    *results, empty_box, fine = response.json()["results"]
+    for result, (reference, reason) in zip(results, BAD_REFERENCES, strict=True):
+        assert (result["status"], result["reward"]) == ("error", None), reference
+        assert reason in result["detail"], (reference, result["detail"])
+    assert (empty_box["status"], empty_box["reward"]) == ("error", None)
+    assert (fine["status"], fine["reward"], fine["id"]) == ("ok", 1.0, "fine")
+
+
+def test_numbers_are_references_converted_exactly(client: httpx.Client) -> None:
+    big = 123456789012345678901234567890  # past 64 bits: a float would change its digits
+    cases = [
+        (4, "\\boxed{4}", 1.0),
+        (4, "\\boxed{5}", -1.0),
+        (0.1, "\\boxed{0.1}", 1.0),
+        (0.1, "\\boxed{\\frac{1}{10}}", 1.0),
+        (-2.5, "\\boxed{-\\frac{5}{2}}", 1.0),
+        (0.1, "\\boxed{0.1000000000000000055511151231257827}", -1.0),  # 0.1's binary value
+        (big, f"\\boxed{{{big}}}", 1.0),
+        (big, f"\\boxed{{{big + 1}}}", -1.0),
+    ]
+    for route in ("/score", "/score/math"):
+        items = [_math(answer, reference) for reference, answer, _ in cases]
+        results = client.post(route, json={"items": items}).json()["results"]
+        assert [(r["status"], r["reward"]) for r in results] == [
+            ("ok", reward) for _, _, reward in cases
+        ], [r["detail"] for r in results]
+
+
+def test_grade_takes_numbers_and_reports_a_reference_that_cannot_judge(
+    client: httpx.Client,
+) -> None:
+    four = client.post("/grade", json={"answer": "4", "reference": 4}).json()
+    assert (four["correct"], four["extracted_reference"]) == (True, "4")
+    tenth = client.post("/grade", json={"answer": "1/10", "reference": 0.1}).json()
+    assert (tenth["correct"], tenth["extracted_reference"]) == (True, "0.1")
+    for reference, reason in BAD_REFERENCES[:8]:
+        graded = client.post("/grade", json={"answer": "4", "reference": reference})
+        assert graded.status_code == 200, graded.text
+        body = graded.json()
+        assert (body["status"], body["correct"]) == ("error", None), reference
+        assert reason in body["explanation"], (reference, body["explanation"])
+    # Not a reference at all: the request is malformed (422, naming the field and why).
+    # Python's JSON (the route's) reads NaN; httpx writes none, so the bodies are written here.
+    for reference, reason in [("true", "boolean"), ("null", "missing"), ("NaN", "nan")]:
+        content = f'{{"answer": "4", "reference": {reference}}}'
+        refused = client.post(
+            "/grade", content=content, headers={"Content-Type": "application/json"}
+        )
+        assert refused.status_code == 422, refused.text
+        (problem,) = refused.json()["detail"]
+        assert problem["loc"][-1] == "reference" and reason in problem["msg"], problem
 
 
 def test_modes_without_a_verifier_fall_back_to_the_rule_verdict_visibly(

@@ -266,6 +266,25 @@ def test_labels_as_datasets_hold_them(client: httpx.Client) -> None:
     assert odd["extra_logs"]["error"] == [1.0, 1.0, 1.0] and odd["rewards"] == [-0.5] * 3
 
 
+def test_labels_that_cannot_judge_are_errors_and_numbers_are_exact(client: httpx.Client) -> None:
+    """A label with no answer in it, a boolean or NaN is that sample's error (the no-answer
+    reward and error 1), never a -1 judged against it; 0.1 is read as 0.1."""
+    labels = ["0.1", "true", '"4\\u0000"', '"$$"', '"\\t "', "NaN", "4", "1e-05"]
+    answers = ["0.1", "4", "4", "4", "4", "4", "4", "0.00001"]
+    query = [f"Q: \\boxed{{{answer}}}" for answer in answers]
+    # Python's JSON (the route's) reads NaN; httpx writes none, so the body is written here.
+    fields = [f'"query": {json.dumps(query)}', f'"prompts": {json.dumps(["Q: "] * len(query))}']
+    content = "{" + ", ".join([*fields, f'"labels": [{", ".join(labels)}]']) + "}"
+    reply = client.post(
+        "/get_reward", content=content, headers={"Content-Type": "application/json"}
+    )
+    assert reply.status_code == 200, reply.text
+    data = reply.json()
+    assert data["rewards"] == [1.0, -0.5, -0.5, -0.5, -0.5, -0.5, 1.0, 1.0]
+    assert data["extra_logs"]["error"] == [0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0]
+    assert data["extra_logs"]["correct"] == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0]
+
+
 def _is_stdlib_import(node: ast.stmt) -> bool:
     if isinstance(node, ast.ImportFrom):
         names = [node.module or ""]

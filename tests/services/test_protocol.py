@@ -9,13 +9,24 @@ fails here.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from services.app import create_app
-from services.protocol import TASK_ALIASES, CritiqueItem, ScoreRequest, ScoreResult, Status, Task
+from services.protocol import (
+    TASK_ALIASES,
+    CritiqueItem,
+    GradeRequest,
+    MathItem,
+    ScoreRequest,
+    ScoreResult,
+    Status,
+    Task,
+)
 from services.settings import Settings
 
 SNAPSHOT = Path(__file__).with_name("openapi.json")
@@ -66,6 +77,40 @@ def test_a_former_task_name_is_read_as_the_task_it_names_now() -> None:
     schemas = _document()["components"]["schemas"]
     assert schemas["CritiqueItem"]["properties"]["task"]["enum"] == ["critique", "grade"]
     assert "grade" not in schemas["Task"]["enum"]
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (4, "4"),
+        (-17, "-17"),
+        (123456789012345678901234567890, "123456789012345678901234567890"),
+        (0.1, "0.1"),  # its repr, not its binary value 0.1000000000000000055511...
+        (2.0, "2.0"),
+        (1e-05, "1e-05"),
+        (" 4 ", " 4 "),
+    ],
+)
+def test_a_number_is_a_reference_converted_exactly(value: object, text: str) -> None:
+    assert MathItem.model_validate({"completion": "", "reference": value}).reference == text
+    assert GradeRequest.model_validate({"answer": "", "reference": value}).reference == text
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        (True, "the reference is a boolean (true), not an answer"),
+        (False, "the reference is a boolean (false), not an answer"),
+        (float("nan"), "the reference is nan, not a finite number"),
+        (float("-inf"), "the reference is -inf, not a finite number"),
+        (None, "the reference is missing (null)"),
+        ([4], "Input should be a valid string"),
+    ],
+)
+def test_a_boolean_nan_or_infinity_is_no_reference(value: object, reason: str) -> None:
+    for model, fields in ((MathItem, {"completion": ""}), (GradeRequest, {"answer": ""})):
+        with pytest.raises(ValidationError, match=re.escape(reason)):
+            model.model_validate({**fields, "reference": value})
 
 
 if __name__ == "__main__":

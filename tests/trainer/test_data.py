@@ -68,6 +68,16 @@ def test_missing_field_names_the_row_and_field(tmp_path: Path) -> None:
         load_dataset(DataSection(path=str(path)), MATH)
 
 
+def test_numeric_references_are_exact_and_a_boolean_or_nan_is_refused(tmp_path: Path) -> None:
+    rows = [{"question": "q", "ground_truth": value} for value in (0.1, 10**30, 2.5)]
+    dataset = load_dataset(DataSection(path=str(write(tmp_path / "rows.jsonl", rows))), MATH)
+    assert [example["reference"] for example in dataset] == ["0.1", str(10**30), "2.5"]
+    for value, reason in [(True, "a boolean (true)"), (float("nan"), "nan, not a finite")]:
+        path = write(tmp_path / "bad.jsonl", [*rows, {"question": "q", "ground_truth": value}])
+        with pytest.raises(DataError, match=re.escape(f"row 3: the reference is {reason}")):
+            load_dataset(DataSection(path=str(path)), MATH)
+
+
 def test_unsupported_file_type(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="unsupported"):
         read_rows(tmp_path / "rows.csv")

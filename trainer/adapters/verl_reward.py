@@ -42,16 +42,18 @@ object of ``/score`` options; the ``options`` keyword overrides it key by key) a
 ``VERIFIER_REWARD_TIMEOUT_S``. The environment is the only way in under the fork, which has
 no ``reward_kwargs``.
 
-A reward is never made up: an item the service cannot judge (``reward: null``) is logged on
-stderr and raises ``UnjudgedItemError``; an item the service judged with less than it was
-asked for (status ``unavailable``: no LLM verifier, so the rule decided) is logged and
-carries ``degraded: 1.0``.
+A reward is never made up: an item the service cannot judge (``reward: null``: a ground
+truth that is missing, empty, a boolean or holds no answer, among others) is logged on
+stderr and raises ``UnjudgedItemError``, as does a NaN or infinite ground truth; an item
+the service judged with less than it was asked for (status ``unavailable``: no LLM
+verifier, so the rule decided) is logged and carries ``degraded: 1.0``.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import random
 import sys
@@ -257,8 +259,22 @@ def _item(data_source: str, solution: str, ground_truth: Any, extra_info: Any) -
         "task": "math",
         "completion": solution,
         "prompt": prompt,
-        "reference": str(ground_truth),
+        "reference": _reference(ground_truth),
     }
+
+
+def _reference(ground_truth: Any) -> Any:
+    """A math row's ground truth as the service reads references: text, None (missing) and
+    numbers as they are (the service converts a number exactly and says why a boolean,
+    a missing or an empty one cannot judge); anything else as its text. NaN and infinities
+    have no JSON form, so they are refused here."""
+    if isinstance(ground_truth, float) and not math.isfinite(ground_truth):
+        message = f"ground truth {ground_truth!r} is not an answer"
+        _LOG.error("reward-verifier: %s", message)
+        raise UnjudgedItemError(message)
+    if ground_truth is None or isinstance(ground_truth, (str, int, float)):
+        return ground_truth
+    return str(ground_truth)
 
 
 def _is_test_data(ground_truth: Any) -> bool:

@@ -2,8 +2,11 @@
 
 Seed 001's rule: the answer is correct when the checker finds it equal to the reference's
 final answer. No answer found, a wrong one, or one the checker gave up on (status
-'timeout'/'error') is not accepted. The answer is searched only in the text the completion
-commits to (:mod:`services.mathcheck.reasoning`): after its reasoning block, if it has one.
+'timeout'/'error') is not accepted. A reference that holds no answer (empty, a control
+character, nothing that reads as one: :mod:`services.tasks.math.reference`) judges nothing:
+the item is an error with the reason, and earns no reward. The answer is searched only in
+the text the completion commits to (:mod:`services.mathcheck.reasoning`): after its
+reasoning block, if it has one.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from services.judgement import Judgement
+from services.judgement import Judgement, unjudged
 from services.mathcheck.checker import MathChecker, MathVerdict, Outcome
 from services.mathcheck.extraction import (
     Extraction,
@@ -25,6 +28,7 @@ from services.protocol import ExtractionPolicy, Judge, MathItem, RewardOptions, 
 from services.rewards.format_reward import score_format
 from services.tasks.judging import BatchContext, Entry, judge_each
 from services.tasks.math.evidence import MathEvidence
+from services.tasks.math.reference import reference_problem
 
 
 class MathJudge:
@@ -55,6 +59,11 @@ class MathJudge:
         options: RewardOptions,
         gate: asyncio.Semaphore | None = None,
     ) -> Judgement[MathEvidence]:
+        reference = reference_answer(item.reference)
+        problem = reference_problem(item.reference, reference)
+        if problem is not None:
+            # A label that holds no answer cannot judge one: no verdict, and the reason.
+            return unjudged(index, item.id, Task.MATH, Status.ERROR, f"the reference {problem}")
         policy = options.extraction or self._default_extraction
         after_reasoning = options.answer_after_reasoning
         scope = committed(
@@ -67,7 +76,6 @@ class MathJudge:
             if searched is not None
             else Extraction(None, ExtractionMethod.NONE)
         )
-        reference = reference_answer(item.reference)
         status, accepted, detail = Status.OK, False, _no_answer(scope, policy)
         if extraction.answer is not None:
             verdict = await self._checker.check(reference, extraction.answer, gate)

@@ -182,3 +182,30 @@ def test_code_is_accurate_only_when_no_test_was_left_out_by_the_services_limit()
     assert _accuracy("code", chosen) == 1.0  # the row's own max_tests
     assert _accuracy("code", {**chosen, "tests_capped": 1.0}) == 0.0
     assert _accuracy("code", {"tests_passed": 2.0, "tests_total": 3.0}) == 0.0
+
+
+def test_a_numeric_ground_truth_is_a_reference_converted_exactly(service_url: str) -> None:
+    # GSM8K-style loaders keep numeric answers as numbers.
+    assert compute_score("gsm8k", "#### 4", 4, url=service_url)["score"] == 1.0
+    assert compute_score("gsm8k", "#### 5", 4, url=service_url)["score"] == -1.0
+    assert compute_score("math", "\\boxed{\\frac{1}{10}}", 0.1, url=service_url)["acc"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("truth", "reason"),
+    [
+        ("", "the reference is empty"),
+        ("  ", "the reference is only whitespace"),
+        (None, "the reference is missing"),
+        (True, "the reference is a boolean"),
+        ("4\x00", "control character"),
+        ("$$", "holds no answer"),
+        (float("nan"), "ground truth nan is not an answer"),
+    ],
+)
+def test_a_ground_truth_that_cannot_judge_raises_never_a_silent_score(
+    service_url: str, caplog: pytest.LogCaptureFixture, truth: Any, reason: str
+) -> None:
+    with caplog.at_level(logging.ERROR), pytest.raises(UnjudgedItemError, match=reason):
+        compute_score("gsm8k", "#### 4", truth, url=service_url)
+    assert reason in caplog.text
