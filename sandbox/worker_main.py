@@ -787,7 +787,7 @@ class Worker:
         except BaseException as exc:  # pragma: no cover - reported through stderr
             with contextlib.suppress(OSError):
                 os.write(2, f"sandbox: job setup failed: {exc!r}\n".encode())
-        os._exit(code)
+        _exit(code)  # bound at start-up: the program may have replaced os._exit
 
 
 def _job_cpu_s(pid1: bool) -> float:
@@ -952,6 +952,7 @@ def _run_python(path: str, test: "_TestHarness | _ProgramServer | None" = None) 
 _print_exception = sys.__excepthook__
 _dumps = json.dumps
 _write = os.write
+_exit = os._exit
 _eval = eval
 _exec = exec
 _compile = compile

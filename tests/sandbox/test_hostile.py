@@ -275,3 +275,17 @@ def test_killed_worker_only_fails_that_job() -> None:
         assert o.failure is Failure.SANDBOX_ERROR and "replaced" in o.detail
         r.assert_healthy()
         assert sb.status().workers[Language.PYTHON].spawned == 2
+
+
+def test_a_program_that_replaces_os_exit_still_ends_its_job(runner: Runner) -> None:
+    # The job's process ends with the worker's own os._exit, bound before any program ran:
+    # a replaced one would let the job's process run on into the worker's loop until the
+    # wall clock killed it.
+    program = "import os\nos._exit = lambda *a: None\ndef f(x):\n    return x\n"
+    tests = [TestCase(code="assert f(1) == 1"), TestCase(code="assert f(1) == 2")]
+    started = time.monotonic()
+    outcomes = runner.run(program, tests, Limits(wall_s=5))
+    assert [o.passed for o in outcomes] == [True, False]
+    assert all(o.failure is not Failure.TIMEOUT for o in outcomes)
+    assert time.monotonic() - started < 4  # generous: two jobs of a few ms each
+    runner.assert_healthy()
