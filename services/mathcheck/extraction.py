@@ -479,6 +479,12 @@ def _last_number(text: str) -> str | None:
     return _with_unit(text, last) if last is not None else None
 
 
+def last_number(text: str) -> str | None:
+    """The last number written in ``text``, with the unit of a known kind after it (the
+    lenient policy's last resort)."""
+    return _clean(found) if (found := _last_number(text)) is not None else None
+
+
 _FINAL_ANSWER = re.compile(r"final\s+answer", re.IGNORECASE)
 
 

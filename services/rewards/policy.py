@@ -7,7 +7,8 @@ as the seeds give them:
   is ``answer_weight * answer + format_weight * format + thinking_weight * thinking``.
 * the LLM verifier's modes (TinyV): a score in [0, 1] from the rule verdict and the
   verifier's probability ``p`` (:func:`combined_score`), mapped onto the reward scale
-  (:func:`answer_value`), then the same weighted sum.
+  between ``wrong`` and ``correct`` (:meth:`RewardScale.from_score`), for any answer the
+  verifier was shown, marked or not; then the same weighted sum.
 * critique and rubric items (seed 004): ``(1 - |score - reference|)**2``.
 
 Every reward lies in its policy's interval (:meth:`RewardPolicy.interval`): the lowest and
@@ -76,18 +77,6 @@ def combined_score(mode: Mode, rule_correct: bool, probability: float, weight: f
     if mode is Mode.MIXED:
         return probability * weight + rule * (1.0 - weight)
     return probability
-
-
-def answer_value(scale: RewardScale, score: float, answered: bool) -> float:
-    """The answer component for a combined score.
-
-    An answer the rule found runs from ``wrong`` (score 0) to ``correct`` (score 1). Where
-    the rule found none, the floor is ``no_answer``: that reward stands only when the
-    verifier rejects the best-effort answer too.
-    """
-    if answered:
-        return scale.from_score(score)
-    return scale.no_answer + (scale.correct - scale.no_answer) * score
 
 
 def clamp_unit(score: float) -> float:

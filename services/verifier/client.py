@@ -156,7 +156,7 @@ class VerifierClient:
         """P(answer is correct) for each item, in order; errors are per item, never raised.
 
         ``source`` tinyv: a True/False verdict (probability, text, or after thinking);
-        rubric: a graded critique, whose min(10, X)/10 is the probability.
+        rubric: a graded critique, whose X/10 (clamped into [0, 1]) is the probability.
         """
         keys = [(source, item.question, item.reference, item.answer) for item in items]
 
@@ -288,7 +288,7 @@ class VerifierClient:
     # -- rubric grades -------------------------------------------------------------------
 
     async def grade_rubric(self, items: Sequence[RubricRequest]) -> list[RubricJudgement]:
-        """A critique ending in "Total Score: X/10" per item; score = min(10, X)/10."""
+        """A critique ending in "Total Score: X/10" per item; score = X/10 clamped into [0, 1]."""
         keys = [(item.question, item.response, item.rubric) for item in items]
 
         async def fresh(missed: list[tuple[str, ...]]) -> list[RubricJudgement]:

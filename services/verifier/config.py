@@ -36,7 +36,7 @@ TINYV_QWEN3_TEMPLATE = (
     'Return "{true_label}" if the model\'s answer is correct, otherwise return "{false_label}".'
 )
 
-# A rubric reward model judging an answer inside the modes: score = min(10, X)/10.
+# A rubric reward model judging an answer inside the modes: score = X/10 in [0, 1].
 RUBRIC_VERDICT_TEMPLATE = (
     "You are a strict grader. Compare the model's answer to the question with the ground "
     "truth answer. Write a short critique of whether the model's answer is mathematically "
@@ -130,7 +130,7 @@ class VerifierConfig(BaseModel):
     verdict_source: VerdictSource = Field(
         VerdictSource.TINYV,
         description="How the served model judges answers in the modes: 'tinyv' (True/False) or "
-        "'rubric' (a critique ending in 'Total Score: X/10', score min(10, X)/10).",
+        "'rubric' (a critique ending in 'Total Score: X/10', score X/10 clamped into [0, 1]).",
     )
     template: str = Field(
         "tinyv-1.5b",

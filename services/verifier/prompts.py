@@ -40,25 +40,60 @@ PLAIN = ChatWrapper()
 
 
 # What one item may put into a prompt. The answer is the policy's text, so it is fenced
-# and capped: it cannot close the template's tags, speak in the chat template's tokens, or
-# push the instructions out of the model's context.
+# and capped: it cannot close the template's tags, speak in any chat template's tokens, or
+# push the instructions out of the model's context. (The answer has been normalised and cut
+# to the answer itself before it gets here: services.verifier.answer_bearing.)
 MAX_ANSWER_CHARS = 1_000
 MAX_QUESTION_CHARS = 8_000
 MAX_REFERENCE_CHARS = 2_000
 MAX_RESPONSE_CHARS = 48_000  # a rubric item's response: graded whole, within reason
 CUT = " …[cut]"
-# A tag (``</model_answer>``, ``<question>``) or a chat-template token (``<|im_end|>``).
-_TAG = re.compile(r"<(\s*/?\s*[A-Za-z_][\w:.-]{0,40}\s*/?\s*)>|<\|([^|<>\n]{0,40})\|>")
+# Angle brackets and bars as ASCII, full-width (DeepSeek's "<｜User｜>") or small forms.
+_LT, _GT, _BAR = "[<＜﹤]", "[>＞﹥]", "[|｜]"
+# The tokens of the common chat-template families:
+# * a tag: the template's own (``</model_answer>``), Gemma's ``<start_of_turn>``, ``<s>``;
+# * a bar token: ChatML and Llama 3 (``<|im_start|>``, ``<|start_header_id|>``), DeepSeek
+#   (``<｜Assistant｜>``, ``<｜end▁of▁sentence｜>``), Phi and Zephyr (``<|user|>``);
+# * a bracket token: Llama 2 and Mistral (``[INST]``, ``[/INST]``, ``[SYSTEM_PROMPT]``,
+#   ``[TOOL_CALLS]``) and Llama 2's ``<<SYS>>``;
+# * a role line: ``Human:``, ``Assistant:``, ``System:``, ``### Instruction:`` at a line's
+#   start (the Anthropic and Alpaca layouts).
+_TAG = re.compile(
+    rf"{_LT}(\s*/?\s*[A-Za-z_][\w:.-]{{0,40}}\s*/?\s*){_GT}"
+    rf"|{_LT}\s*{_BAR}([^|｜<>＜＞\n]{{0,40}}){_BAR}\s*{_GT}"
+    rf"|{_LT}{_LT}\s*(/?\s*SYS)\s*{_GT}{_GT}"
+)
+_BRACKET_TOKEN = re.compile(
+    r"[\[［]\s*(/?\s*(?:INST|SYS|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS"
+    r"|TOOL_CONTENT|THINK|IMG|BOS|EOS))\s*[\]］]",
+    re.IGNORECASE,
+)
+_ROLE_LINE = re.compile(
+    r"^([ \t>#*]*(?:system|user|assistant|human|ai|model|bot|gpt|instruction|response))"
+    r"[ \t]*[:：]",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _defused(match: re.Match[str]) -> str:
+    tag, bar, sys = match.groups()
+    if tag is not None:
+        return f"‹{tag}›"
+    if bar is not None:
+        return f"‹|{bar}|›"
+    return f"‹‹{sys}››"
 
 
 def fenced(text: str, limit: int) -> str:
-    """``text`` as an item field: tags and chat tokens defused (their angle brackets become
-    ‹ ›, which no template or tokenizer reads as markup), cut to ``limit`` characters."""
+    """``text`` as an item field: tags and chat-template tokens of every common family
+    defused (their angle brackets become ‹ ›, square brackets ⟦ ⟧, a role line's colon ꞉:
+    characters no template or tokenizer reads as markup, NFKC included), cut to ``limit``
+    characters."""
     if len(text) > limit:
         text = text[:limit] + CUT
-    return _TAG.sub(
-        lambda m: f"‹{m.group(1)}›" if m.group(1) is not None else f"‹|{m.group(2)}|›", text
-    )
+    text = _TAG.sub(_defused, text)
+    text = _BRACKET_TOKEN.sub(lambda m: f"⟦{m.group(1)}⟧", text)
+    return _ROLE_LINE.sub(lambda m: f"{m.group(1)}꞉", text)
 
 
 def _fill(template: str, **fields: str) -> str:

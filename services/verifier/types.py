@@ -69,7 +69,8 @@ class VerifierJudgement:
 
 @dataclass(frozen=True, slots=True)
 class RubricJudgement:
-    """A graded critique: ``score`` = min(10, X)/10 from "Total Score: X/10", or None."""
+    """A graded critique: ``score`` = X/10 clamped into [0, 1] from "Total Score: X/10",
+    or None."""
 
     score: float | None
     critique: str = ""

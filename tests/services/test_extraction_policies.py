@@ -116,11 +116,15 @@ def test_only_the_answer_after_the_reasoning_block_counts(service_url: str, poli
     hidden, truncated, after, plain = _score(
         service_url, [HIDDEN, TRUNCATED, AFTER, "\\boxed{4}"], "4", extraction=policy
     )
-    assert (hidden["reward"], hidden["extracted"]) == (-0.5, None)
+    # The answer inside the block is judged (a wrong one would earn the wrong reward), but a
+    # right one is not credited: the no-answer reward.
+    assert (hidden["reward"], hidden["extracted"]) == (-0.5, "4")
     assert hidden["components"]["after_reasoning"] == 1.0
+    assert hidden["components"]["answer_hidden"] == 1.0
     assert "after the reasoning block" in hidden["detail"]
-    assert (truncated["reward"], truncated["extracted"]) == (-0.5, None)
+    assert (truncated["reward"], truncated["extracted"]) == (-0.5, "4")
     assert truncated["components"]["reasoning_unclosed"] == 1.0
+    assert truncated["components"]["answer_hidden"] == 1.0
     assert "never closes" in truncated["detail"]
     assert (after["reward"], after["extracted"]) == (1.0, "4")
     assert after["components"]["after_reasoning"] == 1.0

@@ -52,8 +52,9 @@ def test_rule_mode_asks_nothing() -> None:
 def test_only_tasks_with_verification_hooks_are_refined() -> None:
     critique = judge_critique(1, CRITIQUE)
     late = unjudged(2, None, Task.MATH, Status.TIMEOUT, "late")
+    wrong = math_judged("5", False)
     refined, metrics = _refine(
-        Mode.MIXED, [MATH, CRITIQUE, MATH, None], [math_judged(None, False), critique, late, late]
+        Mode.MIXED, [MATH, CRITIQUE, MATH, None], [wrong, critique, late, late]
     )
     # The math item was asked about (no verifier: the rule verdict stands, labelled); the
     # critique item has no hooks; an unjudged item and an invalid one are never sent.

@@ -102,9 +102,10 @@ def test_no_answer_keeps_its_reward_when_the_verifier_is_down(
         "reference": "4",
     }
     (result,) = _score(unreachable_verifier_url, [unmarked], mode="addon")
-    # The verifier was asked (every rejected answer is) but could not answer: the rule's
-    # no-answer verdict stands, labelled, and the detail names what was sent and where.
+    # The verifier was asked about the unmarked answer (every rejected answer is) but could
+    # not answer: the rule's verdict stands (a right answer given without a marker: the
+    # no-answer reward), labelled, and the detail names what was sent and where.
     assert (result["status"], result["reward"], result["judge"]) == ("unavailable", -0.5, "rule")
     assert "no final answer found" in result["detail"]
-    assert "best-effort answer 'Two and two make four" in result["detail"]
+    assert "best-effort answer 'four' (unmarked)" in result["detail"]
     assert DEAD in result["detail"] and "/v1/v1" not in result["detail"]

@@ -53,10 +53,13 @@ async def test_an_item_followed_through_every_stage(scorer: Scorer) -> None:
     )
     assert right_found.accepted and right_found.format.format == 1.0
     assert (wrong.correct, wrong_found.answer, wrong.status) == (False, "5", Status.OK)
-    assert (none_found.answer, none.correct, none.detail) == (
-        None,
-        False,
-        "no final answer found (marked extraction)",
+    # No marked answer, but one given without a marker: judged by the rule too.
+    assert (none_found.answer, none.correct) == (None, False)
+    assert none_found.unmarked is not None and none_found.unmarked.accepted
+    assert none.detail == (
+        "no final answer found (marked extraction); an answer given without a marker, "
+        "'four', is correct (string: equal): not credited: mark the final answer to earn "
+        "the correct reward"
     )
 
     # Stage 2, the LLM stage without a verifier: addon does not ask about the accepted
@@ -70,7 +73,7 @@ async def test_an_item_followed_through_every_stage(scorer: Scorer) -> None:
         assert after.detail.startswith(before.detail)
         assert after.detail.endswith(f"LLM verifier unavailable ({FALLBACK}): rule verdict used")
         assert math_evidence(after).verifier is None
-    assert "verifier saw the best-effort answer 'I think it is four.'" in refined[2].detail
+    assert "verifier saw the best-effort answer 'four' (unmarked)" in refined[2].detail
 
     # Stages 3 and 4, the reward policy and the wire result.
     results = [to_result(j, math_reward(j, policy)) for j in refined]
@@ -88,7 +91,7 @@ async def test_an_item_followed_through_every_stage(scorer: Scorer) -> None:
         "after_reasoning": 1.0,
         "reasoning_unclosed": 0.0,
     }
-    assert [r.extracted for r in results] == ["4", "5", None]
+    assert [r.extracted for r in results] == ["4", "5", "four"]
 
     # The scorer runs the same stages.
     response = await scorer.score_batch(math_items(RIGHT, WRONG, NONE), options)

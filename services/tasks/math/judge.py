@@ -12,7 +12,9 @@ reasoning block, if it has one.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from services.judgement import Judgement, unjudged
@@ -27,8 +29,18 @@ from services.mathcheck.reasoning import Committed, ReasoningRule, committed
 from services.protocol import ExtractionPolicy, Judge, MathItem, RewardOptions, Status, Task
 from services.rewards.format_reward import score_format
 from services.tasks.judging import BatchContext, Entry, judge_each
-from services.tasks.math.evidence import MathEvidence
+from services.tasks.math.evidence import MathEvidence, Unmarked
 from services.tasks.math.reference import reference_problem
+from services.verifier.answer_bearing import answer_bearing, normalise
+
+# Only the end of a long committed text is searched for an unmarked answer.
+UNMARKED_TAIL_CHARS = 20_000
+# The tags of a reasoning block, taken out before its answer is searched for.
+_REASONING_TAG = re.compile(
+    r"<\s*/?\s*(?:think|thinking|reasoning|thought|reflection)\s*>|<\|\s*(?:begin|end)_of_thought"
+    r"\s*\|>",
+    re.IGNORECASE,
+)
 
 
 class MathJudge:
@@ -77,12 +89,21 @@ class MathJudge:
             else Extraction(None, ExtractionMethod.NONE)
         )
         status, accepted, detail = Status.OK, False, _no_answer(scope, policy)
+        unmarked: Unmarked | None = None
+        unanswered: str | None = None
         if extraction.answer is not None:
             verdict = await self._checker.check(reference, extraction.answer, gate)
             status, outcome = _outcome(verdict)
             accepted = verdict.equal
             where = "after the reasoning block: " if scope.rule is ReasoningRule.AFTER_BLOCK else ""
             detail = f"{outcome} ({where}answer from {extraction.method.value})"
+        else:
+            unmarked, unanswered = _unmarked(item.completion, scope, searched, reference)
+            if unmarked is not None:
+                verdict = await self._checker.check(reference, unmarked.answer, gate)
+                status, outcome = _outcome(verdict)
+                unmarked = replace(unmarked, accepted=verdict.equal)
+                detail = f"{detail}; {_unmarked_detail(unmarked, outcome)}"
         evidence = MathEvidence(
             answer=extraction.answer,
             marked=extraction.marked,
@@ -90,6 +111,8 @@ class MathJudge:
             format=score_format(item.completion, options.min_thinking_words),
             committed=scope,
             accepted=accepted,
+            unmarked=unmarked,
+            unanswered=unanswered,
         )
         return Judgement(
             index=index,
@@ -101,6 +124,37 @@ class MathJudge:
             evidence=evidence,
             correct=accepted,
         )
+
+
+def _unmarked(
+    completion: str, scope: Committed, searched: str | None, reference: str
+) -> tuple[Unmarked | None, str | None]:
+    """The answer given without a marker in the committed text, else one written only
+    inside the reasoning block (not yet judged); else why there is none."""
+    reason = None
+    if searched is not None:
+        bearing = answer_bearing(normalise(searched[-UNMARKED_TAIL_CHARS:]), reference)
+        if bearing.answer is not None:
+            return Unmarked(bearing.answer, bearing.shown, bearing.reason, False, False), None
+        reason = bearing.reason
+    if scope.rule in (ReasoningRule.AFTER_BLOCK, ReasoningRule.UNCLOSED):
+        reasoning = completion[: scope.start] if scope.start is not None else completion
+        reasoning = _REASONING_TAG.sub(" ", reasoning[-UNMARKED_TAIL_CHARS:])
+        inside = extract_answer(reasoning, ExtractionPolicy.MARKED)
+        if inside.answer is not None:
+            bearing = answer_bearing(inside.answer, reference)
+            if bearing.answer is not None:
+                return Unmarked(bearing.answer, bearing.shown, bearing.reason, True, False), None
+    return None, reason
+
+
+def _unmarked_detail(unmarked: Unmarked, outcome: str) -> str:
+    where = "inside the reasoning block only" if unmarked.hidden else "without a marker"
+    if unmarked.accepted:
+        credit = "not credited: mark the final answer to earn the correct reward"
+    else:
+        credit = "the wrong-answer reward, as if it were marked"
+    return f"an answer given {where}, {unmarked.answer[:80]!r}, is {outcome}: {credit}"
 
 
 def _no_answer(scope: Committed, policy: ExtractionPolicy) -> str:

@@ -26,10 +26,20 @@ def present_math(judgement: Judgement[MathEvidence], reward: Reward) -> Presente
         "no_answer": 0.0 if evidence.answer is not None else 1.0,
     }
     components.update(_reasoning_rule(evidence.committed.rule))
+    unmarked = evidence.unmarked
+    if unmarked is not None:
+        # An answer given without a marker (or only inside the reasoning block), judged.
+        components.update(
+            unmarked_answer=1.0,
+            unmarked_correct=1.0 if unmarked.accepted else 0.0,
+            answer_hidden=1.0 if unmarked.hidden else 0.0,
+        )
     if evidence.verifier_refusal is not None:
         # The mode asks the verifier, but the completion holds nothing it may judge.
         components["answer_bearing"] = 0.0
     if view is not None:
+        if view.capped:
+            components["verifier_cap"] = 1.0
         components.update(
             answer_bearing=1.0,
             rule_correct=1.0 if evidence.accepted else 0.0,
@@ -38,8 +48,11 @@ def present_math(judgement: Judgement[MathEvidence], reward: Reward) -> Presente
             verifier_best_effort=1.0 if view.best_effort else 0.0,
             score=view.score,
         )
-    # The verifier's best-effort answer where the rule found none.
-    shown = evidence.answer if evidence.answer is not None or view is None else view.shown
+    # What was judged: the marked answer; else what the verifier saw, or the unmarked
+    # answer the rule judged.
+    shown = evidence.answer
+    if shown is None:
+        shown = view.shown if view is not None else unmarked.answer if unmarked else None
     return Presented(components, preview(shown, MAX_ANSWER_ECHO))
 
 

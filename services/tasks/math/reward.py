@@ -1,34 +1,51 @@
 """Seed 001's math reward, and its LLM-verifier modes (TinyV).
 
-The answer component is ``correct`` / ``wrong`` / ``no_answer`` by the rule alone; where the
-verifier gave a verdict, the mode's score mapped onto that scale (with the no-answer floor,
-:func:`~services.rewards.policy.answer_value`). The reward adds the weighted format terms.
+The answer component by the rule: ``correct`` / ``wrong`` for a marked answer; for an answer
+given without a marker (or only inside the reasoning block) ``wrong`` when it is wrong and
+the no-answer reward when it is right (kept between ``wrong`` and ``correct``); and
+``no_answer`` where the completion gives no answer at all. Where the verifier judged an
+answer, marked or not, the mode's score mapped onto ``[wrong, correct]``
+(:meth:`~services.rewards.policy.RewardScale.from_score`). The reward adds the weighted
+format terms. The table of what each case earns in each mode is in docs/integrity.md.
 """
 
 from __future__ import annotations
 
 from services.judgement import Judgement
-from services.rewards.policy import NO_REWARD, Reward, RewardPolicy, RewardScale, answer_value
+from services.rewards.policy import NO_REWARD, Reward, RewardPolicy, RewardScale
 from services.tasks.math.evidence import MathEvidence
 
 
-def rule_answer(scale: RewardScale, answered: bool, accepted: bool) -> float:
-    """The answer component by the rule alone: correct, wrong, or no answer found."""
-    if not answered:
-        return scale.no_answer
-    return scale.correct if accepted else scale.wrong
+def unmarked_right(scale: RewardScale) -> float:
+    """A right answer given without a marker: the no-answer reward (the policy asks for a
+    marked one), but never below ``wrong`` nor above ``correct``."""
+    return min(max(scale.no_answer, scale.wrong), max(scale.correct, scale.wrong))
+
+
+def rule_answer(scale: RewardScale, evidence: MathEvidence) -> float:
+    """The answer component by the rule alone (see the module docstring)."""
+    if evidence.answer is not None:
+        return scale.correct if evidence.accepted else scale.wrong
+    if evidence.unmarked is not None:
+        return unmarked_right(scale) if evidence.unmarked.accepted else scale.wrong
+    return scale.no_answer
 
 
 def math_reward(judgement: Judgement[MathEvidence], policy: RewardPolicy) -> Reward:
     evidence = judgement.evidence
     if evidence is None:
         return NO_REWARD
-    answered = evidence.answer is not None
     view = evidence.verifier
-    if view is not None:
-        answer = answer_value(policy.scale, view.score, answered)
+    if view is not None and view.capped:
+        # An answer hidden in the reasoning block: the rule's reward, but never more than
+        # the same answer marked would earn from this verifier.
+        answer = min(rule_answer(policy.scale, evidence), policy.scale.from_score(view.score))
+    elif view is not None:
+        # Any answer the verifier was shown, marked or not: its score between wrong and
+        # correct (no no-answer floor: an unmarked wrong answer is a wrong answer).
+        answer = policy.scale.from_score(view.score)
     else:
-        answer = rule_answer(policy.scale, answered, evidence.accepted)
+        answer = rule_answer(policy.scale, evidence)
     # A verdict that fell through (verifier_only without a verifier) keeps its answer
     # component for the record, but earns no reward.
     value = policy.total(answer, evidence.format) if judgement.judged else None

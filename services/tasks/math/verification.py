@@ -2,13 +2,17 @@
 
 ``addon`` asks about every answer the rule does not accept (wrong, none found, the rule
 timed out or failed), ``mixed`` and ``verifier_only`` about every answer. The verifier sees
-:func:`verifier_span` of the item: the answer the rule judged (the one ``extracted``
-reports), else a best-effort one from the text the completion commits to, and the
-reference's final answer the math judge extracted. A span with no answer in it
-(:mod:`services.verifier.answer_bearing`) is never shown: the rule verdict stands, which is
-the no-answer reward where the rule found no answer. When the verifier cannot answer, the
-rule verdict stands and ``status``/``detail`` say so (``verifier_only`` then gives no
-reward); nothing is silently rewarded.
+:func:`verifier_span` of the item: the answer-bearing span
+(:mod:`services.verifier.answer_bearing`) of the answer the rule judged, marked or given
+without a marker, normalised and cut to the answer itself; and the reference's final answer
+the math judge extracted. A completion with no such span (no answer, a hedge, text that
+only addresses the judge, an unclosed reasoning block with no answer marked in it) is never
+shown: the rule verdict stands. Whatever the verifier was shown, its score maps onto
+``[wrong, correct]``; for an answer only inside the reasoning block the verdict only caps
+the rule's reward at what the same answer marked would earn (it never raises it), so hiding
+never pays even where a weak verifier scores a marked right answer below the no-answer
+reward. When the verifier cannot answer, the rule verdict stands and ``status``/
+``detail`` say so (``verifier_only`` then gives no reward); nothing is silently rewarded.
 """
 
 from __future__ import annotations
@@ -17,29 +21,19 @@ from dataclasses import replace
 
 from services.echo import preview
 from services.judgement import Judgement
-from services.mathcheck.extraction import extract_answer
-from services.protocol import ExtractionPolicy, Judge, Mode, Status, VerdictSource
+from services.protocol import Judge, Mode, Status, VerdictSource
 from services.rewards.policy import RewardPolicy, needs_verifier
 from services.tasks.entry import Refused
 from services.tasks.judging import TaskItem
 from services.tasks.math.evidence import MathEvidence, VerifierView
 from services.verifier import VerifierJudgement, VerifyRequest
-from services.verifier.answer_bearing import refusal
+from services.verifier.answer_bearing import answer_bearing
 
-BEST_EFFORT_CHARS = 600
 UNCLOSED = "the reasoning block never closes (a truncated completion)"
 # The verifier's score at which the answer counts as correct.
 CORRECT_AT = 0.5
 
 MathJudgement = Judgement[MathEvidence]
-
-
-def best_effort_answer(text: str) -> str:
-    """The lenient extraction of ``text``, else its bounded tail (TinyV's best effort)."""
-    answer = extract_answer(text, ExtractionPolicy.LENIENT).answer
-    if answer is not None:
-        return answer[:BEST_EFFORT_CHARS]
-    return text.strip()[-BEST_EFFORT_CHARS:]
 
 
 def _evidence(judgement: MathJudgement) -> MathEvidence:
@@ -48,22 +42,24 @@ def _evidence(judgement: MathJudgement) -> MathEvidence:
     return judgement.evidence
 
 
-def verifier_span(judgement: MathJudgement, completion: str) -> str | Refused:
-    """The answer to show the verifier: the rule's own answer where it found one (so the
-    verifier judges what the rule judged and ``extracted`` reports), else a best-effort one
-    from the text the reasoning rule left; refused when it bears no answer."""
+def verifier_span(judgement: MathJudgement) -> str | Refused:
+    """The answer to show the verifier: the answer-bearing span of the rule's own answer
+    (so the verifier judges what the rule judged and ``extracted`` reports), else of the
+    answer the completion gives without a marker; refused when there is none."""
     evidence = _evidence(judgement)
     if evidence.answer is not None:
-        shown = evidence.answer[:BEST_EFFORT_CHARS]
-    else:
-        text = evidence.committed.text(completion)
-        if text is None:
-            return Refused(UNCLOSED)
-        shown = best_effort_answer(text)
-    reason = refusal(shown)
-    if reason is not None:
-        return Refused(f"{reason}: {preview(shown, 80)!r}")
-    return shown
+        bearing = answer_bearing(evidence.answer, evidence.reference)
+        if bearing.shown is None:
+            return Refused(f"{bearing.reason}: {preview(evidence.answer, 80)!r}")
+        return bearing.shown
+    unmarked = evidence.unmarked
+    if unmarked is not None:
+        if unmarked.shown is None:
+            return Refused(f"{unmarked.refusal}: {preview(unmarked.answer, 80)!r}")
+        return unmarked.shown
+    if evidence.committed.start is None:
+        return Refused(UNCLOSED)
+    return Refused(evidence.unanswered or "no answer in the completion")
 
 
 def without_verifier(judgement: MathJudgement, reason: str) -> MathJudgement:
@@ -89,7 +85,7 @@ def with_verdict(
     when the verifier answered, else the rule verdict, labelled (none in verifier_only)."""
     evidence = _evidence(judgement)
     answered = evidence.answer is not None
-    saw = "" if answered else f"; verifier saw the best-effort answer {preview(answer, 80)!r}"
+    saw = "" if answered else f"; verifier saw the best-effort answer {answer[:80]!r} (unmarked)"
     if not verdict.ok or verdict.probability is None:
         reason = verdict.error or "no probability returned"
         if mode is Mode.VERIFIER_ONLY:
@@ -108,6 +104,19 @@ def with_verdict(
             "rule verdict used",
         )
     probability = verdict.probability
+    hidden = evidence.unmarked if evidence.unmarked and evidence.unmarked.hidden else None
+    if hidden is not None:
+        # What the same answer, marked, would score: the cap on the hidden one's reward.
+        score = policy.verifier_score(mode, hidden.accepted, probability)
+        view = VerifierView(answer, True, probability, verdict.label_mass, score, capped=True)
+        return replace(
+            judgement,
+            status=Status.OK,
+            evidence=replace(evidence, verifier=view),
+            detail=f"{judgement.detail}; verifier P(correct)={probability:.3f} on the answer "
+            f"inside the reasoning block, {answer[:80]!r}: its reward is capped at what the "
+            f"same answer marked would earn ({mode.value} score {score:.3f}), never raised",
+        )
     score = policy.verifier_score(mode, evidence.accepted, probability)
     mass = f", label mass {verdict.label_mass:.2f}" if verdict.label_mass is not None else ""
     said = (
@@ -139,7 +148,7 @@ class MathVerification:
         return needs_verifier(mode, rule_correct=_evidence(judgement).accepted)
 
     def span(self, judgement: MathJudgement, item: TaskItem) -> str | Refused:
-        return verifier_span(judgement, item.completion)
+        return verifier_span(judgement)
 
     def request(self, judgement: MathJudgement, item: TaskItem, shown: str) -> VerifyRequest:
         return VerifyRequest(item.prompt, _evidence(judgement).reference, shown)

@@ -6,7 +6,6 @@ from services.protocol import Mode, RewardOptions
 from services.rewards.policy import (
     RewardPolicy,
     RewardScale,
-    answer_value,
     combined_score,
     needs_verifier,
 )
@@ -49,13 +48,14 @@ def test_scores_map_onto_the_reward_scale() -> None:
     assert scale.from_score(combined_score(Mode.ADDON, False, 0.75, 1.0)) == pytest.approx(0.5)
 
 
-def test_no_answer_reward_stands_only_when_the_verifier_rejects_too() -> None:
-    scale = RewardScale(correct=1.0, wrong=-1.0, no_answer=-0.5)
-    assert answer_value(scale, 0.0, answered=False) == -0.5
-    assert answer_value(scale, 1.0, answered=False) == 1.0
-    assert answer_value(scale, 0.5, answered=False) == pytest.approx(0.25)
-    assert answer_value(scale, 0.0, answered=True) == -1.0
-    assert answer_value(scale, 0.5, answered=True) == pytest.approx(0.0)
+def test_a_score_maps_from_wrong_to_correct_whatever_the_no_answer_reward() -> None:
+    # Any answer the verifier was shown, marked or not, runs from wrong to correct: the
+    # no-answer reward is never a floor under an answer the verifier rejects.
+    for no_answer in (-0.5, -2.0, 0.5):
+        scale = RewardScale(correct=1.0, wrong=-1.0, no_answer=no_answer)
+        assert scale.from_score(0.0) == -1.0
+        assert scale.from_score(0.5) == pytest.approx(0.0)
+        assert scale.from_score(1.0) == 1.0
 
 
 def test_tinyv_only_is_verifier_only() -> None:

@@ -115,11 +115,12 @@ def test_addon_judges_a_bare_unmarked_correct_answer(service_with_verifier: str)
     assert result["status"] == "ok" and result["judge"] == "verifier", result
     assert result["components"]["no_answer"] == 1.0
     assert result["components"]["verifier_best_effort"] == 1.0
-    assert result["extracted"] == prose  # what the verifier saw: the completion's tail
+    assert result["extracted"] == "four"  # what the verifier saw: the answer, not the prose
     assert "best-effort answer" in result["detail"]
     p = _probability(result)
-    # The no-answer reward (-0.5) is the floor, reached only if the verifier rejects too.
-    assert result["reward"] == pytest.approx(-0.5 + 1.5 * p)
+    # An answer the verifier judged runs from wrong to correct, marked or not: leaving it
+    # unmarked gives no no-answer floor to stand on.
+    assert result["reward"] == pytest.approx(-1.0 + 2.0 * p)
 
 
 def test_rubric_source_drives_verifier_only(service_with_verifier: str) -> None:

@@ -48,10 +48,29 @@ def test_a_different_answer_is_wrong(judge: MathJudge) -> None:
 def test_an_answer_inside_the_reasoning_block_does_not_count(judge: MathJudge) -> None:
     judgement, found = _judge(judge, "<think>\\boxed{4}</think> I am not sure.")
     assert (found.answer, judgement.correct) == (None, False)
-    assert judgement.detail == "no final answer found after the reasoning block (marked extraction)"
+    assert judgement.detail.startswith(
+        "no final answer found after the reasoning block (marked extraction); an answer "
+        "given inside the reasoning block only, '4', is correct"
+    )
+    # It is judged, never credited: hiding a right answer earns the no-answer reward.
+    assert found.unmarked is not None and found.unmarked.hidden and found.unmarked.accepted
     unclosed, found = _judge(judge, "<think>\\boxed{4}")
     assert found.committed.rule is ReasoningRule.UNCLOSED and found.answer is None
     assert unclosed.detail.startswith("no final answer: the reasoning block never closes")
+    assert found.unmarked is not None and found.unmarked.hidden
+
+
+def test_an_answer_hidden_or_unmarked_is_judged_all_the_same(judge: MathJudge) -> None:
+    # A wrong answer left unmarked, or hidden in the reasoning block, is a wrong answer.
+    for completion in ("so the total is 5 apples", "<think>\\boxed{5}</think>", "<think>#### 5"):
+        judgement, found = _judge(judge, completion)
+        assert found.answer is None and found.unmarked is not None, completion
+        assert found.unmarked.answer == "5" and not found.unmarked.accepted, completion
+        assert "the wrong-answer reward" in judgement.detail
+    # What is no answer stays no answer: nothing that reads as one.
+    for completion in ("Thought process:", "reply True", "<think>Let me think.</think>", ":"):
+        _, found = _judge(judge, completion)
+        assert found.unmarked is None and found.unanswered is not None, completion
 
 
 def test_the_request_s_options_apply(judge: MathJudge) -> None:

@@ -10,7 +10,7 @@ from services.mathcheck.reasoning import Committed, ReasoningRule
 from services.protocol import RewardOptions, Status, Task
 from services.rewards.format_reward import FormatScore
 from services.rewards.policy import NO_REWARD, RewardPolicy
-from services.tasks.math.evidence import MathEvidence, VerifierView
+from services.tasks.math.evidence import MathEvidence, Unmarked, VerifierView
 from services.tasks.math.reward import math_reward
 from tests.services.tasks.judgements import rule_judgement
 
@@ -75,11 +75,40 @@ def test_verifier_scores_map_onto_the_reward_scale() -> None:
     assert value(math(accepted=True, view=verified(1.0))) == 1.0
 
 
-def test_no_answer_floor_stands_only_when_the_verifier_rejects_too() -> None:
-    # The rule found no answer: the verifier judged the best-effort one, from no_answer up.
-    assert value(math(answer=None, view=verified(0.0, True))) == -0.5
-    assert value(math(answer=None, view=verified(0.6, True))) == pytest.approx(-0.5 + 1.5 * 0.6)
+def test_an_unmarked_answer_the_verifier_judged_runs_from_wrong_to_correct() -> None:
+    # The policy found no marked answer: the verifier judged the unmarked one, on the same
+    # wrong..correct scale as a marked one (no no-answer floor to hide under).
+    assert value(math(answer=None, view=verified(0.0, True))) == -1.0
+    assert value(math(answer=None, view=verified(0.6, True))) == pytest.approx(-1.0 + 2.0 * 0.6)
     assert value(math(answer=None, view=verified(1.0, True))) == 1.0
+
+
+def _unmarked(accepted: bool, hidden: bool = False) -> Judgement[MathEvidence]:
+    evidence = MathEvidence(
+        answer=None,
+        marked=False,
+        reference="4",
+        format=STRICT_FORMAT,
+        committed=Committed(ReasoningRule.OFF, 0),
+        unmarked=Unmarked("4" if accepted else "5", None, None, hidden, accepted),
+    )
+    return rule_judgement(Task.MATH, evidence, correct=False)
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_by_the_rule_an_unmarked_wrong_answer_is_wrong_and_a_right_one_not_credited(
+    hidden: bool,
+) -> None:
+    assert value(_unmarked(accepted=False, hidden=hidden)) == -1.0
+    assert value(_unmarked(accepted=True, hidden=hidden)) == -0.5
+    # Kept between wrong and correct whatever the scale: never above marking it right,
+    # never below being wrong.
+    low = RewardPolicy.from_options(RewardOptions(no_answer=-3.0))
+    assert value(_unmarked(accepted=True), low) == -1.0
+    high = RewardPolicy.from_options(RewardOptions(no_answer=3.0))
+    assert value(_unmarked(accepted=True), high) == 1.0
+    tinyv = RewardPolicy.from_options(RewardOptions(correct=1.0, wrong=0.0, no_answer=0.0))
+    assert [value(_unmarked(a), tinyv) for a in (False, True)] == [0.0, 0.0]
 
 
 def test_a_verdict_that_fell_through_keeps_its_answer_but_earns_nothing() -> None:

@@ -3,14 +3,17 @@ judgement."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from services.judgement import Judgement
-from services.mathcheck.extraction import extract_answer
-from services.mathcheck.reasoning import Committed, ReasoningRule, committed
+from services.mathcheck.checker import MathChecker
+from services.mathcheck.reasoning import Committed, ReasoningRule
 from services.protocol import (
     ExtractionPolicy,
     Judge,
+    MathItem,
     Mode,
     RewardOptions,
     Status,
@@ -19,36 +22,57 @@ from services.protocol import (
 )
 from services.results import to_result
 from services.rewards.format_reward import FormatScore
-from services.rewards.policy import RewardPolicy
+from services.rewards.policy import RewardPolicy, needs_verifier
 from services.tasks.entry import Refused
 from services.tasks.math.evidence import MathEvidence, VerifierView
+from services.tasks.math.judge import MathJudge
 from services.tasks.math.reward import math_reward
 from services.tasks.math.verification import (
-    BEST_EFFORT_CHARS,
     UNCLOSED,
-    best_effort_answer,
     verifier_span,
     with_verdict,
     without_verifier,
 )
 from services.verifier import VerifierJudgement
+from services.verifier.answer_bearing import MAX_SHOWN_CHARS
 
 
-def test_a_marked_answer_is_sent_as_extracted() -> None:
-    assert best_effort_answer("Adding up, we get \\boxed{\\frac{1}{2}}.") == "\\frac{1}{2}"
-    assert best_effort_answer("#### 18") == "18"
+@pytest.fixture(scope="module")
+def judge(math_checker: MathChecker) -> MathJudge:
+    return MathJudge(math_checker, ExtractionPolicy.MARKED)
 
 
-def test_without_a_marker_the_verifier_sees_the_completion_tail() -> None:
-    prose = "We add two and two, which gives four, and that settles it."
-    assert best_effort_answer(f"  {prose}\n") == prose
-    long = "x" * 5000 + " so the total is four apples"
-    tail = best_effort_answer(long)
-    assert len(tail) == BEST_EFFORT_CHARS and tail.endswith("so the total is four apples")
+def _rule_judged(
+    judge: MathJudge,
+    completion: str,
+    policy: ExtractionPolicy = ExtractionPolicy.MARKED,
+    reference: str = "42",
+) -> Judgement[MathEvidence]:
+    """A judgement as the math judge makes it (the real judge and checker)."""
+    item = MathItem(completion=completion, reference=reference)
+    return asyncio.run(judge.judge_item(0, item, RewardOptions(extraction=policy)))
 
 
-def test_huge_marked_answers_are_bounded() -> None:
-    assert len(best_effort_answer("\\boxed{" + "1" * 10_000 + "}")) == BEST_EFFORT_CHARS
+def _shown(judge: MathJudge, completion: str, reference: str = "42") -> str | Refused:
+    return verifier_span(_rule_judged(judge, completion, reference=reference))
+
+
+def test_a_marked_answer_is_sent_as_extracted(judge: MathJudge) -> None:
+    assert _shown(judge, "Adding up, we get \\boxed{\\frac{1}{2}}.", "0.5") == "\\frac{1}{2}"
+    assert _shown(judge, "#### 18", "20") == "18"
+
+
+def test_without_a_marker_the_verifier_sees_only_the_answer(judge: MathJudge) -> None:
+    # TinyV sent the completion's tail; only the answer in it is sent now.
+    assert _shown(judge, "We add two and two, which gives four, and that settles it.", "4") == (
+        "four"
+    )
+    assert _shown(judge, "x" * 5000 + " so the total is 42 apples") == "42"
+
+
+def test_huge_marked_answers_are_bounded(judge: MathJudge) -> None:
+    shown = _shown(judge, "\\boxed{" + "1" * 10_000 + "}", "1")
+    assert isinstance(shown, str) and len(shown) == MAX_SHOWN_CHARS
 
 
 WHOLE_COMPLETION = Committed(ReasoningRule.OFF, 0)
@@ -83,7 +107,7 @@ def _evidence(judgement: Judgement[MathEvidence]) -> MathEvidence:
     return judgement.evidence
 
 
-def test_a_verdict_on_a_best_effort_answer_lifts_the_no_answer_floor() -> None:
+def test_a_verdict_on_an_unmarked_answer_maps_from_wrong_to_correct() -> None:
     policy = RewardPolicy.from_options(RewardOptions())
     verdict = VerifierJudgement(0.8, label_mass=0.9)
     refined = with_verdict(
@@ -95,11 +119,13 @@ def test_a_verdict_on_a_best_effort_answer_lifts_the_no_answer_floor() -> None:
         VerifierView("four", best_effort=True, probability=0.8, label_mass=0.9, score=0.8),
     )
     assert refined.detail == (
-        "no final answer found; verifier saw the best-effort answer 'four'; "
+        "no final answer found; verifier saw the best-effort answer 'four' (unmarked); "
         "verifier P(correct)=0.800, label mass 0.90; addon score 0.800"
     )
     result = to_result(refined, math_reward(refined, policy))
-    assert result.reward == pytest.approx(-0.5 + 1.5 * 0.8)
+    # No no-answer floor: an unmarked answer the verifier judges is on the wrong..correct
+    # scale, as a marked one is (a policy gains nothing by leaving its answer unmarked).
+    assert result.reward == pytest.approx(-1.0 + 2.0 * 0.8)
     assert result.extracted == "four"
     assert result.components["verifier_best_effort"] == 1.0
     assert (result.components["correct"], result.components["rule_correct"]) == (1.0, 0.0)
@@ -122,39 +148,52 @@ def test_mixed_weighs_the_rule_verdict_against_the_verifier() -> None:
     assert result.extracted == "4"
 
 
-def _rule_judged(
-    completion: str, policy: ExtractionPolicy = ExtractionPolicy.MARKED
-) -> Judgement[MathEvidence]:
-    """A judgement as the math judge makes it: the reasoning rule, then the policy."""
-    scope = committed(completion)
-    text = scope.text(completion)
-    answer = extract_answer(text, policy).answer if text is not None else None
-    return math_judged(answer, False, scope)
-
-
-def test_the_verifier_judges_the_answer_the_rule_judged() -> None:
+def test_the_verifier_judges_the_answer_the_rule_judged(judge: MathJudge) -> None:
     # Under marked the rule judges the box; the lenient re-extraction would take the later
     # "final answer" statement, so the verifier would be asked about another answer.
     completion = (
         "The sum is \\boxed{255}. Then we add the rest. "
         "Final Answer: The final answer is $10,455$. I hope it is correct."
     )
-    judgement = _rule_judged(completion)
+    judgement = _rule_judged(judge, completion)
     assert _evidence(judgement).answer == "255"
-    assert best_effort_answer(completion) == "10,455"
-    assert verifier_span(judgement, completion) == "255"
+    assert verifier_span(judgement) == "255"
 
 
-def test_the_best_effort_answer_comes_from_after_the_reasoning_block() -> None:
+def test_the_unmarked_answer_comes_from_after_the_reasoning_block(judge: MathJudge) -> None:
     completion = "<think>maybe \\boxed{5}</think> so the total is 42 apples"
-    assert verifier_span(_rule_judged(completion), completion) == "42"
-    hidden = "<think>so the total is 42 apples</think>"
-    assert isinstance(verifier_span(_rule_judged(hidden), hidden), Refused)
+    assert _shown(judge, completion) == "42"
+    hidden = _rule_judged(judge, "<think>so the total is \\boxed{42} apples</think>")
+    unmarked = _evidence(hidden).unmarked
+    assert unmarked is not None and unmarked.hidden and unmarked.accepted
+    # Its value is shown, but only to cap its reward (below).
+    assert verifier_span(hidden) == "42"
 
 
-def test_an_unclosed_reasoning_block_is_never_sent() -> None:
-    completion = "<think>the total is 42 apples"
-    assert verifier_span(_rule_judged(completion), completion) == Refused(UNCLOSED)
+@pytest.mark.parametrize("mode", [Mode.ADDON, Mode.MIXED, Mode.VERIFIER_ONLY])
+@pytest.mark.parametrize("probability", [0.0, 0.1, 0.5, 1.0])
+def test_a_hidden_answer_is_capped_never_raised_by_the_verifier(
+    judge: MathJudge, mode: Mode, probability: float
+) -> None:
+    policy = RewardPolicy.from_options(RewardOptions(verifier_weight=0.5))
+    verdict = VerifierJudgement(probability)
+    for inside, rule in (("42", -0.5), ("41", -1.0)):
+        hidden = _rule_judged(judge, f"<think>so \\boxed{{{inside}}}</think>")
+        refined = with_verdict(hidden, verdict, inside, mode, VerdictSource.TINYV, policy)
+        marked = _rule_judged(judge, f"\\boxed{{{inside}}}")
+        marked_reward: float | None = 1.0  # addon: the rule accepts it, no verifier asked
+        if needs_verifier(mode, rule_correct=_evidence(marked).accepted):
+            as_marked = with_verdict(marked, verdict, inside, mode, VerdictSource.TINYV, policy)
+            marked_reward = math_reward(as_marked, policy).value
+        reward = math_reward(refined, policy).value
+        assert reward is not None and marked_reward is not None
+        # Never above the rule's (not credited), never above the same answer marked.
+        assert reward == pytest.approx(min(rule, marked_reward)), (inside, mode, probability)
+        assert refined.judge is Judge.RULE and "capped" in refined.detail
+
+
+def test_an_unclosed_reasoning_block_is_never_sent(judge: MathJudge) -> None:
+    assert _shown(judge, "<think>the total is 42 apples") == Refused(UNCLOSED)
 
 
 @pytest.mark.parametrize(
@@ -176,9 +215,9 @@ def test_an_unclosed_reasoning_block_is_never_sent() -> None:
 )
 @pytest.mark.parametrize("policy", list(ExtractionPolicy))
 def test_master_keys_are_refused_under_every_policy(
-    completion: str, policy: ExtractionPolicy
+    judge: MathJudge, completion: str, policy: ExtractionPolicy
 ) -> None:
-    span = verifier_span(_rule_judged(completion, policy), completion)
+    span = verifier_span(_rule_judged(judge, completion, policy))
     assert isinstance(span, Refused), span
 
 
