@@ -4,22 +4,34 @@ verl (0.7 and later: the reward loop) and TinyV's verl fork load this file by pa
 
     custom_reward_function:
       path: /opt/reward-verifier/trainer/adapters/verl_reward.py
-      name: compute_score
+      name: compute_score_async   # verl's reward loop; compute_score for the remote manager
 
 Where the project is installed, ``path: pkg://trainer.adapters.verl_reward`` loads the same
 code as a module. The file uses the standard library only and no module of the project, and
 runs on Python 3.9 to 3.13, so it works in a trainer's environment where the project is not
-(and cannot be) installed, such as the fork's Python 3.10.
+(and cannot be) installed, such as the fork's Python 3.10. The asynchronous function uses
+aiohttp where it can be imported (verl's reward loop imports it, so it is there wherever
+that loop runs), else the standard library's HTTP client in a thread.
 
-Calls it answers:
+Two functions, one per way of being called:
 
-- verl's reward loop (naive, dapo, gdpo, remote managers): keywords ``data_source``,
-  ``solution_str``, ``ground_truth``, ``extra_info``, plus ``reward_router_address`` and
-  ``reward_model_tokenizer`` when a reward model is enabled (accepted and ignored), plus the
-  ``custom_reward_function.reward_kwargs`` (``url``, ``api_key``, ``options``, ``timeout_s``,
-  ``tinyv_setup``, ``tinyv_weight``). Any other keyword is a ``TypeError``.
-- TinyV's fork (its prime manager): ``data_source, solution, gt, extra_info, tinyv_setup,
-  tinyv_weight`` positionally in a fork-started process pool, read as ``float(result[0][0])``.
+- ``compute_score_async``: an ``async def`` that verl's reward loop awaits (managers naive,
+  dapo, gdpo, rate_limited). The loop starts a step's samples together, and the calls that
+  arrive together are sent as a few batched ``/score`` requests: a call waits up to
+  ``linger_s`` (default 0.02 s) for others, a request holds up to ``batch_size`` items
+  (default 256), and at most ``max_in_flight`` requests (default 8) are open at once, over
+  one pooled HTTP client per event loop. A 4,096-sample step is tens of requests, and the
+  copies of an answer in a GRPO group reach the service's deduplication.
+- ``compute_score``: the same, synchronous, one request per call: verl's remote manager
+  (which refuses an async function), TinyV's fork (positional calls in a fork-started
+  process pool, read as ``float(result[0][0])``), and any caller that needs a plain function.
+
+Both take verl's keywords ``data_source``, ``solution_str``, ``ground_truth``, ``extra_info``,
+plus ``reward_router_address`` and ``reward_model_tokenizer`` when a reward model is enabled
+(accepted and ignored), plus the ``custom_reward_function.reward_kwargs`` (``url``,
+``api_key``, ``options``, ``timeout_s``, ``tinyv_setup``, ``tinyv_weight``; the async one
+also ``batch_size``, ``linger_s``, ``max_in_flight``). The fork passes ``data_source,
+solution, gt, extra_info, tinyv_setup, tinyv_weight`` positionally.
 
 Every call returns the same keys, all floats, whatever the task, because verl takes the key
 set of a batch's first sample for all of them (see ``RESULT_KEYS``). The result is a dict
@@ -38,29 +50,41 @@ options name a mode.
 
 Settings, from the call's keywords first, else the environment: ``VERIFIER_URL`` (comma-
 separated for several replicas), ``VERIFIER_API_KEY``, ``VERIFIER_REWARD_OPTIONS`` (a JSON
-object of ``/score`` options; the ``options`` keyword overrides it key by key) and
-``VERIFIER_REWARD_TIMEOUT_S``. The environment is the only way in under the fork, which has
-no ``reward_kwargs``.
+object of ``/score`` options; the ``options`` keyword overrides it key by key),
+``VERIFIER_REWARD_TIMEOUT_S``, and for the async function ``VERIFIER_REWARD_BATCH_SIZE``,
+``VERIFIER_REWARD_LINGER_S`` and ``VERIFIER_REWARD_MAX_IN_FLIGHT``. The environment is the
+only way in under the fork, which has no ``reward_kwargs``.
 
-A reward is never made up: an item the service cannot judge (``reward: null``: a ground
-truth that is missing, empty, a boolean or holds no answer, among others) is logged on
-stderr and raises ``UnjudgedItemError``, as does a NaN or infinite ground truth; an item
-the service judged with less than it was asked for (status ``unavailable``: no LLM
-verifier, so the rule decided) is logged and carries ``degraded: 1.0``.
+A reward is never made up. A service that cannot be reached or refuses the request raises
+``RewardServiceError``; an item the service cannot judge (``reward: null``: a ground truth
+that is missing, empty, a boolean or holds no answer, among others) is logged on stderr
+and raises ``UnjudgedItemError``, as does a NaN or infinite ground truth; a call the adapter
+cannot turn into a request (an unknown keyword, options that are not an object) raises
+``RewardInputError``. All are ``RewardError``, a ``BaseException``: verl's rate_limited
+manager and TinyV's fork turn any ``Exception`` of the reward function into a reward of 0.0,
+and these pass through them, so the step stops with the reason. An item the service judged
+with less than it was asked for (status ``unavailable``: no LLM verifier, so the rule
+decided) is logged and carries ``degraded: 1.0``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import http.client
 import json
 import logging
 import math
 import os
 import random
 import sys
+import threading
 import time
 import types
 import urllib.error
 import urllib.request
+import weakref
+from collections.abc import Iterator
 from typing import Any
 
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -70,6 +94,11 @@ BACKOFF_S = 0.5
 BACKOFF_MAX_S = 8.0
 BUSY = 429  # the service's queue is full: come back after Retry-After
 BUSY_WAIT_MAX_S = 600.0
+# compute_score_async: the most items in one request, how long the first call of a request
+# waits for others, and the most requests open at once (per event loop).
+DEFAULT_BATCH_SIZE = 256
+DEFAULT_LINGER_S = 0.02
+DEFAULT_MAX_IN_FLIGHT = 8
 
 # The keys of every result, in order. A key that does not apply to an item's task is 0.0
 # (tests on a math row, verifier where the verifier was not asked).
@@ -101,12 +130,26 @@ _CRITIQUE_TASKS = ("critique", "grade")
 _LOG = logging.getLogger("reward_verifier.verl_reward")
 
 
-class RewardServiceError(RuntimeError):
+class RewardError(BaseException):
+    """A reward that could not be computed, with the reason.
+
+    A ``BaseException``, not an ``Exception``: verl's rate_limited reward manager and TinyV's
+    fork catch every ``Exception`` of the reward function and score the sample 0.0. This
+    passes through their handlers, so the step stops with the reason instead of training on
+    a made-up number."""
+
+
+class RewardServiceError(RewardError):
     """The service could not be reached, or refused the request."""
 
 
 class UnjudgedItemError(RewardServiceError):
     """The service answered, but could not judge the item (its reward is null)."""
+
+
+class RewardInputError(RewardError):
+    """A call the adapter cannot turn into a request: an unknown keyword, options that are
+    not a JSON object, a critique target that is not a number."""
 
 
 class VerlScore(dict):  # type: ignore[type-arg]  # a plain dict subclass on Python 3.9
@@ -135,12 +178,15 @@ def compute_score(
     timeout_s: float | None = None,
     reward_router_address: str | None = None,
     reward_model_tokenizer: Any = None,
+    **unknown: Any,
 ) -> VerlScore:
-    """One sample's reward: verl's reward loop (keywords) and TinyV's fork (positionals).
+    """One sample's reward in one request: verl's remote manager (keywords), TinyV's fork
+    (positionals), and any caller that needs a synchronous function.
 
     ``reward_router_address`` and ``reward_model_tokenizer`` are verl's reward-model handles:
     the service is the judge here, so they are not used.
     """
+    _refuse_unknown(unknown)
     return compute_score_batch(
         [data_source],
         [solution_str],
@@ -153,6 +199,58 @@ def compute_score(
         options=options,
         timeout_s=timeout_s,
     )[0]
+
+
+async def compute_score_async(
+    data_source: str,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: dict[str, Any] | None = None,
+    tinyv_setup: str | None = None,
+    tinyv_weight: float | None = None,
+    *,
+    url: str | None = None,
+    api_key: str | None = None,
+    options: dict[str, Any] | None = None,
+    timeout_s: float | None = None,
+    batch_size: int | None = None,
+    linger_s: float | None = None,
+    max_in_flight: int | None = None,
+    reward_router_address: str | None = None,
+    reward_model_tokenizer: Any = None,
+    **unknown: Any,
+) -> VerlScore:
+    """One sample's reward, sent with the other samples being scored at the same time.
+
+    verl's reward loop awaits this for each sample of a step, all started together; the calls
+    of one event loop are coalesced into batched ``/score`` requests (see the module's
+    docstring for ``batch_size``, ``linger_s`` and ``max_in_flight``).
+    """
+    _refuse_unknown(unknown)
+    with _reasons():
+        row_options = _row_options(
+            _base_options(options, tinyv_setup), str(data_source), tinyv_setup, tinyv_weight
+        )
+        item = _item(str(data_source), str(solution_str), ground_truth, extra_info)
+        batching = (
+            _positive(batch_size, "VERIFIER_REWARD_BATCH_SIZE", DEFAULT_BATCH_SIZE, int),
+            _positive(linger_s, "VERIFIER_REWARD_LINGER_S", DEFAULT_LINGER_S, float, zero=True),
+            _positive(max_in_flight, "VERIFIER_REWARD_MAX_IN_FLIGHT", DEFAULT_MAX_IN_FLIGHT, int),
+        )
+        batcher = _batcher(_connection(url, api_key, timeout_s), batching)
+    pending = batcher.submit(item, row_options)
+    try:
+        result = await pending
+    except asyncio.CancelledError:
+        # verl's rate_limited manager cancels a call after its reward.timeout and scores the
+        # sample 0.0 on the TimeoutError that follows; this error goes through instead.
+        trouble = f"; last failed attempt: {batcher.trouble}" if batcher.trouble else ""
+        raise RewardServiceError(
+            f"the call was cancelled before the service answered (verl's rate_limited "
+            f"manager does so after reward.timeout seconds): no reward for a "
+            f"{data_source!r} item{trouble}"
+        ) from None
+    return _to_score(result, str(data_source))
 
 
 def compute_score_batch(
@@ -169,33 +267,72 @@ def compute_score_batch(
     timeout_s: float | None = None,
 ) -> list[VerlScore]:
     """Many samples in one ``/score`` request per option set (verl < 0.7's batch manager)."""
-    count = len(data_sources)
-    if not len(solution_strs) == len(ground_truths) == count:
-        raise ValueError("data_sources, solution_strs and ground_truths differ in length")
-    infos = list(extra_infos) if extra_infos is not None else [None] * count
-    if len(infos) != count:
-        raise ValueError("extra_infos and data_sources differ in length")
-    base = _base_options(options, tinyv_setup)
-    groups: dict[str, tuple[dict[str, Any], list[int]]] = {}
-    for index, source in enumerate(data_sources):
-        row_options = _row_options(base, str(source), tinyv_setup, tinyv_weight)
-        key = json.dumps(row_options, sort_keys=True, default=_plain)
-        groups.setdefault(key, (row_options, []))[1].append(index)
-    items = [
-        _item(str(data_sources[i]), str(solution_strs[i]), ground_truths[i], infos[i])
-        for i in range(count)
-    ]
+    with _reasons():
+        count = len(data_sources)
+        if not len(solution_strs) == len(ground_truths) == count:
+            raise RewardInputError("data_sources, solution_strs and ground_truths differ in length")
+        infos = list(extra_infos) if extra_infos is not None else [None] * count
+        if len(infos) != count:
+            raise RewardInputError("extra_infos and data_sources differ in length")
+        base = _base_options(options, tinyv_setup)
+        groups: dict[str, tuple[dict[str, Any], list[int]]] = {}
+        for index, source in enumerate(data_sources):
+            row_options = _row_options(base, str(source), tinyv_setup, tinyv_weight)
+            key = json.dumps(row_options, sort_keys=True, default=_plain)
+            groups.setdefault(key, (row_options, []))[1].append(index)
+        items = [
+            _item(str(data_sources[i]), str(solution_strs[i]), ground_truths[i], infos[i])
+            for i in range(count)
+        ]
+        connection = _connection(url, api_key, timeout_s)
+        scores: dict[int, VerlScore] = {}
+        for group_options, indexes in groups.values():
+            results = _post_score([items[i] for i in indexes], group_options, connection)
+            for position, index in enumerate(indexes):
+                scores[index] = _to_score(results[position], str(data_sources[index]))
+        return [scores[i] for i in range(count)]
+
+
+@contextlib.contextmanager
+def _reasons() -> Iterator[None]:
+    """Any other failure as a :class:`RewardError`, so that no reward manager scores it 0.0."""
+    try:
+        yield
+    except RewardError:
+        raise
+    except Exception as error:
+        message = f"the reward could not be computed: {type(error).__name__}: {error}"
+        _LOG.error("reward-verifier: %s", message)
+        raise RewardInputError(message) from error
+
+
+def _refuse_unknown(unknown: dict[str, Any]) -> None:
+    # A misspelt reward_kwargs entry must not pass silently (nor as a TypeError, which
+    # verl's rate_limited manager would score 0.0).
+    if unknown:
+        names = ", ".join(sorted(unknown))
+        raise RewardInputError(f"compute_score got unknown keyword arguments: {names}")
+
+
+def _positive(value: Any, env: str, default: float, kind: type, zero: bool = False) -> Any:
+    raw = value if value is not None else os.environ.get(env) or default
+    try:
+        number = kind(raw)
+    except (TypeError, ValueError):
+        raise RewardInputError(f"{env} (or its keyword) must be a number, not {raw!r}") from None
+    if not (number >= 0 if zero else number > 0):
+        raise RewardInputError(f"{env} (or its keyword) must be above 0, not {raw!r}")
+    return number
+
+
+def _connection(
+    url: str | None, api_key: str | None, timeout_s: float | None
+) -> tuple[str, str | None, float]:
+    """Where requests go, their bearer token and their timeout: keywords, else environment."""
     target = url or os.environ.get("VERIFIER_URL") or DEFAULT_URL
     bearer = api_key or os.environ.get("VERIFIER_API_KEY") or None
     timeout = float(timeout_s or os.environ.get("VERIFIER_REWARD_TIMEOUT_S") or DEFAULT_TIMEOUT_S)
-    scores: dict[int, VerlScore] = {}
-    for group_options, indexes in groups.values():
-        results = _post_score([items[i] for i in indexes], group_options, target, bearer, timeout)
-        if len(results) != len(indexes):
-            raise RewardServiceError(f"{len(results)} results for {len(indexes)} items")
-        for position, index in enumerate(indexes):
-            scores[index] = _to_score(results[position], str(data_sources[index]))
-    return [scores[i] for i in range(count)]
+    return target, bearer, timeout
 
 
 def _base_options(options: Any, tinyv_setup: str | None) -> dict[str, Any]:
@@ -326,55 +463,283 @@ def _accuracy(task: str, components: dict[str, Any]) -> float:
     return float(components.get("correct", 0.0))
 
 
-def _post_score(
-    items: list[dict[str, Any]],
-    options: dict[str, Any],
-    url: str,
-    api_key: str | None,
-    timeout_s: float,
-) -> list[dict[str, Any]]:
-    """``POST /score``; connection errors, timeouts and 5xx are retried with backoff, each
-    retry on the next replica. A 429 (the replica's queue is full) is retried after its
-    ``Retry-After`` without using up an attempt, for up to ``BUSY_WAIT_MAX_S`` in all."""
+def _request(
+    items: list[dict[str, Any]], options: dict[str, Any], api_key: str | None
+) -> tuple[bytes, dict[str, str]]:
     body = json.dumps({"items": items, "options": options}, default=_plain).encode()
     headers = {"Content-Type": "application/json"}
     if api_key:
         headers["Authorization"] = f"Bearer {api_key}"
-    bases = [part.strip().rstrip("/") for part in url.split(",") if part.strip()]
-    if not bases:
-        raise RewardServiceError("no service URL (VERIFIER_URL or the url keyword)")
-    first = random.randrange(len(bases))
-    failure = ""
-    attempt = tries = 0
-    busy_since: float | None = None
-    while True:
-        endpoint = bases[(first + tries) % len(bases)] + "/score"
-        tries += 1
-        request = urllib.request.Request(endpoint, data=body, headers=headers, method="POST")
-        told: float | None = None
+    return body, headers
+
+
+class _Attempts:
+    """Where each attempt of one request goes and how long to wait before the next one.
+
+    Connection errors, timeouts and 5xx are retried with backoff, each retry on the next
+    replica, ``RETRIES`` times. A 429 (the replica's queue is full) is retried after its
+    ``Retry-After`` without using up an attempt, for up to ``BUSY_WAIT_MAX_S`` in all. Any
+    other answer than 200 is an error at once."""
+
+    def __init__(self, url: str) -> None:
+        self.bases = [part.strip().rstrip("/") for part in url.split(",") if part.strip()]
+        if not self.bases:
+            raise RewardServiceError("no service URL (VERIFIER_URL or the url keyword)")
+        self.first = random.randrange(len(self.bases))
+        self.tries = 0
+        self.retries = 0
+        self.busy_since: float | None = None
+        self.failure = ""
+
+    def endpoint(self) -> str:
+        endpoint = self.bases[(self.first + self.tries) % len(self.bases)] + "/score"
+        self.tries += 1
+        return endpoint
+
+    def results(self, endpoint: str, body: bytes, count: int) -> list[dict[str, Any]]:
         try:
-            with urllib.request.urlopen(request, timeout=timeout_s) as response:
-                results: list[dict[str, Any]] = json.loads(response.read())["results"]
-                return results
-        except urllib.error.HTTPError as error:
-            failure = f"{endpoint} answered {error.code}: {error.read()[:1000]!r}"
-            told = _retry_after_s(error.headers.get("Retry-After"))
-            if error.code == BUSY:
-                busy_since = time.monotonic() if busy_since is None else busy_since
-                if time.monotonic() - busy_since < BUSY_WAIT_MAX_S:
-                    time.sleep((told or BACKOFF_S) + random.uniform(0, BACKOFF_S))
-                    continue
-                break
-            if error.code < 500:
-                raise RewardServiceError(failure) from None
-        except OSError as error:  # refused, reset, DNS, timeout (URLError is an OSError)
-            failure = f"{endpoint}: {error}"
-        if attempt >= RETRIES:
-            break
-        backoff = min(BACKOFF_S * 2**attempt, BACKOFF_MAX_S) if told is None else told
-        time.sleep(backoff + random.uniform(0, BACKOFF_S))
-        attempt += 1
-    raise RewardServiceError(f"no answer after {tries} attempts; last: {failure}")
+            results: list[dict[str, Any]] = json.loads(body)["results"]
+        except (ValueError, KeyError, TypeError):
+            message = f"{endpoint} answered 200 without results: {body[:1000]!r}"
+            raise RewardServiceError(message) from None
+        if len(results) != count:
+            raise RewardServiceError(f"{endpoint}: {len(results)} results for {count} items")
+        return results
+
+    def answered(self, endpoint: str, code: int, body: bytes, retry_after: str | None) -> float:
+        """Seconds to wait after an answer other than 200; raises when there is no retry."""
+        self.failure = f"{endpoint} answered {code}: {body[:1000]!r}"
+        told = _retry_after_s(retry_after)
+        if code == BUSY:
+            now = time.monotonic()
+            self.busy_since = now if self.busy_since is None else self.busy_since
+            if now - self.busy_since >= BUSY_WAIT_MAX_S:
+                raise self._exhausted()
+            return (told or BACKOFF_S) + random.uniform(0, BACKOFF_S)
+        if code < 500:
+            raise RewardServiceError(self.failure)
+        return self._backoff(told)
+
+    def failed(self, endpoint: str, error: BaseException) -> float:
+        """Seconds to wait after no answer (refused, reset, DNS, timeout); raises when done."""
+        detail = str(error) or "no answer within the timeout"
+        self.failure = f"{endpoint}: {type(error).__name__}: {detail}"
+        return self._backoff(None)
+
+    def _backoff(self, told: float | None) -> float:
+        if self.retries >= RETRIES:
+            raise self._exhausted()
+        backoff = min(BACKOFF_S * 2**self.retries, BACKOFF_MAX_S) if told is None else told
+        self.retries += 1
+        return backoff + random.uniform(0, BACKOFF_S)
+
+    def _exhausted(self) -> RewardServiceError:
+        return RewardServiceError(f"no answer after {self.tries} attempts; last: {self.failure}")
+
+
+def _post_score(
+    items: list[dict[str, Any]], options: dict[str, Any], connection: tuple[str, str | None, float]
+) -> list[dict[str, Any]]:
+    """``POST /score`` with the standard library, retried as :class:`_Attempts` says."""
+    url, api_key, timeout_s = connection
+    body, headers = _request(items, options, api_key)
+    attempts = _Attempts(url)
+    while True:
+        endpoint = attempts.endpoint()
+        try:
+            code, answer, retry_after = _send(endpoint, body, headers, timeout_s)
+        except (OSError, http.client.HTTPException) as error:
+            time.sleep(attempts.failed(endpoint, error))
+            continue
+        if code == 200:
+            return attempts.results(endpoint, answer, len(items))
+        time.sleep(attempts.answered(endpoint, code, answer, retry_after))
+
+
+def _send(
+    endpoint: str, body: bytes, headers: dict[str, str], timeout_s: float
+) -> tuple[int, bytes, str | None]:
+    """One POST with urllib: the status, the body and ``Retry-After``."""
+    request = urllib.request.Request(endpoint, data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout_s) as response:
+            return int(response.status), response.read(), None
+    except urllib.error.HTTPError as error:
+        return error.code, error.read(), error.headers.get("Retry-After")
+
+
+# A call waiting in a batch: its item, and the future its result is set on.
+_Call = tuple[dict[str, Any], "asyncio.Future[Any]"]
+
+
+class _Batcher:
+    """The calls of one event loop, sent together: one per settings (URL, key, timeout,
+    batch size, linger, requests in flight).
+
+    A call's item joins the pending items of its option set, which are sent as one request
+    when they number ``batch_size``; ``linger_s`` after the first call arrived, whatever is
+    pending is sent. At most ``max_in_flight`` requests are open at once; the others wait
+    their turn. A failed request fails each of its calls with the reason."""
+
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        connection: tuple[str, str | None, float],
+        batching: tuple[int, float, int],
+    ) -> None:
+        self.loop = loop
+        self.connection = connection
+        self.batch_size, self.linger_s, max_in_flight = batching
+        self.slots = asyncio.Semaphore(max_in_flight)
+        # Per option set (its JSON): the options, then each call's item and future.
+        self.pending: dict[str, tuple[dict[str, Any], list[_Call]]] = {}
+        self.timer: asyncio.TimerHandle | None = None
+        self.sending: set[asyncio.Task[None]] = set()
+        self.active = 0  # requests being sent or retried
+        self.trouble = ""  # why the last attempt that failed did, until one succeeds
+        self.session: Any = None  # aiohttp.ClientSession, opened on the first request
+        self.aiohttp: Any = None
+
+    def submit(self, item: dict[str, Any], options: dict[str, Any]) -> asyncio.Future[Any]:
+        key = json.dumps(options, sort_keys=True, default=_plain)
+        future: asyncio.Future[Any] = self.loop.create_future()
+        calls = self.pending.setdefault(key, (options, []))[1]
+        calls.append((item, future))
+        if len(calls) >= self.batch_size:
+            self._start(*self.pending.pop(key))
+        if not self.pending and self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        elif self.pending and self.timer is None:
+            self.timer = self.loop.call_later(self.linger_s, self.flush)
+        return future
+
+    def flush(self) -> None:
+        """Send whatever is pending."""
+        self.timer = None
+        pending, self.pending = self.pending, {}
+        for options, calls in pending.values():
+            self._start(options, calls)
+
+    def _start(self, options: dict[str, Any], calls: list[_Call]) -> None:
+        items = [item for item, _ in calls]
+        futures = [future for _, future in calls]
+        task = self.loop.create_task(self._send(items, options, futures))
+        self.sending.add(task)  # held until done: the loop keeps only weak references
+        task.add_done_callback(self.sending.discard)
+
+    async def _send(
+        self,
+        items: list[dict[str, Any]],
+        options: dict[str, Any],
+        futures: list[asyncio.Future[Any]],
+    ) -> None:
+        try:
+            async with self.slots:
+                self.active += 1
+                try:
+                    results = await self._post(items, options)
+                finally:
+                    self.active -= 1
+            await self._close_when_idle()
+        except asyncio.CancelledError:
+            for future in futures:
+                future.cancel()
+            raise
+        except (Exception, RewardError) as error:  # a RewardError is not an Exception
+            kind = type(error) if isinstance(error, RewardError) else RewardError
+            message = str(error) if isinstance(error, RewardError) else repr(error)
+            _LOG.error("reward-verifier: a request of %d items failed: %s", len(items), message)
+            for future in futures:
+                if not future.done():
+                    future.set_exception(kind(message))  # one each: tracebacks stay apart
+            await self._close_when_idle()
+            return
+        for index, future in enumerate(futures):
+            if not future.done():  # a call cancelled while its request ran
+                future.set_result(results[index])
+
+    async def _post(
+        self, items: list[dict[str, Any]], options: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        """``POST /score``, retried as :class:`_Attempts` says, over the pooled client."""
+        url, api_key, timeout_s = self.connection
+        body, headers = _request(items, options, api_key)
+        attempts = _Attempts(url)
+        while True:
+            endpoint = attempts.endpoint()
+            try:
+                code, answer, retry_after = await self._transport(
+                    endpoint, body, headers, timeout_s
+                )
+            except Exception as error:  # aiohttp's errors, OSError, the timeout
+                wait = attempts.failed(endpoint, error)
+            else:
+                if code == 200:
+                    self.trouble = ""
+                    return attempts.results(endpoint, answer, len(items))
+                wait = attempts.answered(endpoint, code, answer, retry_after)
+            self.trouble = attempts.failure
+            await asyncio.sleep(wait)
+
+    async def _transport(
+        self, endpoint: str, body: bytes, headers: dict[str, str], timeout_s: float
+    ) -> tuple[int, bytes, str | None]:
+        if self.aiohttp is None:
+            try:
+                import aiohttp
+            except ImportError:
+                self.aiohttp = False
+            else:
+                self.aiohttp = aiohttp
+        if self.aiohttp is False:  # no aiohttp here: urllib in a thread
+            return await self.loop.run_in_executor(None, _send, endpoint, body, headers, timeout_s)
+        if self.session is None or self.session.closed:
+            # No limit of its own: the slots bound the requests in flight.
+            self.session = self.aiohttp.ClientSession(connector=self.aiohttp.TCPConnector(limit=0))
+        timeout = self.aiohttp.ClientTimeout(total=timeout_s)
+        async with self.session.post(endpoint, data=body, headers=headers, timeout=timeout) as r:
+            return int(r.status), await r.read(), r.headers.get("Retry-After")
+
+    async def _close_when_idle(self) -> None:
+        """Close the client once no request is open or waiting: one client serves a step's
+        requests, and none is left open between steps or when the process ends."""
+        if self.active == 0 and not self.pending and self.session is not None:
+            session, self.session = self.session, None  # the next request opens a new one
+            await session.close()
+
+    async def close(self) -> None:
+        if self.session is not None:
+            session, self.session = self.session, None
+            await session.close()
+
+
+# Each event loop's batchers, by settings. An event loop's futures and client belong to it.
+_BATCHERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[Any, ...], _Batcher]] = (
+    weakref.WeakKeyDictionary()
+)
+_BATCHERS_LOCK = threading.Lock()
+
+
+def _batcher(
+    connection: tuple[str, str | None, float], batching: tuple[int, float, int]
+) -> _Batcher:
+    loop = asyncio.get_running_loop()
+    with _BATCHERS_LOCK:
+        batchers = _BATCHERS.setdefault(loop, {})
+        key = (*connection, *batching)
+        if key not in batchers:
+            batchers[key] = _Batcher(loop, connection, batching)
+        return batchers[key]
+
+
+async def close_clients() -> None:
+    """Close the running event loop's HTTP clients (``compute_score_async`` opens them again
+    when it is called next). verl never calls this; a process that owns its loop may."""
+    with _BATCHERS_LOCK:
+        batchers = list(_BATCHERS.get(asyncio.get_running_loop(), {}).values())
+    for batcher in batchers:
+        await batcher.close()
 
 
 def _retry_after_s(value: str | None) -> float | None:

@@ -88,19 +88,25 @@ def test_the_fork_gives_the_services_rewards(service_url: str, client: httpx.Cli
 
 
 @pytest.mark.skipif(bool(os.environ.get("Q_BIN")), reason="needs a service without q")
-def test_an_unjudged_item_is_logged_not_silent(service_url: str) -> None:
-    # The fork turns a failed call into 0.0; the adapter's stderr line and the fork's own
-    # print say why (q code on a service without q cannot be judged).
+def test_an_unjudged_item_stops_the_forks_step_with_the_reason(service_url: str) -> None:
+    # The fork turns an Exception of the reward function into 0.0; the adapter's errors are
+    # not Exceptions, so they cross the process pool and its handler, and the step stops
+    # (q code on a service without q cannot be judged).
     python = _python("3.10")
     rows: list[list[Any]] = [["q_code", Q, None, Q_TESTS], ["gsm8k", "#### 7", "7", None]]
-    scores, _, done = _run_fork(python, rows, "addon", 1.0, service_url)
-    assert scores == [0.0, 1.0]
-    assert "reward-verifier: the service could not judge a 'q_code' item (unavailable)" in (
+    spec = {"path": str(ADAPTER), "name": "compute_score", "rows": rows,
+            "tinyv_setup": "addon", "tinyv_weight": 1.0}  # fmt: skip
+    env = {"PATH": os.environ["PATH"], "VERIFIER_URL": service_url}
+    done = subprocess.run(
+        [str(python), "-I", str(FORK_LOOP)], input=json.dumps(spec), capture_output=True,
+        text=True, env=env, timeout=240, check=False,
+    )  # fmt: skip
+    assert done.returncode != 0
+    assert "UnjudgedItemError: the service could not judge a 'q_code' item (unavailable)" in (
         done.stderr
     )
-    assert "Error processing completion: ```q\nsolve, Error: the service could not judge" in (
-        done.stdout
-    )
+    assert "Error processing completion" not in done.stdout  # the fork's 0.0 path
+    assert '"scores"' not in done.stdout
 
 
 @pytest.mark.parametrize("minor", ["3.9", "3.10", "3.12", "3.13"])

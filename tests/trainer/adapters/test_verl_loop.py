@@ -79,7 +79,7 @@ def test_verl_decodes_the_responses_the_batch_holds(verl_run: dict[str, Any]) ->
     assert verl_run["decoded"] == [row[1] for row in ROWS]
 
 
-@pytest.mark.parametrize("loader", ["path", "pkg"])
+@pytest.mark.parametrize("loader", ["path", "pkg", "path-async", "pkg-async"])
 def test_verl_loader_from_a_file_and_a_module(
     verl_run: dict[str, Any], served: list[float], loader: str
 ) -> None:
@@ -88,7 +88,7 @@ def test_verl_loader_from_a_file_and_a_module(
     assert all(tuple(score) == RESULT_KEYS for score in scores)
 
 
-@pytest.mark.parametrize("manager", ["naive-router", "dapo"])
+@pytest.mark.parametrize("manager", ["naive-router", "dapo", "naive-router-async", "dapo-async"])
 def test_reward_managers_in_process(
     verl_run: dict[str, Any], served: list[float], manager: str
 ) -> None:
@@ -97,14 +97,20 @@ def test_reward_managers_in_process(
     assert verl_run["managers"][manager] == served
 
 
-@pytest.mark.parametrize("run", ["naive-path", "remote-path", "remote-pkg"])
+@pytest.mark.parametrize(
+    ("run", "requests"),
+    [("naive-path", 4), ("remote-path", 4), ("remote-pkg", 4), ("naive-async-path", 1),
+     ("naive-async-pkg", 1)],
+)  # fmt: skip
 def test_reward_loop_aggregates_a_mixed_batch(
-    verl_run: dict[str, Any], served: list[float], run: str
+    verl_run: dict[str, Any], served: list[float], run: str, requests: int
 ) -> None:
     # RewardLoopManager.compute_rm_score: the scores at each response's last token, and one
     # column per extra key. remote-path is the function loaded from a file, pickled to
-    # another Ray actor.
+    # another Ray actor. compute_score sends one request per sample; compute_score_async,
+    # which verl's loop awaits, sends the batch's four samples in one.
     out = verl_run["loop"][run]
+    assert out["requests"] == requests
     assert out["scores"] == pytest.approx(served, rel=1e-6)  # rm_scores are float32
     assert out["keys"] == list(RESULT_KEYS)
     assert out["extra"]["score"] == served

@@ -2,24 +2,39 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
 import os
+import re
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from tests.scripted_server import serving
 from trainer.adapters import verl
 from trainer.adapters.verl_reward import (
     RESULT_KEYS,
+    RewardError,
+    RewardInputError,
     RewardServiceError,
     UnjudgedItemError,
     _accuracy,
+    close_clients,
     compute_score,
+    compute_score_async,
     compute_score_batch,
 )
+
+ADAPTER = Path(verl.__file__).with_name("verl_reward.py")
+PYENV = Path(os.environ.get("PYENV_ROOT", "/root/.pyenv")) / "versions"
 
 ADD = "```python\ndef add(a, b):\n    return a + b\n```"
 DOUBLE = "```python\nprint(int(input()) * 2)\n```"
@@ -87,11 +102,24 @@ def test_reward_model_keywords_are_accepted_and_ignored(service_url: str) -> Non
     assert score["score"] == 1.0
 
 
-def test_an_unknown_keyword_is_an_error(service_url: str) -> None:
-    # A misspelt reward_kwargs entry must not pass silently.
-    with pytest.raises(TypeError, match="tinyv_mode"):
-        compute_score("math", "\\boxed{4}", "4", url=service_url,
-                      tinyv_mode="addon")  # type: ignore[call-arg]  # fmt: skip
+def test_an_unknown_keyword_is_an_error_no_exception_handler_takes(service_url: str) -> None:
+    # A misspelt reward_kwargs entry must not pass silently, nor as an Exception that verl's
+    # rate_limited manager would turn into a reward of 0.0.
+    with pytest.raises(RewardInputError, match="tinyv_mode"):
+        compute_score("math", "\\boxed{4}", "4", url=service_url, tinyv_mode="addon")
+    with pytest.raises(RewardInputError, match="lingr_s"):
+        asyncio.run(compute_score_async("math", "\\boxed{4}", "4", url=service_url, lingr_s=1))
+    assert not issubclass(RewardError, Exception)
+
+
+def test_an_input_the_adapter_cannot_send_is_an_error_no_exception_handler_takes(
+    service_url: str,
+) -> None:
+    # A critique row whose target is not a number: float() fails inside the adapter.
+    with pytest.raises(RewardInputError, match="ValueError"):
+        compute_score("critique", "Total Score: 8/10", "high", url=service_url)
+    with pytest.raises(RewardInputError, match="BATCH_SIZE"):
+        asyncio.run(compute_score_async("math", "#### 4", "4", url=service_url, batch_size=0))
 
 
 @pytest.mark.skipif(bool(os.environ.get("Q_BIN")), reason="needs a service without q")
@@ -159,9 +187,13 @@ def test_prime_managers_read_the_score_at_index_zero(service_url: str) -> None:
 def test_batch_form(service_url: str, client: httpx.Client) -> None:
     rows = [row for row, _ in ROWS]
     scores = compute_score_batch(
-        [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], [r[3] for r in rows],
-        url=service_url, options={"format_weight": 0.0},
-    )  # fmt: skip
+        [r[0] for r in rows],
+        [r[1] for r in rows],
+        [r[2] for r in rows],
+        [r[3] for r in rows],
+        url=service_url,
+        options={"format_weight": 0.0},
+    )
     assert [s["score"] for s in scores] == _served(client, [item for _, item in ROWS])
 
 
@@ -209,3 +241,148 @@ def test_a_ground_truth_that_cannot_judge_raises_never_a_silent_score(
     with caplog.at_level(logging.ERROR), pytest.raises(UnjudgedItemError, match=reason):
         compute_score("gsm8k", "#### 4", truth, url=service_url)
     assert reason in caplog.text
+
+
+# compute_score_async: the calls of a step, coalesced.
+
+
+def _score_requests(service_url: str) -> float:
+    """``POST /score`` requests the service has answered so far, from its own /metrics."""
+    text = httpx.get(f"{service_url}/metrics").text
+    pattern = r"^verifier_requests_total\{[^}]*route=\"/score\"[^}]*\} (\S+)$"
+    return sum(float(value) for value in re.findall(pattern, text, flags=re.MULTILINE))
+
+
+def _gather(*calls: Any) -> list[Any]:
+    """The calls awaited together, as verl's reward loop awaits a step's samples."""
+
+    async def every() -> list[Any]:
+        try:
+            return list(await asyncio.gather(*calls, return_exceptions=True))
+        finally:
+            await close_clients()
+
+    return asyncio.run(every())
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A port that accepts connections and never answers: a service that hangs."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        yield int(listener.getsockname()[1])
+
+
+def test_the_async_function_gives_the_sync_functions_results(service_url: str) -> None:
+    scores = _gather(*(compute_score_async(*row, url=service_url) for row, _ in ROWS))
+    assert [dict(score) for score in scores] == [
+        dict(compute_score(*row, url=service_url)) for row, _ in ROWS
+    ]
+    assert scores[0][0] == float(scores[0]) == 1.0
+
+
+def test_a_steps_calls_go_in_few_requests_one_per_option_set_and_batch(
+    service_url: str,
+) -> None:
+    # 600 samples (75 prompts x 8 answers, most of them repeated within their group), half
+    # of them with options of their own: 300 per option set, at most 256 per request.
+    rows = [(f"#### {i % 3}", str(i // 8 % 3), {"correct": 2.0} if i % 2 else None)
+            for i in range(600)]  # fmt: skip
+    before = _score_requests(service_url)
+    scores = _gather(
+        *(
+            compute_score_async("gsm8k", completion, truth, url=service_url, options=options)
+            for completion, truth, options in rows
+        )
+    )
+    assert _score_requests(service_url) - before == 4  # 256 + 44, twice
+    expected = [(2.0 if options else 1.0) if completion == f"#### {truth}" else -1.0
+                for completion, truth, options in rows]  # fmt: skip
+    assert [score["score"] for score in scores] == expected
+
+
+def test_an_unjudged_item_fails_its_own_call_only(
+    service_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    before = _score_requests(service_url)
+    with caplog.at_level(logging.ERROR):
+        outcomes = _gather(
+            compute_score_async("gsm8k", "#### 4", "4", url=service_url),
+            compute_score_async("gsm8k", "#### 4", None, url=service_url),
+            compute_score_async("gsm8k", "#### 5", "4", url=service_url),
+        )
+    assert _score_requests(service_url) - before == 1
+    assert isinstance(outcomes[1], UnjudgedItemError)
+    assert "the reference is missing" in str(outcomes[1])
+    assert [outcomes[0]["score"], outcomes[2]["score"]] == [1.0, -1.0]
+    assert "could not judge a 'gsm8k' item" in caplog.text
+
+
+def test_a_failing_service_is_asked_once_per_batch_and_every_call_fails_with_the_reason() -> None:
+    # A real server on loopback that answers 503 (a fault the service itself gives only
+    # when it is not ready): 20 calls, one request, retried 4 times.
+    with serving([(503, {"detail": "not ready"})]) as server:
+        outcomes = _gather(
+            *(compute_score_async("gsm8k", "#### 4", "4", url=server.url) for _ in range(20))
+        )
+        assert server.requests == 5
+    assert all(isinstance(outcome, RewardServiceError) for outcome in outcomes)
+    assert all("no answer after 5 attempts" in str(outcome) for outcome in outcomes)
+    assert "answered 503" in str(outcomes[0])
+
+
+def test_requests_in_flight_are_capped() -> None:
+    # 20 calls in batches of 5 to a server that takes 0.5 s a request, one request at a time.
+    result = {"reward": 1.0, "status": "ok", "task": "math", "components": {"correct": 1.0}}
+    with serving([(200, {"results": [result] * 5})], delay_s=0.5) as server:
+        started = time.monotonic()
+        scores = _gather(
+            *(
+                compute_score_async(
+                    "gsm8k", "#### 4", "4", url=server.url, batch_size=5, max_in_flight=1
+                )
+                for _ in range(20)
+            )
+        )
+        elapsed = time.monotonic() - started
+        assert server.requests == 4
+    assert [score["acc"] for score in scores] == [1.0] * 20
+    assert elapsed >= 4 * 0.5
+
+
+def test_a_cancelled_call_is_an_error_not_a_timeout(silent_port: int) -> None:
+    # verl's rate_limited manager wraps each call in asyncio.wait_for(..., reward.timeout) and
+    # scores a TimeoutError 0.0; the call raises its own error instead.
+    url = f"http://127.0.0.1:{silent_port}"
+    call = compute_score_async("gsm8k", "#### 4", "4", url=url, timeout_s=30)
+    (outcome,) = _gather(asyncio.wait_for(call, timeout=0.5))
+    assert isinstance(outcome, RewardServiceError)
+    assert "cancelled before the service answered" in str(outcome)
+
+
+def test_without_aiohttp_the_standard_library_sends_the_batches(service_url: str) -> None:
+    # Python 3.10 from pyenv has no aiohttp: the file, loaded by path as verl loads it,
+    # sends its batches with urllib in threads.
+    found = sorted(PYENV.glob("3.10.*/bin/python3.10"))
+    if not found:
+        pytest.skip(f"no Python 3.10 under {PYENV} (pyenv)")
+    code = (
+        "import asyncio, importlib.util, json\n"
+        f"spec = importlib.util.spec_from_file_location('custom_module_1', {str(ADAPTER)!r})\n"
+        "module = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(module)\n"
+        "async def step():\n"
+        "    return await asyncio.gather(*(module.compute_score_async(data_source='gsm8k',\n"
+        "        solution_str=f'#### {i % 2}', ground_truth='0', extra_info={},\n"
+        f"        url={service_url!r}) for i in range(300)))\n"
+        "print(json.dumps([score['score'] for score in asyncio.run(step())]))\n"
+    )
+    no_aiohttp = subprocess.run([str(found[-1]), "-I", "-c", "import aiohttp"], check=False,
+                                capture_output=True)  # fmt: skip
+    assert no_aiohttp.returncode != 0
+    before = _score_requests(service_url)
+    done = subprocess.run([str(found[-1]), "-I", "-c", code], capture_output=True, text=True,
+                          timeout=120, check=True)  # fmt: skip
+    assert json.loads(done.stdout) == [1.0, -1.0] * 150
+    assert _score_requests(service_url) - before == 2
