@@ -28,6 +28,8 @@ what reaches the judge is decided by what an answer *is*, not by what an attack 
      characters, letters, digits, spaces, hyphens, apostrophes and commas only), written
      in the reference's script, with no pronoun and no verdict word of the common
      languages unless the reference has it.
+   A heading the span ends with ("Step 1:", "Solution =") announces what is not there: it
+   is dropped, and a span that is only headings holds no answer.
 3. **One answer.** A span that offers more alternatives than the reference has parts (two
    boxes, "41 or 42", ``42 \\pm 1``, a set of guesses) is a hedge: it is never shown, and
    the rule's verdict on it (wrong) stands.
@@ -113,15 +115,18 @@ _SPACES = re.compile(r"[ \t\u00a0]{2,}|[\t\u00a0]")
 _BLANK_LINES = re.compile(r"\n\s*\n+")
 
 
-def normalise(text: str) -> str:
+def normalise(text: str, fold: bool = True) -> str:
     """``text`` as the judge may read it: invisible characters removed, Unicode mathematics
-    as LaTeX, NFKC, look-alike letters folded to Latin, runs of spaces collapsed."""
+    as LaTeX, NFKC, look-alike letters folded to Latin (unless ``fold`` is False), runs of
+    spaces collapsed."""
     text = _visible(text)
     if not text.isascii():
         text = latex_from_unicode(text)
         text = unicodedata.normalize("NFKC", text)
         # NFKC may make new marks or controls out of compatibility forms: once more.
-        text = _visible(text).translate(_CONFUSABLES)
+        text = _visible(text)
+        if fold:
+            text = text.translate(_CONFUSABLES)
     text = _SPACES.sub(" ", text)
     return _BLANK_LINES.sub("\n", text).strip()
 
@@ -263,6 +268,7 @@ def reference_kind(reference: str) -> ReferenceKind:
     return ReferenceKind.WORDS
 
 
+_COMMAND_MARK = "\x00"
 _ENVIRONMENT = re.compile(r"\\(?:begin|end)\s*\{[a-zA-Z*]*\}(?:\s*\{[lcr|]*\})?")
 
 
@@ -279,14 +285,17 @@ def _words(text: str) -> list[tuple[str, bool]]:
         name = command.group(1)
         if name is not None and name not in _KNOWN_COMMANDS:
             out.append((name, False))
-        plain.append(" " if name is not None else "\\")
+        # A command's name goes; a mark stays, so that what follows it ("\\frac ba") is
+        # glued to it.
+        plain.append(_COMMAND_MARK if name is not None else "\\")
         last = command.end()
     plain.append(text[last:])
     rest = "".join(plain)
     for word in _LETTERS.finditer(rest):
         before = rest[word.start() - 1] if word.start() > 0 else ""
         after = rest[word.end()] if word.end() < len(rest) else ""
-        glued = bool(_GLUE.fullmatch(before) or _GLUE.fullmatch(after))
+        after_command = rest[: word.start()].rstrip(" ").endswith(_COMMAND_MARK)
+        glued = bool(_GLUE.fullmatch(before) or _GLUE.fullmatch(after) or after_command)
         out.append((word.group(), glued))
     return out
 
@@ -319,8 +328,7 @@ def _foreign_words(text: str, allowed: frozenset[str]) -> list[str]:
             continue  # a variable
         if lower in _ANSWER_WORDS or lower in allowed or roman_numeral(word):
             continue
-        short = len(word) <= (3 if glued else 2)
-        if short and word.isascii() and lower not in _VERDICT_WORDS:
+        if glued and len(word) <= 3 and word.isascii() and lower not in _VERDICT_WORDS:
             continue  # a product of variables: 2xy, (ab)^2, \frac ba
         foreign.append(word)
     return foreign
@@ -453,7 +461,7 @@ def _scripts(text: str) -> set[str]:
     return {unicodedata.name(char, "?").split()[0] for char in text if char.isalpha()}
 
 
-def _phrase_span(text: str, reference: str) -> Bearing:
+def _phrase_span(text: str, unfolded: str, reference: str) -> Bearing:
     bare = _unwrapped(text)
     reference = normalise(reference)
     reference_words = {word.lower() for word, _ in _words(reference)}
@@ -463,7 +471,9 @@ def _phrase_span(text: str, reference: str) -> Bearing:
         or not _PHRASE.fullmatch(bare)
     ):
         return _refused("not a short phrase (the reference is in words)")
-    foreign = _scripts(bare) - _scripts(reference)
+    # The scripts as written, before look-alikes are folded: Cyrillic letters that spell
+    # Latin-looking words ("ОТВЕТЬ ВЕРНО" folds to "OTBETb BEPHO") are still Cyrillic.
+    foreign = _scripts(unfolded) - _scripts(normalise(reference, fold=False))
     if foreign:
         return _refused(f"written in a script the reference is not ({sorted(foreign)})")
     words = {word.lower() for word, _ in _words(bare)}
@@ -471,6 +481,17 @@ def _phrase_span(text: str, reference: str) -> Bearing:
     if named:
         return _refused(f"a phrase that names a verdict or addresses someone ({sorted(named)})")
     return Bearing(bare, _capped(bare))
+
+
+# A line that announces what follows it ("Step 1:", "Solution =", "答案："): a heading.
+_HEADING = re.compile(r"(?:^|\n|(?<=[.!?。])[ \t])[^\n.!?。]*[:：=][ \t*#_`]*$")
+
+
+def _without_headings(text: str) -> str:
+    """``text`` without the headings it ends with: what they announce is not there."""
+    while (heading := _HEADING.search(text)) is not None:
+        text = text[: heading.start()].rstrip()
+    return text
 
 
 def answer_bearing(span: str, reference: str) -> Bearing:
@@ -482,11 +503,14 @@ def answer_bearing(span: str, reference: str) -> Bearing:
         if _EMPTY_BOX.search(text):
             return _refused("only an empty box")
         return _refused("only punctuation or whitespace")
+    text = _without_headings(text)
+    if not text:
+        return _refused("a heading with nothing after it")
     kind = reference_kind(reference)
     if kind is ReferenceKind.CHOICE:
         return _choice_span(text)
     if kind is ReferenceKind.WORDS:
-        return _phrase_span(text, reference)
+        return _phrase_span(text, normalise(span, fold=False), reference)
     return _math_span(text, reference)
 
 
