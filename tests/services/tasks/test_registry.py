@@ -41,7 +41,9 @@ def test_the_backends_the_tasks_load() -> None:
     item = CodeItem.model_validate(
         {"task": "code", "language": "python", "completion": "x", "tests": [{"expected": "1"}] * 9}
     )
-    assert (code.backend, code.demand(item)) == (Backend.SANDBOX, 5)  # the first five tests
+    assert (code.backend, code.demand(item)) == (Backend.SANDBOX, 9)  # every test runs
+    first_three = item.model_copy(update={"max_tests": 3})
+    assert code.demand(first_three) == 3
     assert (math.backend, entry_of(Task.CRITIQUE).backend) == (Backend.MATH, None)
 
 
