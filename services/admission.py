@@ -24,6 +24,12 @@ workers. A request whose projection is past ``max_projected_s`` is refused at on
 there is no cost per unit to project from: each request is then taken to hold a worker for
 the whole bound, so no more requests than workers are admitted at once.
 
+A backend whose workers are shared round-robin between requests (math:
+:class:`~services.tasks.math.workers.MathWorkers`) is bounded on its *fair-share*
+projection instead: how long a new request would take while each open request is served
+as many units as it is. A small request is then admitted beside a large one, which does not
+delay it; it is refused (``max_fair_s``) only when that share would be too slow.
+
 The counts live on the event loop's thread: admitting and releasing never race.
 """
 
@@ -54,7 +60,7 @@ class Backend(StrEnum):
     MATH = "math"
 
 
-UNITS = {Backend.SANDBOX: "tests", Backend.MATH: "comparisons"}
+UNITS = {Backend.SANDBOX: "tests", Backend.MATH: "items"}
 
 
 class Saturated(Exception):
@@ -141,7 +147,13 @@ class Admission:
         max_wait_s: float = 0.0,
         meters: Mapping[Backend, Meter] | None = None,
         max_projected_s: float = 0.0,
+        fair: Mapping[Backend, Callable[[int], float]] | None = None,
+        max_fair_s: float = 0.0,
     ) -> None:
+        """``fair``: per backend shared round-robin, the seconds a request of so many units
+        would take beside the open ones, against ``max_fair_s`` (0: none)."""
+        self._fair = dict(fair or {}) if max_fair_s > 0 else {}
+        self._max_fair_s = max_fair_s
         self._bounds = {backend: bounds.get(backend, 0) for backend in Backend}
         self._waits = dict(waits or {}) if max_wait_s > 0 else {}
         self._max_wait_s = max_wait_s
@@ -195,7 +207,12 @@ class Admission:
             if (bound > 0 and self._in_flight[b] >= bound)
             or self._waited_too_long(b)
             or self._projected_too_long(b, 0)
+            or self._fair_too_long(b, 1)
         ]
+
+    def _fair_too_long(self, backend: Backend, units: int) -> bool:
+        fair = self._fair.get(backend)
+        return fair is not None and self._in_flight[backend] > 0 and fair(units) > self._max_fair_s
 
     def _wait_s(self, backend: Backend) -> float:
         wait = self._waits.get(backend)
@@ -220,6 +237,11 @@ class Admission:
             + (
                 f", projected {self.projected_s(b):.1f}/{self._max_projected_s:g} s"
                 if b in self._projections
+                else ""
+            )
+            + (
+                f", a new item would be done in {self._fair[b](1):.2f}/{self._max_fair_s:g} s"
+                if b in self._fair
                 else ""
             )
             for b in Backend
@@ -282,6 +304,15 @@ class Admission:
             return (
                 f"with its {units} {UNITS[backend]} it would be done in about "
                 f"{projected:.1f} s, the bound is {self._max_projected_s:g} s"
+            ), retry
+        if self._fair_too_long(backend, units):
+            projected = self._fair[backend](units)
+            excess = projected - self._max_fair_s
+            retry = min(_MAX_RETRY_S, max(_MIN_RETRY_S, math.ceil(excess)))
+            return (
+                f"sharing the workers with the requests being scored, its {units} "
+                f"{UNITS[backend]} would take about {projected:.1f} s, the bound is "
+                f"{self._max_fair_s:g} s"
             ), retry
         return None
 

@@ -17,13 +17,13 @@ from services.admission import Admission, Backend
 from services.codecheck.outcome_cache import OutcomeCache
 from services.exploits.canaries import CanaryMonitor
 from services.llm_stage import LLMStage
-from services.mathcheck.checker import MathChecker
-from services.mathcheck.pool import SymbolicPool
+from services.mathcheck.checker import Checker
 from services.metrics import Metrics
 from services.scoring import Scorer
 from services.settings import Settings
 from services.tasks.code.judge import CodeJudge
 from services.tasks.code.selection import TestLimits
+from services.tasks.math.workers import MathWorkers
 from services.verifier import VerifierClient
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,7 @@ class Backends:
     """What scores items, and the parts /ready reports on."""
 
     scorer: Scorer
-    checker: MathChecker
+    checker: Checker
     # None where code is not scored (the CLI grades math only).
     sandbox: Sandbox | None
     # None when no LLM verifier URL is set.
@@ -61,12 +61,17 @@ async def build_backends(
     ``admission=True`` (the service) bounds the work admitted per backend.
     """
     async with AsyncExitStack() as stack:
-        pool = SymbolicPool(settings.math_workers, settings.math_timeout_s, settings.math_memory_mb)
-        checker = MathChecker(
-            pool, settings.cache_size, on_cache=metrics.cache_lookup, on_method=metrics.math_decided
+        checker = MathWorkers(
+            settings.math_workers,
+            settings.math_timeout_s,
+            settings.math_memory_mb,
+            settings.cache_size,
+            chunk_items=settings.math_chunk_items,
+            on_cache=metrics.cache_lookup,
+            on_method=metrics.math_decided,
         )
         stack.callback(checker.close)
-        await pool.warm()
+        await checker.warm()
         sandbox = (
             await stack.enter_async_context(_started_sandbox(settings, metrics)) if code else None
         )
@@ -75,7 +80,7 @@ async def build_backends(
             verifier = await stack.enter_async_context(VerifierClient(settings.llm))
         stage = LLMStage(verifier, settings.mode, metrics, settings.llm.verdict_source)
         code_judge = _code_judge(settings, sandbox, metrics) if sandbox is not None else None
-        gate = _admission(settings, metrics, sandbox) if admission else None
+        gate = _admission(settings, metrics, sandbox, checker) if admission else None
         scorer = Scorer(settings, checker, metrics, code_judge, stage, gate)
         monitor = None
         if canaries and settings.exploit_canary_interval_s > 0:
@@ -105,10 +110,13 @@ def _code_judge(settings: Settings, sandbox: Sandbox, metrics: Metrics) -> CodeJ
     )
 
 
-def _admission(settings: Settings, metrics: Metrics, sandbox: Sandbox | None) -> Admission:
+def _admission(
+    settings: Settings, metrics: Metrics, sandbox: Sandbox | None, math: MathWorkers
+) -> Admission:
     """Bounds per worker, so a replica with more workers admits more; the sandbox's
-    longest wait for a worker against its bound; and its projected time to finish (the
-    sandbox meters each request's worker-seconds) against its own."""
+    longest wait for a worker against its bound; its projected time to finish (the
+    sandbox meters each request's worker-seconds) against its own; and math's fair-share
+    projection (its workers are shared round-robin) against its own."""
     bounds = {
         Backend.SANDBOX: settings.queued_tests_per_worker * settings.sandbox.workers,
         Backend.MATH: settings.queued_math_per_worker * settings.math_workers,
@@ -122,12 +130,14 @@ def _admission(settings: Settings, metrics: Metrics, sandbox: Sandbox | None) ->
         max_wait_s=settings.max_queue_wait_s,
         meters=meters,
         max_projected_s=settings.max_projected_wait_s,
+        fair={Backend.MATH: math.fair_wait_s},
+        max_fair_s=settings.max_math_projected_s,
     )
 
 
 def _canary_monitor(
     settings: Settings,
-    checker: MathChecker,
+    checker: Checker,
     code_judge: CodeJudge | None,
     verifier: VerifierClient | None,
     metrics: Metrics,

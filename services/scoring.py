@@ -40,7 +40,7 @@ from pydantic import ValidationError
 from services.admission import Admission, Backend
 from services.judgement import Judgement, unjudged
 from services.llm_stage import LLMStage
-from services.mathcheck.checker import MathChecker
+from services.mathcheck.checker import Checker
 from services.metrics import Metrics
 from services.protocol import BatchSummary, RewardOptions, ScoreResponse, ScoreResult, Status, Task
 from services.results import to_result
@@ -119,7 +119,7 @@ class Scorer:
     def __init__(
         self,
         settings: Settings,
-        checker: MathChecker,
+        checker: Checker,
         metrics: Metrics,
         code: TaskJudge | None,
         llm: LLMStage,

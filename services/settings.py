@@ -94,17 +94,40 @@ class Settings(BaseSettings):
     math_workers: int = Field(
         default_factory=_cpu_count,
         gt=0,
-        description="Processes for symbolic math comparison.",
+        description="Processes that judge math items (extraction, reading, comparison and "
+        "the symbolic engine), shared round-robin between requests.",
         json_schema_extra=_shown("CPU count"),
     )
     math_timeout_s: float = Field(
-        3.0, gt=0, description="Hard deadline of one symbolic comparison; the worker is killed."
+        3.0,
+        gt=0,
+        description="Deadline of one symbolic comparison, in its worker's CPU time (time "
+        "waiting for a worker never counts); an item whose whole work overruns three times "
+        "this plus a second has its worker killed and gets status 'timeout'.",
     )
     math_memory_mb: int = Field(
         2048, gt=64, description="Address-space limit of each math worker process."
     )
+    math_chunk_items: int = Field(
+        32,
+        ge=1,
+        description="Math items sent to a worker at once (fewer where that would leave a "
+        "worker idle): large enough that dispatch costs little, small enough that another "
+        "request's chunk starts soon.",
+    )
+    max_math_projected_s: float = Field(
+        120.0,
+        ge=0,
+        description="Math: a request that, sharing the workers round-robin with the "
+        "requests already being scored, would take longer than this answers 429 with "
+        "Retry-After (the idle replica admits any request). 0: no bound.",
+    )
     batch_timeout_s: float = Field(
-        300.0, gt=0, description="Items still unjudged after this get status 'timeout'."
+        300.0,
+        gt=0,
+        description="Items of tasks other than math still unjudged after this get status "
+        "'timeout'. Math items have no batch budget: each is bounded by its own compute "
+        "deadline (VERIFIER_MATH_TIMEOUT_S).",
     )
     cache_size: int = Field(200_000, ge=1, description="Entries in the math verdict LRU cache.")
     every_test_after_timeout: bool = Field(
@@ -173,10 +196,12 @@ class Settings(BaseSettings):
         "worker). The idle sandbox admits any request. 0: no bound.",
     )
     queued_math_per_worker: int = Field(
-        1024,
+        16_384,
         ge=0,
-        description="Math comparisons admitted and unfinished per math worker; past it, 429 "
-        "with Retry-After as for tests. 0: no bound.",
+        description="Math items admitted and unfinished per math worker (a bound on memory, "
+        "not on latency: requests share the workers round-robin, and "
+        "VERIFIER_MAX_MATH_PROJECTED_S bounds the wait); past it, 429 with Retry-After as "
+        "for tests. 0: no bound.",
     )
     required_backends: str = Field(
         "math,sandbox,canaries",

@@ -22,7 +22,7 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from cachetools import LRUCache
 
@@ -68,6 +68,21 @@ class MathVerdict:
 
 CacheListener = Callable[[bool], None]
 MethodListener = Callable[[str], None]
+
+
+class Checker(Protocol):
+    """What the math judge, /grade and the canaries need of a checker: a verdict on a pair
+    (:class:`MathChecker`, or the service's worker processes,
+    :class:`~services.tasks.math.workers.MathWorkers`)."""
+
+    @property
+    def workers(self) -> int: ...
+
+    async def check(
+        self, reference: str, answer: str, gate: asyncio.Semaphore | None = None
+    ) -> MathVerdict: ...
+
+    def close(self) -> None: ...
 
 
 class MathChecker:

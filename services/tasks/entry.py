@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from services.admission import Backend
 from services.judgement import Judgement
-from services.mathcheck.checker import MathChecker
+from services.mathcheck.checker import Checker
 from services.metrics import Metrics
 from services.protocol import Mode, Task, VerdictSource
 from services.rewards.policy import Reward, RewardInterval, RewardPolicy
@@ -34,7 +34,7 @@ class JudgeParts:
     """The backends judges are built from (the composition root starts them)."""
 
     settings: Settings
-    checker: MathChecker
+    checker: Checker
     metrics: Metrics
     # The sandboxed code judge; None where code is not scored.
     code: TaskJudge | None

@@ -7,17 +7,17 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from services.llm_stage import LLMStage
-from services.mathcheck.checker import MathChecker
-from services.mathcheck.pool import SymbolicPool
 from services.metrics import Metrics
 from services.scoring import Scorer
 from services.settings import Settings
+from services.tasks.math.workers import MathWorkers
 
 
 @asynccontextmanager
 async def rule_scorer() -> AsyncIterator[Scorer]:
     settings = Settings()
-    checker = MathChecker(SymbolicPool(1, settings.math_timeout_s, settings.math_memory_mb), 64)
+    checker = MathWorkers(1, settings.math_timeout_s, settings.math_memory_mb, 64)
+    await checker.warm()
     stage = LLMStage(None, settings.mode, Metrics(), settings.llm.verdict_source)
     try:
         yield Scorer(settings, checker, Metrics(), None, stage)

@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from services.judgement import Judgement, unjudged
-from services.mathcheck.checker import MathChecker, MathVerdict, Outcome
+from services.mathcheck.checker import Checker, MathVerdict, Outcome
 from services.mathcheck.extraction import (
     Extraction,
     ExtractionMethod,
@@ -28,7 +28,7 @@ from services.mathcheck.extraction import (
 from services.mathcheck.reasoning import Committed, ReasoningRule, committed
 from services.protocol import ExtractionPolicy, Judge, MathItem, RewardOptions, Status, Task
 from services.rewards.format_reward import score_format
-from services.tasks.judging import BatchContext, Entry, judge_each
+from services.tasks.judging import BatchContext, Entry, items_of, judge_each
 from services.tasks.math.evidence import MathEvidence, Unmarked
 from services.tasks.math.reference import reference_problem
 from services.verifier.answer_bearing import answer_bearing, normalise
@@ -46,15 +46,31 @@ _REASONING_TAG = re.compile(
 class MathJudge:
     def __init__(
         self,
-        checker: MathChecker,
+        checker: Checker,
         default_extraction: ExtractionPolicy,
         answer_after_reasoning: bool = True,
     ) -> None:
+        """``checker``: the service's :class:`~services.tasks.math.workers.MathWorkers`
+        (each item judged whole in a worker process), or a :class:`MathChecker` (items
+        judged here, its symbolic leaves in its pool: the workers themselves, tests)."""
         self._checker = checker
         self._default_extraction = default_extraction
         self._answer_after_reasoning = answer_after_reasoning
 
     async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[Judgement[Any]]:
+        from services.tasks.math.workers import MathJob, MathWorkers
+
+        if isinstance(self._checker, MathWorkers):
+            # Every item's whole work in the workers, each under its own deadline of
+            # compute: no batch budget, which would only turn waiting into timeouts.
+            options = context.options
+            items = items_of(entries, MathItem)
+            jobs = [self._job(item, options, MathJob) for item in items]
+            judged = await self._checker.judge(jobs)
+            return [
+                replace(judgement, index=entry.index, id=item.id)
+                for entry, item, judgement in zip(entries, items, judged, strict=True)
+            ]
         # Each request may keep twice as many symbolic comparisons in flight as there are
         # workers: enough to keep them busy, few enough that requests interleave fairly.
         gate = asyncio.Semaphore(2 * self._checker.workers)
@@ -64,6 +80,16 @@ class MathJudge:
 
         return await judge_each(entries, context, MathItem, one)
 
+    def _job(self, item: MathItem, options: RewardOptions, job: Any) -> Any:
+        after_reasoning = options.answer_after_reasoning
+        return job(
+            item.reference,
+            item.completion,
+            options.extraction or self._default_extraction,
+            self._answer_after_reasoning if after_reasoning is None else after_reasoning,
+            options.min_thinking_words,
+        )
+
     async def judge_item(
         self,
         index: int,
@@ -71,18 +97,37 @@ class MathJudge:
         options: RewardOptions,
         gate: asyncio.Semaphore | None = None,
     ) -> Judgement[MathEvidence]:
-        reference = reference_answer(item.reference)
-        problem = reference_problem(item.reference, reference)
+        after_reasoning = options.answer_after_reasoning
+        return await self.judge_text(
+            index,
+            item.id,
+            item.reference,
+            item.completion,
+            options.extraction or self._default_extraction,
+            self._answer_after_reasoning if after_reasoning is None else after_reasoning,
+            options.min_thinking_words,
+            gate,
+        )
+
+    async def judge_text(
+        self,
+        index: int,
+        item_id: str | int | None,
+        label: str,
+        completion: str,
+        policy: ExtractionPolicy,
+        after_reasoning: bool,
+        min_thinking_words: int,
+        gate: asyncio.Semaphore | None = None,
+    ) -> Judgement[MathEvidence]:
+        """One item's judgement from its parts (what a worker is sent)."""
+        reference = reference_answer(label)
+        problem = reference_problem(label, reference)
         if problem is not None:
             # A label that holds no answer cannot judge one: no verdict, and the reason.
-            return unjudged(index, item.id, Task.MATH, Status.ERROR, f"the reference {problem}")
-        policy = options.extraction or self._default_extraction
-        after_reasoning = options.answer_after_reasoning
-        scope = committed(
-            item.completion,
-            self._answer_after_reasoning if after_reasoning is None else after_reasoning,
-        )
-        searched = scope.text(item.completion)
+            return unjudged(index, item_id, Task.MATH, Status.ERROR, f"the reference {problem}")
+        scope = committed(completion, after_reasoning)
+        searched = scope.text(completion)
         extraction = (
             extract_answer(searched, policy)
             if searched is not None
@@ -98,7 +143,7 @@ class MathJudge:
             where = "after the reasoning block: " if scope.rule is ReasoningRule.AFTER_BLOCK else ""
             detail = f"{outcome} ({where}answer from {extraction.method.value})"
         else:
-            unmarked, unanswered = _unmarked(item.completion, scope, searched, reference)
+            unmarked, unanswered = _unmarked(completion, scope, searched, reference)
             if unmarked is not None:
                 verdict = await self._checker.check(reference, unmarked.answer, gate)
                 status, outcome = _outcome(verdict)
@@ -108,7 +153,7 @@ class MathJudge:
             answer=extraction.answer,
             marked=extraction.marked,
             reference=reference,
-            format=score_format(item.completion, options.min_thinking_words),
+            format=score_format(completion, min_thinking_words),
             committed=scope,
             accepted=accepted,
             unmarked=unmarked,
@@ -116,7 +161,7 @@ class MathJudge:
         )
         return Judgement(
             index=index,
-            id=item.id,
+            id=item_id,
             task=Task.MATH,
             status=status,
             judge=Judge.RULE,

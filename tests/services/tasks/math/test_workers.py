@@ -1,0 +1,173 @@
+"""The math workers with real processes: whole items judged there, the same verdicts as
+the judge in-process, deadlines of an item's own compute, a chunk that hangs retried item
+by item, and requests served round-robin."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from services.mathcheck.checker import MathChecker, Outcome
+from services.mathcheck.pool import SymbolicPool
+from services.protocol import ExtractionPolicy, Status
+from services.tasks.math.judge import MathJudge
+from services.tasks.math.workers import ChunkResult, MathJob, MathWorkers
+
+# Passes the cheap guards, then keeps sympy busy far longer than any deadline here.
+STUCK = "\\prod_{k=1}^{5000} (x+k)"
+
+PAIRS = [
+    ("\\frac{1}{2}", "0.5"),
+    ("\\sin^2 t", "1 - \\cos^2 t"),
+    ("3", "4"),
+    ("\\{1, 2\\}", "\\{2, 1\\}"),
+    ("x^2-1", "(x-1)(x+2)"),
+    ("(C) 12", "\\frac{24}{2}"),
+    ("\\frac{\\sqrt{2}}{2}\\cos(2x)", "\\frac{1}{\\sqrt{2}}\\cos 2x"),
+    ("", "1"),  # a reference that holds no answer
+]
+
+
+def _job(reference: str, answer: str, **changes: Any) -> MathJob:
+    completion = f"<think>some reasoning</think> The answer is \\boxed{{{answer}}}"
+    values: dict[str, Any] = {
+        "reference": reference,
+        "completion": completion,
+        "extraction": ExtractionPolicy.MARKED,
+        "after_reasoning": True,
+        "min_thinking_words": 0,
+    }
+    values.update(changes)
+    return MathJob(**values)
+
+
+@pytest.fixture(scope="module")
+def workers() -> Iterator[MathWorkers]:
+    engine = MathWorkers(2, timeout_s=1.0, memory_mb=2048, cache_size=256, chunk_items=4)
+    asyncio.run(engine.warm())
+    yield engine
+    engine.close()
+
+
+def test_items_judged_in_workers_get_the_in_process_judgement(workers: MathWorkers) -> None:
+    jobs = [_job(reference, answer) for reference, answer in PAIRS]
+    pool = SymbolicPool(workers=1, timeout_s=10.0, memory_mb=2048)
+    try:
+        judge = MathJudge(MathChecker(pool, 64), ExtractionPolicy.MARKED)
+
+        async def both() -> tuple[list[Any], list[Any]]:
+            here = [
+                await judge.judge_text(
+                    0,
+                    None,
+                    job.reference,
+                    job.completion,
+                    job.extraction,
+                    job.after_reasoning,
+                    job.min_thinking_words,
+                )
+                for job in jobs
+            ]
+            return here, await workers.judge(jobs)
+
+        here, there = asyncio.run(both())
+    finally:
+        pool.close()
+    assert there == here
+    assert [j.correct for j in there] == [True, True, False, True, False, True, True, None]
+    assert there[-1].status is Status.ERROR
+
+
+def test_the_checker_api_answers_from_the_workers(workers: MathWorkers) -> None:
+    verdict = asyncio.run(workers.check("\\sin^2 t", "1 - \\cos^2 t"))
+    assert (verdict.outcome, verdict.method) == (Outcome.EQUAL, "symbolic")
+
+
+def test_a_stuck_leaf_times_out_on_its_own_compute_and_the_chunk_goes_on(
+    workers: MathWorkers,
+) -> None:
+    jobs = [_job("1", STUCK), *(_job(str(n), f"{n}.0") for n in range(7))]
+    started = time.monotonic()
+    judged = asyncio.run(workers.judge(jobs))
+    assert time.monotonic() - started < 60
+    assert judged[0].status is Status.TIMEOUT and "CPU time" in judged[0].detail
+    assert [(j.status, j.correct) for j in judged[1:]] == [(Status.OK, True)] * 7
+
+
+def _sleepy(items: list[str]) -> ChunkResult:
+    """A chunk function the CPU timer cannot stop: 'hang' sleeps far past any backstop."""
+    for item in items:
+        if item == "hang":
+            time.sleep(600)
+    return [f"done {item}" for item in items], [], [], 0.0
+
+
+def test_a_chunk_that_hangs_is_killed_and_only_the_hanging_item_fails(
+    workers: MathWorkers,
+) -> None:
+    payload = ["a", "b", "hang", "c", "d", "e"]
+
+    def failure(item: str, error: BaseException) -> str:
+        return f"failed {item}: {type(error).__name__}"
+
+    started = time.monotonic()
+    results = asyncio.run(workers._run(_sleepy, payload, failure))
+    # The chunk's backstop (2 s + 0.25 s an item), then the item's own (4 s).
+    assert time.monotonic() - started < 60
+    assert results == [
+        "done a",
+        "done b",
+        "failed hang: TimeoutError",
+        "done c",
+        "done d",
+        "done e",
+    ]
+    # The pool serves on.
+    assert asyncio.run(workers.check("2", "2.0")).outcome is Outcome.EQUAL
+
+
+def test_duplicates_are_judged_once(workers: MathWorkers) -> None:
+    methods: list[str] = []
+    engine = MathWorkers(1, 1.0, 2048, 256, on_method=methods.append)
+    try:
+        jobs = [_job("\\frac{1}{2}", "0.5")] * 50 + [_job("3", "4")] * 50
+        judged = asyncio.run(engine.judge(jobs))
+    finally:
+        engine.close()
+    assert [j.correct for j in judged] == [True] * 50 + [False] * 50
+    assert len(methods) == 2
+
+
+def test_a_small_request_is_not_served_after_a_large_one(workers: MathWorkers) -> None:
+    # Unique symbolic comparisons (a trigonometric factor: the numeric probe leaves these to
+    # sympy), a few seconds of work.
+    large = [
+        _job(f"\\frac{{{n}\\sqrt{{3}}}}{{3}}\\cos(2x)", f"\\frac{{{n}}}{{\\sqrt{{3}}}}\\cos 2x")
+        for n in range(1, 61)
+    ]
+    small = [_job("7", "7.0"), _job("\\frac{1}{3}", "0.3333")]
+
+    async def both() -> tuple[float, float]:
+        started = time.monotonic()
+        big = asyncio.ensure_future(workers.judge(large))
+        await asyncio.sleep(0.2)  # the large request holds every worker
+        judged = await workers.judge(small)
+        small_s = time.monotonic() - started
+        assert [j.correct for j in judged] == [True, True]
+        assert not big.done()  # served first-come, it would have waited for all of it
+        await big
+        return small_s, time.monotonic() - started
+
+    small_s, large_s = asyncio.run(both())
+    # Round-robin: the small request waits for one chunk of the large one, not all of it.
+    assert small_s < large_s / 2, (small_s, large_s)
+
+
+def test_fair_wait_counts_each_open_request_up_to_the_new_ones_size(
+    workers: MathWorkers,
+) -> None:
+    assert workers.fair_wait_s(10) == pytest.approx(10 * workers.item_s / workers.workers)
