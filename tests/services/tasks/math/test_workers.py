@@ -5,12 +5,15 @@ by item, and requests served round-robin."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
+from harness.service import running_service
 from services.mathcheck.checker import MathChecker, Outcome
 from services.mathcheck.pool import SymbolicPool
 from services.protocol import ExtractionPolicy, Status
@@ -171,3 +174,56 @@ def test_fair_wait_counts_each_open_request_up_to_the_new_ones_size(
     workers: MathWorkers,
 ) -> None:
     assert workers.fair_wait_s(10) == pytest.approx(10 * workers.item_s / workers.workers)
+
+
+def test_a_replica_under_a_large_batch_stays_live_and_shares_its_workers() -> None:
+    """A batch of unique symbolic items, longer than the batch budget, to a replica of two
+    workers, while /health, /ready and a small client's batches are sent: none is refused
+    or starved, and no large item times out waiting (math has no batch budget)."""
+    large = [
+        {
+            "task": "math",
+            "completion": f"\\boxed{{\\frac{{{n}}}{{\\sqrt{{3}}}}\\cos 2x}}",
+            "reference": f"\\frac{{{n}\\sqrt{{3}}}}{{3}}\\cos(2x)" if n % 3 else f"{n}\\cos(2x)",
+        }
+        for n in range(1, 121)
+    ]
+    small = [
+        {"task": "math", "completion": f"\\boxed{{{n}/2}}", "reference": f"{n / 2}"}
+        for n in range(4)
+    ]
+    env = {"VERIFIER_MATH_WORKERS": "2", "VERIFIER_BATCH_TIMEOUT_S": "1"}
+    with running_service(env) as url, httpx.Client(base_url=url, timeout=300) as client:
+        outcome: dict[str, Any] = {}
+
+        def send_large() -> None:
+            started = time.monotonic()
+            outcome["response"] = httpx.post(f"{url}/score", json={"items": large}, timeout=300)
+            outcome["seconds"] = time.monotonic() - started
+
+        sender = threading.Thread(target=send_large)
+        sender.start()
+        health: list[float] = []
+        small_s: list[float] = []
+        ready: list[int] = []
+        while sender.is_alive():
+            sent = time.monotonic()
+            assert client.get("/health").status_code == 200
+            health.append(time.monotonic() - sent)
+            ready.append(client.get("/ready").status_code)
+            sent = time.monotonic()
+            response = client.post("/score", json={"items": small})
+            small_s.append(time.monotonic() - sent)
+            assert response.status_code == 200, response.text
+            assert [r["reward"] for r in response.json()["results"]] == [1.0] * 4
+            time.sleep(0.05)
+        sender.join()
+    results = outcome["response"].json()["results"]
+    assert outcome["seconds"] > 1  # longer than the batch budget, which math does not have
+    assert [r["status"] for r in results] == ["ok"] * len(large)
+    assert [r["reward"] for r in results] == [1.0 if n % 3 else -1.0 for n in range(1, 121)]
+    assert len(small_s) >= 3, "the large batch ended before the small client got going"
+    # Bounds 10x the goals (health 0.5 s, a small batch 2 s): a loaded machine passes them.
+    assert max(health) < 5.0, health
+    assert max(small_s) < 20.0, small_s
+    assert set(ready) == {200}, ready
