@@ -59,6 +59,10 @@ from services.tasks.registry import entry_of, item_adapter
 
 log = logging.getLogger(__name__)
 
+# Items validated, or results built, between two turns of the event loop: a large batch's
+# own work on the loop leaves it to other requests and /health every few milliseconds.
+_SLICE = 128
+
 
 def describe_validation_error(error: ValidationError) -> str:
     """'field: reason; field: reason' — the first few problems of an invalid item."""
@@ -161,7 +165,9 @@ class Scorer:
         items, judgements = await self.judge_batch(raw_items, options, only=only)
         judgements = await self._llm.refine(items, judgements, options, policy)
         scored = []
-        for judgement in judgements:
+        for count, judgement in enumerate(judgements, 1):
+            if count % _SLICE == 0:
+                await asyncio.sleep(0)  # other requests, /health, between slices
             judgement, reward = _rewarded(judgement, policy)
             scored.append(Scored(judgement, to_result(judgement, reward)))
             label = judgement.task.value if judgement.task is not None else "invalid"
@@ -180,7 +186,11 @@ class Scorer:
         budget = self._settings.batch_timeout_s
         deadline = asyncio.get_running_loop().time() + budget
         context = BatchContext(options, deadline, budget)
-        parsed = [parse_item(index, raw, only) for index, raw in enumerate(raw_items)]
+        parsed: list[Entry | Judgement[Any]] = []
+        for index, raw in enumerate(raw_items):
+            parsed.append(parse_item(index, raw, only))
+            if index % _SLICE == _SLICE - 1:
+                await asyncio.sleep(0)  # other requests, /health, between slices
         by_task: dict[Task, list[Entry]] = {}
         for entry in parsed:
             if isinstance(entry, Entry):

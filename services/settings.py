@@ -102,8 +102,9 @@ class Settings(BaseSettings):
         3.0,
         gt=0,
         description="Deadline of one symbolic comparison, in its worker's CPU time (time "
-        "waiting for a worker never counts); an item whose whole work overruns three times "
-        "this plus a second has its worker killed and gets status 'timeout'.",
+        "waiting for a worker never counts). Backstop for a hang that timer cannot stop (C "
+        "code): an item running past 20 times this plus a second of wall-clock time has its "
+        "worker killed and gets status 'timeout'.",
     )
     math_memory_mb: int = Field(
         2048, gt=64, description="Address-space limit of each math worker process."

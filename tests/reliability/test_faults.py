@@ -137,7 +137,7 @@ def test_stuck_math_worker_while_other_requests_are_served(start_service: Servic
     service = start_service(
         {
             "VERIFIER_MATH_WORKERS": "2",
-            "VERIFIER_MATH_TIMEOUT_S": "8",
+            "VERIFIER_MATH_TIMEOUT_S": "4",
             "VERIFIER_BATCH_TIMEOUT_S": "1",
         }
     )
@@ -168,11 +168,11 @@ def test_stuck_math_worker_while_other_requests_are_served(start_service: Servic
             assert time.monotonic() - started < 30
         assert client.get("/health").status_code == 200
     sender.join(timeout=120)
-    # The stuck item itself comes back when its own compute deadline (8 s of its worker's
+    # The stuck item itself comes back when its own compute deadline (4 s of its worker's
     # CPU) runs out, labelled; the batch budget (1 s) does not apply to math items.
     result = outcome["response"].json()["results"][0]
-    assert result["status"] == "timeout" and "exceeded 8s" in result["detail"], result
-    assert 8 <= outcome["seconds"] < 60
+    assert result["status"] == "timeout" and "exceeded 4s of CPU" in result["detail"], result
+    assert 4 <= outcome["seconds"] < 120
 
 
 def test_service_restarted_under_a_trainer_batch(caplog: pytest.LogCaptureFixture) -> None:

@@ -58,11 +58,14 @@ from services.protocol import ExtractionPolicy, Status, Task
 
 # Items a chunk carries at most (see benchmarks/math_replica_bench.py for the sweep).
 CHUNK_ITEMS = 32
-# A chunk's backstop: twice a leaf's deadline, plus this much per item (a long completion's
-# extraction and reading take milliseconds; this is far above it on a loaded machine).
-_BACKSTOP_PER_ITEM_S = 0.25
-# A single item's backstop: this many leaf deadlines, plus a second.
-_ITEM_BACKSTOP_LEAVES = 3
+# The backstops are wall-clock, for a hang the CPU timer cannot interrupt (C code): loose,
+# since a loaded machine stretches a CPU second into several. A chunk's: this many leaf
+# deadlines, plus this much per item (a long completion's extraction and reading take
+# milliseconds).
+_CHUNK_BACKSTOP_LEAVES = 10
+_BACKSTOP_PER_ITEM_S = 0.5
+# A single item's: this many leaf deadlines, plus a second.
+_ITEM_BACKSTOP_LEAVES = 20
 # Worker seconds per item assumed until a chunk has been measured.
 _UNMEASURED_ITEM_S = 0.005
 # Weight of the newest chunk in the running mean of the seconds per item.
@@ -86,6 +89,7 @@ class _Chunk:
     payload: list[Any]
     timeout_s: float
     future: asyncio.Future[Any]
+    flow: _Flow | None = None  # set when it starts
 
 
 @dataclass(eq=False, slots=True)
@@ -94,6 +98,7 @@ class _Flow:
 
     pending: deque[_Chunk] = field(default_factory=deque)
     remaining: int = 0
+    running: int = 0  # its chunks on a worker now
 
 
 class _LeafTimeout(BaseException):
@@ -325,7 +330,7 @@ class MathWorkers:
         size = max(1, min(self.chunk_items, math.ceil(len(payload) / self.workers)))
         flow = _Flow(remaining=len(payload))
         self._open.add(flow)
-        backstop = 2 * self.timeout_s + _BACKSTOP_PER_ITEM_S * size
+        backstop = _CHUNK_BACKSTOP_LEAVES * self.timeout_s + _BACKSTOP_PER_ITEM_S * size
         single = _ITEM_BACKSTOP_LEAVES * self.timeout_s + 1.0
 
         async def chunk_of(items: list[Any]) -> list[Any]:
@@ -368,15 +373,20 @@ class MathWorkers:
         return future
 
     def _pump(self) -> None:
-        """Start chunks, the next flow's first, while a worker is free."""
+        """Start chunks while a worker is free: the next chunk of the flow with the fewest
+        chunks running, the first such flow in turn (round-robin among equals), so a new
+        request takes the next free worker even when a large one holds them all."""
         while self._running < self.workers and self._flows:
-            flow = self._flows.popleft()
+            flow = min(self._flows, key=lambda flow: flow.running)
+            self._flows.remove(flow)
             chunk = flow.pending.popleft()
             if flow.pending:
                 self._flows.append(flow)
             if chunk.future.cancelled():
                 continue
             self._running += 1
+            flow.running += 1
+            chunk.flow = flow
             scheduled = self._pool.schedule(
                 chunk.function, args=(chunk.payload,), timeout=chunk.timeout_s
             )
@@ -389,6 +399,8 @@ class MathWorkers:
 
     def _finished(self, chunk: _Chunk, done: concurrent.futures.Future[Any]) -> None:
         self._running -= 1
+        if chunk.flow is not None:
+            chunk.flow.running -= 1
         try:
             error = done.exception()
             if error is None:
@@ -422,7 +434,7 @@ class MathWorkers:
             reason = f"internal error while scoring: {type(error).__name__}"
             return unjudged(0, None, Task.MATH, Status.ERROR, reason)
         backstop = _ITEM_BACKSTOP_LEAVES * self.timeout_s + 1.0
-        reason = f"not judged: its own compute exceeded {backstop:g}s; its worker was killed"
+        reason = f"not judged: it ran past {backstop:g}s on its own; its worker was killed"
         return unjudged(0, None, Task.MATH, Status.TIMEOUT, reason)
 
     def _check_failure(self, pair: tuple[str, str], error: BaseException) -> MathVerdict:

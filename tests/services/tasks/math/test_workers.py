@@ -119,8 +119,8 @@ def test_a_chunk_that_hangs_is_killed_and_only_the_hanging_item_fails(
 
     started = time.monotonic()
     results = asyncio.run(workers._run(_sleepy, payload, failure))
-    # The chunk's backstop (2 s + 0.25 s an item), then the item's own (4 s).
-    assert time.monotonic() - started < 60
+    # The chunk's backstop (10 s + 0.5 s an item), then the item's own (21 s).
+    assert time.monotonic() - started < 120
     assert results == [
         "done a",
         "done b",
