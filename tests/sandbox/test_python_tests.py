@@ -111,3 +111,36 @@ def test_program_objects_refuse_comparisons_and_truth(runner: Runner) -> None:
     for outcome in runner.run(program, [TestCase(code=t) for t in tests]):
         assert outcome.failure is Failure.RUNTIME_ERROR, outcome
         assert "of the program is not plain data" in outcome.stderr, outcome
+
+
+def test_membership_in_the_tests_globals_asks_about_names(runner: Runner) -> None:
+    # The shape test_formats writes for call-based rows (APPS, LiveCodeBench): the test
+    # process's globals hold the program's functions as references, which are no plain
+    # data, but ``name in globals()`` asks only about the keys.
+    program = "def add(a, b):\n    return a + b\n"
+    chosen = '(Solution().add if "Solution" in globals() and hasattr(Solution, "add") else add)'
+    tests = [
+        TestCase(code=f"assert {chosen}(1, 2) in ([3], 3)"),
+        TestCase(code=f"assert {chosen}(1, 2) in ([4], 4)"),
+        TestCase(code='assert "Solution" not in globals() and "add" in globals()'),
+    ]
+    assert [o.passed for o in runner.run(program, tests)] == [True, False, True]
+
+
+def test_an_opaque_test_reads_the_attributes_of_the_programs_classes(runner: Runner) -> None:
+    # The program's end of the link lends every attribute of the program's objects; only
+    # the test's end restricts what it lends (the program once got AttributeError here).
+    program = (
+        "class Solution:\n    LIMIT = 3\n"
+        "    def addToAll(self, nums, k):\n        return [n + k for n in nums]\n"
+    )
+    chosen = (
+        '(Solution().addToAll if "Solution" in globals() and hasattr(Solution, "addToAll")'
+        " else addToAll)"
+    )
+    tests = [
+        TestCase(code=f"assert {chosen}([1, 2, 3], 2) == [3, 4, 5]"),
+        TestCase(code="for n in [3]:\n    assert Solution.LIMIT == n"),
+        TestCase(code=f"assert {chosen}([1], 2) == [4]"),
+    ]
+    assert [o.passed for o in runner.run(program, tests)] == [True, True, False]

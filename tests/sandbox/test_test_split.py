@@ -102,6 +102,8 @@ def test_isclose_keeps_its_tolerances() -> None:
         "assert f(**{'x': 1}) == 1",
         "assert f('a' * 100_000) == 1",  # a folded argument too large
         "assert f(2 ** 100_000) == 1",
+        "assert 'f' in globals()",  # reads the program's names without naming them
+        "assert eval('f(1)') == 1",
     ],
 )
 def test_opaque_shapes(test: str) -> None:
