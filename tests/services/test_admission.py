@@ -22,7 +22,7 @@ import pytest
 from harness.service import running_service
 from services.admission import Admission, Backend, Saturated
 from services.metrics import Metrics
-from trainer.adapters.verl_reward import compute_score_batch
+from trainer.adapters.verl_reward import close_clients, compute_score_async, compute_score_batch
 from trainer.service_client import AsyncServiceClient, ClientSettings
 
 SPIN_S = 2.0
@@ -165,6 +165,24 @@ def test_the_verl_adapter_retries_through_429(url: str) -> None:
         )
         waited = time.monotonic() - started
     assert scores[0]["score"] == 2.0 and scores[0]["tests_passed"] == 1.0
+    assert waited > 0.5  # it was held back until the spinners finished
+
+
+def test_the_verl_adapters_batched_path_retries_through_429(url: str) -> None:
+    # compute_score_async's request of several samples, held back the same way.
+    async def step() -> list[Any]:
+        calls = [compute_score_async("apps", ONE, None, {"tests": [{"code": "assert f() == 1"}]},
+                                     url=url) for _ in range(3)]  # fmt: skip
+        try:
+            return list(await asyncio.gather(*calls))
+        finally:
+            await close_clients()
+
+    with saturated(url):
+        started = time.monotonic()
+        scores = asyncio.run(step())
+        waited = time.monotonic() - started
+    assert [score["tests_passed"] for score in scores] == [1.0, 1.0, 1.0]
     assert waited > 0.5  # it was held back until the spinners finished
 
 
