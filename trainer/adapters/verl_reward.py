@@ -250,7 +250,8 @@ async def compute_score_async(
             f"manager does so after reward.timeout seconds): no reward for a "
             f"{data_source!r} item{trouble}"
         ) from None
-    return _to_score(result, str(data_source))
+    with _reasons():
+        return _to_score(result, str(data_source))
 
 
 def compute_score_batch(
@@ -321,7 +322,8 @@ def _positive(value: Any, env: str, default: float, kind: type, zero: bool = Fal
     except (TypeError, ValueError):
         raise RewardInputError(f"{env} (or its keyword) must be a number, not {raw!r}") from None
     if not (number >= 0 if zero else number > 0):
-        raise RewardInputError(f"{env} (or its keyword) must be above 0, not {raw!r}")
+        least = "0 or more" if zero else "above 0"
+        raise RewardInputError(f"{env} (or its keyword) must be {least}, not {raw!r}")
     return number
 
 
