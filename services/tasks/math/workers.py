@@ -8,10 +8,11 @@ leaves) runs in a worker process, one per core by default.
 * **Chunks.** A request's items are deduplicated (a GRPO group repeats completions) and
   sent in chunks of up to ``chunk_items`` (measured: ``benchmarks/math_replica_bench.py``),
   fewer where that would leave a worker idle, so dispatch costs little.
-* **Fair share.** Each request is a flow of chunks; a free worker takes the next chunk of
-  the next flow, round-robin, and no more chunks run than there are workers (the pool's own
-  queue stays empty). A small request's first chunk starts as soon as any worker finishes
-  one chunk of a large one.
+* **Fair share.** Each request is a flow of chunks; a free slot takes the next chunk of
+  the flow with the fewest chunks dispatched, round-robin among equals. Two chunks a worker
+  are dispatched at most (one running, one waiting in the pool's queue, so a worker never
+  idles through a round trip to the event loop), so a small request's first chunk starts
+  as soon as a worker is through the chunks already handed to it.
 * **Deadlines of compute, not of waiting.** Inside a worker a symbolic leaf runs under its
   own deadline, ``timeout_s`` of the worker's CPU time (``signal.setitimer(ITIMER_PROF)``,
   raising in Python code), as the symbolic pool's wall-clock kill did before. A chunk
@@ -66,6 +67,9 @@ _CHUNK_BACKSTOP_LEAVES = 10
 _BACKSTOP_PER_ITEM_S = 0.5
 # A single item's: this many leaf deadlines, plus a second.
 _ITEM_BACKSTOP_LEAVES = 20
+# Chunks dispatched per worker: one running and one waiting in its pipe, so a worker never
+# idles through the round trip of a result to the event loop and the next chunk back.
+_CHUNKS_PER_WORKER = 2
 # Worker seconds per item assumed until a chunk has been measured.
 _UNMEASURED_ITEM_S = 0.005
 # Weight of the newest chunk in the running mean of the seconds per item.
@@ -376,7 +380,7 @@ class MathWorkers:
         """Start chunks while a worker is free: the next chunk of the flow with the fewest
         chunks running, the first such flow in turn (round-robin among equals), so a new
         request takes the next free worker even when a large one holds them all."""
-        while self._running < self.workers and self._flows:
+        while self._running < _CHUNKS_PER_WORKER * self.workers and self._flows:
             flow = min(self._flows, key=lambda flow: flow.running)
             self._flows.remove(flow)
             chunk = flow.pending.popleft()
