@@ -110,7 +110,7 @@ class Settings(BaseSettings):
         2048, gt=64, description="Address-space limit of each math worker process."
     )
     math_chunk_items: int = Field(
-        32,
+        16,
         ge=1,
         description="Math items sent to a worker at once (fewer where that would leave a "
         "worker idle): large enough that dispatch costs little, small enough that another "

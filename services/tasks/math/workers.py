@@ -58,7 +58,7 @@ from services.mathcheck.symbolic import SymbolicVerdict
 from services.protocol import ExtractionPolicy, Status, Task
 
 # Items a chunk carries at most (see benchmarks/math_replica_bench.py for the sweep).
-CHUNK_ITEMS = 32
+CHUNK_ITEMS = 16
 # The backstops are wall-clock, for a hang the CPU timer cannot interrupt (C code): loose,
 # since a loaded machine stretches a CPU second into several. A chunk's: this many leaf
 # deadlines, plus this much per item (a long completion's extraction and reading take
