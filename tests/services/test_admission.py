@@ -448,3 +448,26 @@ def test_work_dearer_than_the_recent_counts_as_soon_as_it_is_used() -> None:
         assert admission.projected_s(Backend.SANDBOX, 4) == pytest.approx(2.0)
         with pytest.raises(Saturated), admission.admit({Backend.SANDBOX: 8}):
             pass
+
+
+def test_math_is_refused_on_its_fair_share_not_on_the_work_ahead_of_it() -> None:
+    # The workers are shared round-robin: each open request of 4,096 items delays a new
+    # request of n items by at most n more items (0.01 s an item, 2 workers here).
+    open_items = [4096]
+
+    def fair(units: int) -> float:
+        return (units + sum(min(n, units) for n in open_items)) * 0.01 / 2
+
+    admission = Admission({Backend.MATH: 100_000}, fair={Backend.MATH: fair}, max_fair_s=5.0)
+    with admission.admit({Backend.MATH: 4096}):  # the idle replica admits any request
+        assert admission.saturated() == []
+        with admission.admit({Backend.MATH: 64}):  # beside it: 0.64 s, admitted
+            assert admission.in_flight(Backend.MATH) == 4160
+        with pytest.raises(Saturated) as refused, admission.admit({Backend.MATH: 1000}):
+            pass  # 10 s beside the large one: refused at once
+        assert refused.value.retry_after_s == 5
+        assert "would take about 10.0 s" in str(refused.value)
+        open_items.append(4096)
+        assert admission.saturated() == []  # a one-item request still fits: busy is not full
+        open_items.extend([4096] * 1100)  # 1,102 requests open: one more item waits 5.5 s
+        assert admission.saturated() == [Backend.MATH]
