@@ -54,7 +54,7 @@ _OPS: dict[type[ast.cmpop], str] = {
     ast.GtE: ">=",
 }
 _SINGLETONS = (None, True, False)
-_IMPLICIT = frozenset({"globals", "locals", "vars", "dir", "eval", "exec", "__import__"})
+_IMPLICIT = frozenset({"globals", "locals", "vars", "dir", "eval", "exec"})
 # A bare value in ``assert A`` is taken only where its truth is the program's own value,
 # not the result of an operator the program could overload.
 _TRUTHY_NODES = (ast.Call, ast.Name, ast.Attribute, ast.Subscript)
