@@ -26,14 +26,7 @@ from benchmarks.code_bench import split_tests
 from benchmarks.exploit_peers import code_reward
 from benchmarks.process_per_test import run_file
 from harness.service import running_service
-from services.exploits.adversaries import (
-    OMNI_VARIANTS,
-    announced_type,
-    constant_program,
-    frame_reader_program,
-    omni_program,
-    patcher_program,
-)
+from services.exploits.adversaries import adversary_programs, constant_program
 
 TIMEOUT_S = 3.0
 CONSTANTS = ("None", "0", "[]", "''", "True")
@@ -44,9 +37,7 @@ def programs(problem: dict[str, Any]) -> dict[str, str]:
     prompt, entry = problem["prompt"], problem["entry_point"]
     return {
         **{f"constant {c}": constant_program(prompt, c) for c in CONSTANTS},
-        **{f"omni {v.name}": omni_program(prompt, v) for v in OMNI_VARIANTS},
-        "frame reader": frame_reader_program(prompt, announced_type(prompt, entry)),
-        "patcher": patcher_program(prompt),
+        **adversary_programs(prompt, entry),
     }
 
 
