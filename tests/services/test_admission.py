@@ -39,6 +39,12 @@ SPINNER = "```python\ndef f():\n    while True:\n        pass\n```"
 ONE = "```python\ndef f():\n    return 1\n```"
 
 
+def _fresh_one() -> str:
+    """ONE as a text of its own: a program scored before is answered from the run cache,
+    which no full queue holds back, so a test of waiting must send one never seen."""
+    return ONE.replace("return 1", f"return 1  # {uuid.uuid4().hex}")
+
+
 def _code(completion: str, timeout_s: float = SPIN_S) -> dict[str, Any]:
     return {
         "task": "code",
@@ -161,7 +167,7 @@ def test_the_verl_adapter_retries_through_429(url: str) -> None:
     with saturated(url):
         started = time.monotonic()
         scores = compute_score_batch(
-            ["apps"], [ONE], [None], [{"tests": [{"code": "assert f() == 1"}]}], url=url
+            ["apps"], [_fresh_one()], [None], [{"tests": [{"code": "assert f() == 1"}]}], url=url
         )
         waited = time.monotonic() - started
     assert scores[0]["score"] == 2.0 and scores[0]["tests_passed"] == 1.0
@@ -170,8 +176,10 @@ def test_the_verl_adapter_retries_through_429(url: str) -> None:
 
 def test_the_verl_adapters_batched_path_retries_through_429(url: str) -> None:
     # compute_score_async's request of several samples, held back the same way.
+    fresh = _fresh_one()
+
     async def step() -> list[Any]:
-        calls = [compute_score_async("apps", ONE, None, {"tests": [{"code": "assert f() == 1"}]},
+        calls = [compute_score_async("apps", fresh, None, {"tests": [{"code": "assert f() == 1"}]},
                                      url=url) for _ in range(3)]  # fmt: skip
         try:
             return list(await asyncio.gather(*calls))
