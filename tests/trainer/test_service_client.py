@@ -64,7 +64,7 @@ def test_retries_until_the_service_is_back(caplog: pytest.LogCaptureFixture) -> 
             outcome["error"] = exc
         outcome["seconds"] = time.monotonic() - started
 
-    caplog.set_level(logging.WARNING, logger="trainer.service_client")
+    caplog.set_level(logging.WARNING, logger="services.client.http")
     worker = threading.Thread(target=call)
     worker.start()
     time.sleep(1.0)  # let it fail a few times first
