@@ -73,7 +73,10 @@ async def test_an_item_followed_through_every_stage(scorer: Scorer) -> None:
         assert after.detail.startswith(before.detail)
         assert after.detail.endswith(f"LLM verifier unavailable ({FALLBACK}): rule verdict used")
         assert math_evidence(after).verifier is None
-    assert "verifier saw the best-effort answer 'four' (unmarked)" in refined[2].detail
+    # No verdict came back: the detail names the answer that went unjudged, and never
+    # says the verifier saw it.
+    assert "the best-effort answer 'four' (unmarked) was not judged" in refined[2].detail
+    assert "verifier saw" not in refined[2].detail
 
     # Stages 3 and 4, the reward policy and the wire result.
     results = [to_result(j, math_reward(j, policy)) for j in refined]

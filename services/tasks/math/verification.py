@@ -85,22 +85,25 @@ def with_verdict(
     when the verifier answered, else the rule verdict, labelled (none in verifier_only)."""
     evidence = _evidence(judgement)
     answered = evidence.answer is not None
-    saw = "" if answered else f"; verifier saw the best-effort answer {answer[:80]!r} (unmarked)"
+    best_effort = f"the best-effort answer {answer[:80]!r} (unmarked)"
+    saw = "" if answered else f"; verifier saw {best_effort}"
     if not verdict.ok or verdict.probability is None:
         reason = verdict.error or "no probability returned"
+        # No verdict came back (none configured, or it failed): never say it saw the answer.
+        unjudged = "" if answered else f"; {best_effort} was not judged by the verifier"
         if mode is Mode.VERIFIER_ONLY:
             return replace(
                 judgement,
                 status=Status.UNAVAILABLE,
                 judge=Judge.NONE,
                 judged=False,
-                detail=f"{judgement.detail}{saw}; LLM verifier unavailable ({reason}), and "
-                "mode 'verifier_only' has no fallback",
+                detail=f"{judgement.detail}{unjudged}; LLM verifier unavailable ({reason}), "
+                "and mode 'verifier_only' has no fallback",
             )
         return replace(
             judgement,
             status=Status.UNAVAILABLE,
-            detail=f"{judgement.detail}{saw}; LLM verifier unavailable ({reason}): "
+            detail=f"{judgement.detail}{unjudged}; LLM verifier unavailable ({reason}): "
             "rule verdict used",
         )
     probability = verdict.probability

@@ -131,6 +131,22 @@ def test_a_verdict_on_an_unmarked_answer_maps_from_wrong_to_correct() -> None:
     assert (result.components["correct"], result.components["rule_correct"]) == (1.0, 0.0)
 
 
+@pytest.mark.parametrize("mode", [Mode.ADDON, Mode.VERIFIER_ONLY])
+def test_no_verdict_never_claims_the_verifier_saw_the_answer(mode: Mode) -> None:
+    policy = RewardPolicy.from_options(RewardOptions())
+    none = VerifierJudgement(None, error="unavailable: no LLM verifier is configured")
+    refined = with_verdict(
+        math_judged(None, False), none, "four", mode, VerdictSource.TINYV, policy
+    )
+    assert refined.status is Status.UNAVAILABLE
+    assert "saw" not in refined.detail, refined.detail
+    assert refined.detail.startswith(
+        "no final answer found; the best-effort answer 'four' (unmarked) was not judged by "
+        "the verifier; LLM verifier unavailable (unavailable: no LLM verifier is configured)"
+    )
+    assert _evidence(refined).verifier is None
+
+
 def test_mixed_weighs_the_rule_verdict_against_the_verifier() -> None:
     policy = RewardPolicy.from_options(RewardOptions(verifier_weight=0.5))
     verdict = VerifierJudgement(0.2)
