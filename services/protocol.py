@@ -133,7 +133,9 @@ class RewardOptions(_Strict):
     no_answer: float = Field(-0.5, description="Reward when no final answer can be extracted.")
     answer_weight: float = Field(1.0, description="Weight of the answer component.")
     format_weight: float = Field(
-        0.0, description="Weight of tag compliance (<think>/<reasoning> then <answer>), in [0,1]."
+        0.0,
+        description="Weight of the tag-compliance score (<think>/<reasoning> then <answer>: 1, "
+        "0.5 or 0); any number, like the other weights.",
     )
     thinking_weight: float = Field(
         0.0, description="Weight of the short-thinking penalty (component is 0 or -1)."
