@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 
 from .models import Isolation
+from .q_engine import QEngine
 
 
 def _default_workers() -> int:
@@ -71,6 +72,12 @@ class SandboxConfig(BaseModel):
     )
     tmpfs_mb: int = Field(64, gt=0, description="Size of each run's private /tmp.")
     q_workspace_mb: int = Field(512, gt=0, description="q's workspace cap (q -w).")
+    q_engine: QEngine = Field(
+        QEngine.AUTO,
+        description="Which q runs q items: binary (Q_BIN), pykx (the q engine the pykx "
+        "package ships, run by the sandbox's Python), or auto (Q_BIN where set, else pykx "
+        "where installed for the sandbox's Python).",
+    )
     q_home: str | None = Field(None, validation_alias="QHOME", description="The q installation.")
     q_bin: str | None = Field(
         None,
@@ -92,7 +99,7 @@ class SandboxConfig(BaseModel):
         description="k4.lic, base64-encoded (offline; preferred).",
     )
 
-    @field_validator("isolation", mode="before")
+    @field_validator("isolation", "q_engine", mode="before")
     @classmethod
     def _any_case(cls, value: object) -> object:
         return value.lower() if isinstance(value, str) else value

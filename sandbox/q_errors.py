@@ -23,11 +23,15 @@ _LICENSE_TOKENS = {
 }
 _LICENSE_PHRASE = re.compile(
     r"(kc\.lic|k4\.lic|licen[cs]e|licensing daemon|expired|unlicensed|"
-    r"couldn't connect to (?:the )?licen)",
+    r"couldn't connect to (?:the )?licen|embedq)",
     re.IGNORECASE,
 )
 _MEMORY = re.compile(r"(^'?-w abort|^'wsfull|wsfull)", re.MULTILINE)
 
+NOT_EMBEDDED = (
+    "this licence does not allow the embedded q engine that pykx ships: KDB-X needs a licence "
+    "with its pykx and embedq features (a licence for the q binary alone is refused)"
+)
 KC_LIC_NEEDS_NETWORK = (
     "an on-demand kc.lic licence must reach the KX licence daemon over the network, which "
     "the sandbox forbids (no network namespace access); use an offline k4.lic instead "
@@ -62,6 +66,8 @@ def license_problem(stderr: str) -> str | None:
         return None
     shown = first or head[:200]
     msg = f"q licence problem ('{shown})" if first else f"q licence problem ({shown})"
+    if "embedq" in head.lower():
+        return f"{msg}: {NOT_EMBEDDED}"
     if "kc.lic" in head.lower() or "daemon" in head.lower():
         return f"{msg}: {KC_LIC_NEEDS_NETWORK}"
     return (

@@ -1,8 +1,9 @@
 """Materialising the q licence for the sandboxed q process.
 
-Sources, in order: a QLIC directory; KDB_K4LICENSE_B64 (offline k4.lic, preferred);
-KDB_LICENSE_B64 (kc.lic). Base64 licences are decoded into a private 0700 temp dir that is
-visible only to q workers (never to Python jobs) and only as QLIC of the q process.
+Sources, in order: a QLIC directory (k4.lic, kc.lic, or KDB-X's kx.lic); KDB_K4LICENSE_B64
+(offline k4.lic, preferred); KDB_LICENSE_B64 (kc.lic). Base64 licences are decoded into a
+private 0700 temp dir that is visible only to q workers (never to Python jobs) and only as
+QLIC of the q process.
 """
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ from dataclasses import dataclass
 from .errors import SandboxUnavailable
 from .q_errors import KC_LIC_NEEDS_NETWORK
 
-LICENSE_FILES = ("k4.lic", "kc.lic")
+LICENSE_FILES = ("k4.lic", "kc.lic", "kx.lic")
 
 
 @dataclass(frozen=True)
 class LicenseDir:
     path: str
-    kind: str  # "k4.lic" | "kc.lic"
+    kind: str  # "k4.lic" | "kc.lic" | "kx.lic"
     owned: bool  # we created it (and must delete it)
 
     @property
@@ -50,7 +51,7 @@ def prepare_license(license_dir: str | None, kc_b64: str | None, k4_b64: str | N
     if license_dir:
         present = [n for n in LICENSE_FILES if os.path.isfile(os.path.join(license_dir, n))]
         if not present:
-            raise SandboxUnavailable(f"QLIC={license_dir} holds neither k4.lic nor kc.lic")
+            raise SandboxUnavailable(f"QLIC={license_dir} holds no k4.lic, kc.lic or kx.lic")
         return LicenseDir(license_dir, present[0], owned=False)
     if k4_b64 or kc_b64:
         # Prefer the offline k4.lic: kc.lic needs the licence daemon (network).

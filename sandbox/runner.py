@@ -22,8 +22,9 @@ from .interpreter import PythonInfo, probe_python
 from .models import Isolation, Language, Limits, TestCase, TestOutcome
 from .pool import WorkerPool, WorkerSpec
 from .python_tests import judge_test, plan_test
+from .q_engine import PykxInstall, QEngine, QSetup, choose_q, find_pykx
 from .q_license import LicenseDir, prepare_license
-from .q_script import SCRIPT_NAME, build_script, q_argv
+from .q_script import SCRIPT_NAME, build_script
 from .reaper import become_subreaper
 from .scheduler import FairScheduler, current_flow
 from .status import IsolationStatus, PoolStatus, PythonStatus, QStatus, SandboxStatus
@@ -34,7 +35,6 @@ REMOTE_SOURCE = Path(remote_calls.__file__).read_text(encoding="utf-8")
 
 # Reference workers get their own uid range (Python pool: +0, q pool: +1000).
 REFERENCE_UID_OFFSET = 2000
-NO_Q = "Q_BIN not set: no licensed q on this machine"
 # Imported once in each warm worker so solutions do not pay for them per test. Nothing
 # stateful that forked jobs would share (e.g. no `random`: every job would get one seed).
 PREIMPORT = (
@@ -81,6 +81,8 @@ class Sandbox:
         self._references: WorkerPool | None = None
         self._python: PythonInfo | None = None
         self._license: LicenseDir | None = None
+        self._pykx: PykxInstall | None = None  # the sandbox Python's pykx, once looked for
+        self._pykx_looked = False
         self._q_version: str | None = None
         self._closed = False
         self._executor = ThreadPoolExecutor(
@@ -243,24 +245,27 @@ class Sandbox:
     ) -> Job:
         """A q job (Python tests are planned by ``python_tests.plan_test``)."""
         lim = _job_limits(limits)
-        assert self.config.q_bin is not None
+        q = self._q_setup()
         # q reserves its workspace on top of the interpreter itself.
         lim["memory_mb"] = limits.memory_mb + self.config.q_workspace_mb
-        env = {"QHOME": self._q_home()}
+        env = {"QHOME": q.home}
         return {
             "kind": "exec",
-            "argv": q_argv(self.config.q_bin, self.config.q_workspace_mb),
+            "argv": q.argv(self.config.q_workspace_mb),
             "files": {SCRIPT_NAME: build_script(program, test.code, proof)},
             "stdin": test.stdin or "",
             "env": env,
             "limits": lim,
         }
 
-    def _q_home(self) -> str:
-        if self.config.q_home:
-            return self.config.q_home
-        assert self.config.q_bin is not None
-        return os.path.dirname(os.path.dirname(os.path.realpath(self.config.q_bin)))
+    def _q_setup(self) -> QSetup:
+        """The q this sandbox runs (sandbox/q_engine.py); SandboxUnavailable if none."""
+        cfg = self.config
+        if self._python is None:
+            self._python = probe_python(cfg.python)
+        if not self._pykx_looked and cfg.q_engine is not QEngine.BINARY:
+            self._pykx, self._pykx_looked = find_pykx(self._python.executable), True
+        return choose_q(cfg.q_engine, cfg.q_bin, cfg.q_home, self._pykx, self._python)
 
     def _pool(self, language: Language) -> WorkerPool:
         with self._lock:
@@ -304,22 +309,23 @@ class Sandbox:
         }
         license_dir: str | None = None
         if language is Language.Q:
-            if not cfg.q_bin:
-                raise SandboxUnavailable(NO_Q)
-            if not (os.path.isfile(cfg.q_bin) and os.access(cfg.q_bin, os.X_OK)):
-                raise SandboxUnavailable(f"Q_BIN={cfg.q_bin} is not an executable file")
+            q = self._q_setup()
             if self._license is None:
-                self._license = prepare_license(
-                    cfg.q_license_dir,
-                    cfg.q_license_b64.get_secret_value() if cfg.q_license_b64 else None,
-                    cfg.q_k4_license_b64.get_secret_value() if cfg.q_k4_license_b64 else None,
-                )
+                try:
+                    self._license = prepare_license(
+                        cfg.q_license_dir,
+                        cfg.q_license_b64.get_secret_value() if cfg.q_license_b64 else None,
+                        cfg.q_k4_license_b64.get_secret_value() if cfg.q_k4_license_b64 else None,
+                    )
+                except SandboxUnavailable as exc:
+                    if not q.label:
+                        raise
+                    # "pykx 4.2.0 found (…/pykx/lib), but no q licence: set QLIC …"
+                    raise SandboxUnavailable(
+                        f"{q.label} found ({q.home}), but {exc.reason}"
+                    ) from exc
             license_dir = self._license.path
-            ro_paths += [
-                self._q_home(),
-                os.path.dirname(os.path.realpath(cfg.q_bin)),
-                os.path.dirname(os.path.abspath(cfg.q_bin)),
-            ]
+            ro_paths += q.mounts
             worker_cfg["qlic_src"], worker_cfg["qlic"] = QLIC_SRC, QLIC
         if not self._bwrap:
             if license_dir is not None:  # q: the worker copies the licence into its dir
@@ -352,8 +358,6 @@ class Sandbox:
         )
 
     def _q_status(self) -> QStatus:
-        if not self.config.q_bin:
-            return QStatus(available=False, reason=NO_Q)
         if self._q_version is not None:
             return QStatus(available=True, version=self._q_version)
         try:
@@ -366,6 +370,9 @@ class Sandbox:
         if outcome.exit_code != 0 or outcome.failure.value not in ("none",):
             return QStatus(available=False, reason=outcome.detail)
         self._q_version = outcome.stdout.strip()
+        label = self._q_setup().label
+        if label:  # "4.1 2025.02.18 (pykx 4.2.0)"
+            self._q_version += f" ({label})"
         return QStatus(
             available=True,
             version=self._q_version,

@@ -42,7 +42,7 @@ def test_kc_license_warns_about_network() -> None:
 def test_license_errors_are_explained(tmp_path: os.PathLike[str]) -> None:
     with pytest.raises(SandboxUnavailable, match="not valid base64"):
         prepare_license(None, None, "not base64!!")
-    with pytest.raises(SandboxUnavailable, match=r"neither k4\.lic nor kc\.lic"):
+    with pytest.raises(SandboxUnavailable, match=r"no k4\.lic, kc\.lic or kx\.lic"):
         prepare_license(str(tmp_path), None, None)
     with pytest.raises(SandboxUnavailable, match=r"k4\.lic"):
         prepare_license(None, None, None)

@@ -59,6 +59,9 @@ def test_q_tests_need_the_completion_line() -> None:
 
 def test_q_jobs_carry_a_fresh_proof_and_never_the_expected_output(tmp_path: Path) -> None:
     q_bin = tmp_path / "l64" / "q"
+    q_bin.parent.mkdir()
+    q_bin.write_text("#!/bin/sh\n")
+    q_bin.chmod(0o755)
     sandbox = Sandbox(SandboxConfig(q_bin=str(q_bin), q_home=str(tmp_path)))
     try:
         test = TestCase(code="show solve 21", expected="expected-output-4242")
