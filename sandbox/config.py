@@ -86,7 +86,9 @@ class SandboxConfig(BaseModel):
         description="The q binary; unset: `$QHOME/<arch>/q` where it exists.",
     )
     q_license_dir: str | None = Field(
-        None, validation_alias="QLIC", description="Folder holding the licence (k4.lic, kc.lic or KDB-X's kx.lic)."
+        None,
+        validation_alias="QLIC",
+        description="Folder holding the licence (k4.lic, kc.lic or KDB-X's kx.lic).",
     )
     q_license_b64: SecretStr | None = Field(
         None,
