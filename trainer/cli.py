@@ -1,15 +1,18 @@
 """``grpo-train``: GRPO training with rewards from the reward-verifier service.
 
     grpo-train --config trainer/configs/math.yaml --model_path /models/qwen --service_url http://rm:8000
+    grpo-train --recipe math-lora --seed 42 --model_path /models/qwen --dataset train.jsonl
 
 Flags override the YAML; ``--service_url auto`` (or ``service.url: auto``) starts a local
-service for the run and stops it afterwards. The seed documents' command lines run as
-written (seed 002's dashed flags, seed 003's ``--model … --use_vllm``); ``--explain``
-prints the resolved recipe, each value with where it came from.
+service for the run and stops it afterwards. ``--recipe`` picks a named recipe
+(:mod:`trainer.recipe_defaults`), ``--seed`` is the random seed. The command lines of the
+guides the recipes come from run as written (reasoning-format's dashed flags, q-code's
+``--model … --use_vllm``): those flags are listed by ``--help-recipe-flags``.
+``--explain`` prints the resolved recipe, each value with where it came from.
 
-    grpo-train convert-config seed_config.yaml -o trainer/configs/mine.yaml
+    grpo-train convert-config flat_config.yaml -o trainer/configs/mine.yaml
 
-rewrites a seed-format config (flat keys such as ``lora_r``, ``kl_coef``) in sections.
+rewrites a config with flat keys (such as ``lora_r``, ``kl_coef``) in sections.
 """
 
 from __future__ import annotations
@@ -26,89 +29,174 @@ from pathlib import Path
 import yaml
 
 from trainer.config import CLI_OVERRIDES, TrainerConfig, read_raw
+from trainer.flat_config import FLAT_KEYS, map_flat_keys
 from trainer.recipe import Layer, Recipe, RecipeError, explain, file_layer, resolve
-from trainer.seed_flags import add_seed_flags, given_seed_flags, hub_offline_reason
-from trainer.seed_format import SEED_KEYS, map_seed_keys
-from trainer.seed_recipes import SEEDS
+from trainer.recipe_defaults import RECIPES
+from trainer.recipe_flags import (
+    RECIPE_FLAGS_TITLE,
+    add_recipe_flags,
+    given_recipe_flags,
+    hub_offline_reason,
+)
 
 # Project flags that set one config key each, beyond CLI_OVERRIDES.
 EXTRA_OVERRIDES: dict[str, tuple[str, str]] = {
     "eval_dataset": ("eval", "path"),
     "allow_unavailable": ("reward", "allow_unavailable"),
+    "seed": ("training", "seed"),
 }
 
+# The recipes' former numbers, as ``--seed 001`` chose them before ``--recipe``.
+FORMER_RECIPE_NUMBERS = dict(zip(("001", "002", "003", "004"), RECIPES, strict=True))
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+# Recipe flags shown in the main --help: the usual Hugging Face spelling of a common setting.
+LISTED_RECIPE_FLAGS = frozenset({"--learning_rate"})
+
+USAGE = """grpo-train [--config FILE] [--recipe NAME] [--seed N] [options]
+       grpo-train convert-config SRC [-o DST]"""
+
+DESCRIPTION = """\
+GRPO training (TRL) with every reward from the reward-verifier service over HTTP.
+
+  grpo-train --config trainer/configs/demo_cpu.yaml
+  grpo-train --recipe math-lora --seed 42 --model_path /models/qwen --dataset train.jsonl \\
+      --service_url http://verifier:8000
+
+Flags override the YAML; every other setting: --set section.field=VALUE (docs/trainer.md)."""
+
+
+class _RecipeFlagsHelp(argparse.Action):
+    """``--help-recipe-flags``: the recipes' own flags, then exit."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=str(kwargs.get("help")))
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object, **__: object) -> None:
+        flags = argparse.ArgumentParser(
+            prog="grpo-train",
+            usage="grpo-train [options] [recipe flags]",
+            description="Flags of the guides the recipes come from, accepted so that their "
+            "command lines run as written. Each sets the flat key of the same name (the "
+            "mapping table is in docs/trainer.md).",
+            epilog="Other spellings, also accepted: --model (--model_path), --max-steps "
+            "(--max_steps), --allow_unavailable (--allow-unavailable).",
+            add_help=False,
+        )
+        add_recipe_flags(flags, shown=True)
+        flags.add_argument_group(RECIPE_FLAGS_TITLE).add_argument(
+            "--hf-token", help="reasoning-format: a Hugging Face token (HF_TOKEN for the run)"
+        )
+        flags.print_help()
+        parser.exit()
+
+
+def _random_seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def former_spelling(argv: Sequence[str]) -> str | None:
+    """A one-line message for ``--seed 001`` (a recipe, before --recipe) or ``--seed none``."""
+    for index, token in enumerate(argv):
+        flag, sep, value = token.partition("=")
+        if flag != "--seed":
+            continue
+        if not sep:
+            value = argv[index + 1] if index + 1 < len(argv) else ""
+        if value in FORMER_RECIPE_NUMBERS:
+            return (
+                f"--seed is the random seed; choose recipe {value} with "
+                f"--recipe {FORMER_RECIPE_NUMBERS[value]}"
+            )
+        if value == "none":
+            return "--seed is the random seed; for no recipe use --recipe none"
+    return None
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="grpo-train",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        # "--model" is seed 003's flag, not an abbreviation of "--model_path".
+        usage=USAGE,
+        description=DESCRIPTION,
+        formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(
+            prog, max_help_position=34, width=100
+        ),
+        # "--model" is q-code's flag, not an abbreviation of "--model_path".
         allow_abbrev=False,
     )
-    parser.add_argument("--config", type=Path, help="YAML config (defaults apply without one)")
-    parser.add_argument(
-        "--model_path",
-        "--model",
-        dest="model_path",
-        help="model folder or hub id ('smollm2' = built locally); a checkpoint-N folder of "
-        "ours resumes that run",
+    add = parser.add_argument
+    add("--help-recipe-flags", action=_RecipeFlagsHelp, help="the recipes' own flags, and exit")
+    add("--config", type=Path, metavar="FILE", help="YAML config (defaults apply without one)")
+    add(
+        "--recipe",
+        choices=[*RECIPES, "none"],
+        metavar="NAME",
+        help=f"a named recipe's defaults: {', '.join(RECIPES)}",
     )
-    parser.add_argument("--dataset", help="training set: .json, .jsonl or .parquet")
-    parser.add_argument("--eval_dataset", help="evaluation set (eval.path)")
-    parser.add_argument("--service_url", help="service URL(s), comma-separated, or 'auto'")
-    parser.add_argument("--output_dir", help="checkpoints, training.log, metrics.jsonl")
-    parser.add_argument("--max_samples", type=int, help="use the first N rows only")
-    parser.add_argument(
-        "--max_steps", "--max-steps", dest="max_steps", type=int, help="stop after N steps"
-    )
-    parser.add_argument(
+    add("--seed", type=_random_seed, metavar="N", help="random seed (training.seed, default 42)")
+    add("--model_path", metavar="PATH", help="model folder or hub id; 'smollm2': built locally")
+    add("--dataset", metavar="FILE", help="training set: .json, .jsonl or .parquet")
+    add("--eval_dataset", metavar="FILE", help="evaluation set (eval.path)")
+    add("--service_url", metavar="URL", help="service URL(s), comma-separated, or 'auto'")
+    add("--output_dir", metavar="DIR", help="checkpoints, training.log, metrics.jsonl")
+    add("--max_samples", type=int, metavar="N", help="use the first N rows only")
+    add("--max_steps", type=int, metavar="N", help="stop after N optimiser steps")
+    add(
         "--resume",
         nargs="?",
         const="latest",
-        help="resume from a checkpoint folder; alone: the newest in output_dir",
+        metavar="DIR",
+        help="resume from a checkpoint; alone: the newest",
     )
-    parser.add_argument(
+    add(
         "--mode",
         choices=["rule", "addon", "mixed", "verifier_only", "tinyv_only"],
-        help="judge mode of the reward service (reward.mode; tinyv_only = verifier_only)",
+        metavar="MODE",
+        help="reward.mode: rule, addon, mixed, verifier_only (= tinyv_only)",
     )
-    parser.add_argument(
-        "--verifier_weight",
-        type=float,
-        help="LLM verifier weight w in addon/mixed (reward.verifier_weight)",
-    )
-    parser.add_argument(
-        "--seed",
-        choices=[*SEEDS, "none"],
-        help="follow this seed document's defaults (normally recognised from its keys/flags)",
-    )
-    parser.add_argument(
+    add("--verifier_weight", type=float, metavar="W", help="LLM verifier weight (addon/mixed)")
+    add(
         "--allow-unavailable",
-        "--allow_unavailable",
         dest="allow_unavailable",
         action="store_const",
         const=True,
-        help="train even when the preflight finds rewards the service cannot compute",
+        help="train even if some rewards cannot be computed",
     )
-    parser.add_argument(
+    add(
         "--set",
         dest="settings",
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="set any config key (section.field or a seed key), value in YAML; repeatable",
+        help="any config key (section.field), value in YAML; repeatable",
     )
-    parser.add_argument("--hf-token", dest="hf_token", help="seed 002: a Hugging Face token")
-    parser.add_argument(
-        "--explain",
-        action="store_true",
-        help="print the resolved recipe, each value with its source, and exit",
+    add("--explain", action="store_true", help="print each resolved value with its source")
+    add("--print_config", action="store_true", help="print the resolved config as YAML")
+    # Other spellings, accepted and not listed: q-code's --model, reasoning-format's
+    # --max-steps, and the underscored --allow_unavailable.
+    hidden = argparse.SUPPRESS
+    add("--model", dest="model_path", help=hidden)
+    add("--max-steps", dest="max_steps", type=int, help=hidden)
+    add(
+        "--allow_unavailable",
+        dest="allow_unavailable",
+        action="store_const",
+        const=True,
+        help=hidden,
     )
-    parser.add_argument(
-        "--print_config", action="store_true", help="print the resolved config as YAML and exit"
-    )
-    add_seed_flags(parser)
+    add("--hf-token", dest="hf_token", help=hidden)
+    add_recipe_flags(parser, listed=LISTED_RECIPE_FLAGS)
+    return parser
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    former = former_spelling(argv)
+    if former is not None:
+        parser.exit(2, f"grpo-train: error: {former}\n")
     return parser.parse_args(argv)
 
 
@@ -126,20 +214,20 @@ def _set_layer(setting: str) -> Layer:
     section, dot, name = key.partition(".")
     if dot and section in sections:
         return Layer({section: {name: value}}, f"flag --set {key}")
-    if key.replace("-", "_") in SEED_KEYS:
-        values = map_seed_keys({key: value}, sections, f"--set {key}", announce=False)
+    if key.replace("-", "_") in FLAT_KEYS:
+        values = map_flat_keys({key: value}, sections, f"--set {key}", announce=False)
         return Layer(values, f"flag --set {key}", {key.replace("-", "_")})
-    raise RecipeError(f"--set {key}: neither section.field nor a seed key")
+    raise RecipeError(f"--set {key}: neither section.field nor a known flat key")
 
 
 def command_layers(args: argparse.Namespace, argv: Sequence[str]) -> list[Layer]:
-    """The layers of a command line: the file, the seed flags, our flags, ``--set``."""
+    """The layers of a command line: the file, the recipe flags, our flags, ``--set``."""
     sections = frozenset(TrainerConfig.model_fields)
     layers = [file_layer(args.config)] if args.config is not None else []
     spellings = _flag_spellings(argv)
-    for flag, value in given_seed_flags(args):
+    for flag, value in given_recipe_flags(args):
         where = f"flag {flag.flag}"
-        values = map_seed_keys({flag.key: value}, sections, where, announce=False)
+        values = map_flat_keys({flag.key: value}, sections, where, announce=False)
         layers.append(Layer(values, where, {flag.key, flag.flag}))
     overrides: dict[str, tuple[str, str]] = {**CLI_OVERRIDES, **EXTRA_OVERRIDES}
     for dest, (section, name) in overrides.items():
@@ -152,7 +240,7 @@ def command_layers(args: argparse.Namespace, argv: Sequence[str]) -> list[Layer]
             ]
             source = f"flag {spelled[-1] if spelled else '--' + dest}"
             keys = set(spelled)
-            if value == "tinyv_only":  # TinyV's own name for the mode: seed 004's
+            if value == "tinyv_only":  # TinyV's own name for the mode: tinyv-rubric's
                 keys.add("tinyv_only")
             layers.append(Layer({section: {name: value}}, source, keys))
     layers += [_set_layer(setting) for setting in args.settings]
@@ -169,7 +257,7 @@ def resolve_recipe(args: argparse.Namespace, argv: Sequence[str] = ()) -> Recipe
             )
         # The token goes to huggingface_hub through the environment: never into config.yaml.
         os.environ["HF_TOKEN"] = args.hf_token
-    return resolve(command_layers(args, argv), args.seed)
+    return resolve(command_layers(args, argv), args.recipe)
 
 
 def resolve_config(args: argparse.Namespace) -> TrainerConfig:
@@ -177,10 +265,10 @@ def resolve_config(args: argparse.Namespace) -> TrainerConfig:
 
 
 def convert_config(argv: Sequence[str]) -> int:
-    """``grpo-train convert-config SRC [-o DST]``: a seed-format YAML written in sections."""
+    """``grpo-train convert-config SRC [-o DST]``: a flat-key YAML written in sections."""
     parser = argparse.ArgumentParser(
         prog="grpo-train convert-config",
-        description="Rewrite a seed-format config (flat keys) in this trainer's sections.",
+        description="Rewrite a config with flat keys (lora_r, kl_coef, ...) in sections.",
     )
     parser.add_argument("source", type=Path, help="the YAML to convert")
     parser.add_argument("-o", "--output", type=Path, help="write here (default: stdout)")
@@ -224,7 +312,9 @@ def run(recipe: Recipe) -> int:
     from trainer.training import train
 
     config = recipe.config
-    notes = [f"differs from seed {recipe.seed}: {line}" for line in recipe.differences]
+    notes = [f"differs from {recipe.name}'s guide: {line}" for line in recipe.differences]
+    conversion = config.batch_conversion()
+    notes += [conversion] if conversion is not None else []
     notes += recipe.adjustments
     try:
         with ExitStack() as stack:
@@ -246,7 +336,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["convert-config"]:
         return convert_config(argv[1:])
     args = parse_args(argv)
-    # A renamed seed key is one line, not a warning with its source line.
+    # A renamed flat key is one line, not a warning with its source line.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:

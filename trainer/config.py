@@ -25,7 +25,7 @@ from pydantic import (
 from services.http_policy import HttpPolicy, nest_policy_fields
 from services.protocol import TASK_ALIASES, Mode, RewardOptions
 from services.reference_docs import SECTION_VARIABLES
-from trainer.seed_format import map_seed_keys
+from trainer.flat_config import map_flat_keys
 
 # What a bare ``service.url`` of this value means: start the service locally for the run.
 AUTO_SERVICE = "auto"
@@ -107,8 +107,15 @@ class TrainingSection(_Section):
     per_device_train_batch_size: int = Field(
         4,
         ge=1,
-        description="Completions per device per micro-step; times devices times "
-        "steps_per_generation must be a multiple of num_generations.",
+        description="Batch per device per micro-step, counted as batch_size_counts says. "
+        "In completions (TRL's meaning), times devices times steps_per_generation must be a "
+        "multiple of num_generations.",
+    )
+    batch_size_counts: Literal["completions", "prompts"] = Field(
+        "completions",
+        description="What per_device_train_batch_size counts: 'completions' (TRL's meaning) or "
+        "'prompts', each sampled num_generations times (verl's meaning; TRL then gets batch × "
+        "num_generations completions).",
     )
     gradient_accumulation_steps: int = Field(4, ge=1, description="Micro-steps per update.")
     steps_per_generation: int | None = Field(
@@ -232,7 +239,7 @@ class RewardSection(RewardOptions):
     max_tests: int | None = Field(
         None,
         ge=1,
-        description="Code: run the first N tests of a row (seed 003: 3). Unset: all of them, "
+        description="Code: run the first N tests of a row (q-code: 3). Unset: all of them, "
         "up to the service's limit (VERIFIER_CODE_MAX_TESTS), which the results report.",
     )
     test_timeout_s: float = Field(1.0, gt=0, le=60, description="Code: per-test timeout.")
@@ -368,6 +375,23 @@ class TrainerConfig(_Section):
                 )
         return self
 
+    def completions_per_device(self) -> int:
+        """TRL's per_device_train_batch_size: the batch in completions."""
+        batch = self.training.per_device_train_batch_size
+        if self.training.batch_size_counts == "prompts":
+            return batch * self.grpo.num_generations
+        return batch
+
+    def batch_conversion(self) -> str | None:
+        """One line saying how a batch counted in prompts goes to TRL; None if it need not."""
+        if self.training.batch_size_counts != "prompts":
+            return None
+        prompts, n = self.training.per_device_train_batch_size, self.grpo.num_generations
+        return (
+            f"per_device_train_batch_size {prompts} counts prompts (verl's meaning), each "
+            f"sampled {n} times: TRL gets {prompts * n} completions per device per micro-step"
+        )
+
 
 # CLI flag -> (section, field). Only the documented overrides; everything else is YAML.
 CLI_OVERRIDES: dict[str, tuple[str, str]] = {
@@ -384,12 +408,12 @@ CLI_OVERRIDES: dict[str, tuple[str, str]] = {
 
 
 def read_raw(path: str | Path) -> dict[str, Any]:
-    """A YAML config as sections: seed-format flat keys are moved into theirs (with a
+    """A YAML config as sections: flat keys (``lora_r``) are moved into theirs (with a
     warning), and ``service.http``'s keys are the service section's own."""
     loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     if loaded is not None and not isinstance(loaded, dict):
         raise ValueError(f"{path}: expected a mapping of sections, got {type(loaded).__name__}")
-    raw = map_seed_keys(loaded or {}, frozenset(TrainerConfig.model_fields), str(path))
+    raw = map_flat_keys(loaded or {}, frozenset(TrainerConfig.model_fields), str(path))
     service = raw.get("service")
     if isinstance(service, dict) and isinstance(service.get("http"), dict):
         # Keys as the dump writes them, so --explain attributes each to this file.
@@ -401,7 +425,7 @@ def read_raw(path: str | Path) -> dict[str, Any]:
 def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> TrainerConfig:
     """Read a YAML file (or start from defaults) and apply CLI overrides; None values skip.
 
-    The file as written, over the project defaults: a seed's unstated values, the
+    The file as written, over the project defaults: a recipe's unstated values, the
     ``--explain`` sources and the adjustments for this machine are ``grpo-train``'s
     (:func:`trainer.recipe.resolve`).
     """

@@ -1,10 +1,10 @@
-"""Read the seed projects' flat config keys (``lora_r``, ``kl_coef``, …) as our sections.
+"""Read flat config keys (``lora_r``, ``kl_coef``, …) as our sections.
 
-The seed recipes keep their settings in one flat YAML (or as script flags); ours groups
-them in sections. :func:`map_seed_keys` turns every known flat key into its section key,
-warning once per key with the new name, so an old config trains unchanged and says how to
-write it today. ``grpo-train convert-config`` writes the converted file. A key that is
-neither a section nor a known seed key stays an error.
+The guides the recipes come from keep their settings in one flat YAML (or as script
+flags); ours groups them in sections. :func:`map_flat_keys` turns every known flat key
+into its section key, warning once per key with the new name, so such a config trains
+unchanged and says how to write it in sections. ``grpo-train convert-config`` writes
+the converted file. A key that is neither a section nor a known flat key stays an error.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 
-class SeedFormatWarning(UserWarning):
-    """A seed-format key was read as one of ours; the message names the new key."""
+class FlatKeyWarning(UserWarning):
+    """A flat config key was read as one of ours; the message names the new key."""
 
 
 class ConfigKeyError(ValueError):
-    """A top-level key that is neither a section nor a seed-format key, or a key given twice."""
+    """A top-level key that is neither a section nor a known flat key, or a key given twice."""
 
 
 def _same(value: Any) -> Any:
@@ -28,11 +28,11 @@ def _same(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class SeedKey:
-    """Where one flat key of a seed config goes, and how its value converts."""
+class FlatKey:
+    """Where one flat config key goes, and how its value converts."""
 
     target: str  # "section.field"
-    seeds: str  # which seed documents use the key (for the mapping table)
+    recipes: str  # the recipes whose guides use the key (for the mapping table)
     convert: Callable[[Any], Any] = _same
     note: str = ""
 
@@ -57,7 +57,7 @@ def _no_wandb(disable: Any) -> list[str]:
     return [] if disable else ["wandb"]
 
 
-# Seed 002's --model-size choices, as the hub ids of the models of those sizes its guide
+# reasoning-format's --model-size choices, as the hub ids of the models of those sizes its guide
 # trains (the 4B default is Qwen3's; Qwen2.5 has no 4B).
 MODEL_SIZES: dict[str, str] = {
     "0.5B": "Qwen/Qwen2.5-0.5B-Instruct",
@@ -70,74 +70,82 @@ MODEL_SIZES: dict[str, str] = {
 def _model_size(size: Any) -> str:
     if str(size) not in MODEL_SIZES:
         raise ConfigKeyError(
-            f"model size {size!r} is not one of seed 002's ({', '.join(MODEL_SIZES)}); "
-            "give the model itself with --model_path"
+            f"model size {size!r} is not one of recipe reasoning-format's "
+            f"({', '.join(MODEL_SIZES)}); give the model itself with --model_path"
         )
     return MODEL_SIZES[str(size)]
 
 
-SEED_KEYS: dict[str, SeedKey] = {
-    "model_path": SeedKey("model.path", "001"),
-    "lora_r": SeedKey("lora.r", "001"),
-    "lora_alpha": SeedKey("lora.alpha", "001"),
-    "lora_dropout": SeedKey("lora.dropout", "001"),
-    "model_size": SeedKey("model.path", "002", _model_size, "a size → its Qwen hub id"),
-    "use_lora": SeedKey("lora.enabled", "002"),
-    "num_return_sequences": SeedKey("grpo.num_generations", "001"),
-    "num_generations": SeedKey("grpo.num_generations", "002"),
-    "kl_coef": SeedKey("grpo.beta", "001, 004"),
-    "cliprange": SeedKey("grpo.epsilon", "002"),
-    "num_epochs": SeedKey("training.num_train_epochs", "001"),
-    "total_epochs": SeedKey("training.num_train_epochs", "004"),
-    "max_steps": SeedKey("training.max_steps", "002"),
-    "per_device_train_batch_size": SeedKey("training.per_device_train_batch_size", "001, 003"),
-    "batch_size": SeedKey("training.per_device_train_batch_size", "002"),
-    "gradient_accumulation_steps": SeedKey("training.gradient_accumulation_steps", "001–003"),
-    "learning_rate": SeedKey("training.learning_rate", "001–003"),
-    "logging_steps": SeedKey("training.logging_steps", "001"),
-    "save_freq": SeedKey("training.save_steps", "004"),
-    "gradient_checkpointing": SeedKey("training.gradient_checkpointing", "001"),
-    "fp16": SeedKey("training.precision", "001", _precision, "true → 'fp16', false → 'auto'"),
-    "output_dir": SeedKey("training.output_dir", "001, 003"),
-    "use_wandb": SeedKey("training.report_to", "003", _wandb, "true → [wandb]"),
-    "disable_wandb": SeedKey("training.report_to", "002", _no_wandb, "true → []"),
-    "wandb_name": SeedKey("training.run_name", "003"),
-    "experiment_name": SeedKey("training.run_name", "004"),
-    "wandb_project": SeedKey("training.wandb_project", "003"),
-    "project_name": SeedKey("training.wandb_project", "004"),
-    "max_new_tokens": SeedKey("generation.max_completion_length", "001"),
-    "max_response_length": SeedKey("generation.max_completion_length", "004"),
-    "temperature": SeedKey("generation.temperature", "001, 002"),
-    "generation_temp": SeedKey("generation.temperature", "003"),
-    "top_p": SeedKey("generation.top_p", "001"),
-    "use_vllm": SeedKey("generation.use_vllm", "003"),
-    "max_model_len": SeedKey("generation.vllm_max_model_length", "003"),
-    "use_reasoning_format": SeedKey(
-        "data.reasoning_format", "003", _reasoning, "true → 'reasoning', false → 'none'"
+FLAT_KEYS: dict[str, FlatKey] = {
+    "model_path": FlatKey("model.path", "math-lora"),
+    "lora_r": FlatKey("lora.r", "math-lora"),
+    "lora_alpha": FlatKey("lora.alpha", "math-lora"),
+    "lora_dropout": FlatKey("lora.dropout", "math-lora"),
+    "model_size": FlatKey(
+        "model.path", "reasoning-format", _model_size, "a size → its Qwen hub id"
     ),
-    "max_samples": SeedKey("data.max_samples", "001"),
-    "train_files": SeedKey("data.path", "004"),
-    "reward_correct": SeedKey("reward.correct", "001"),
-    "reward_wrong": SeedKey("reward.wrong", "001"),
-    "reward_no_answer": SeedKey("reward.no_answer", "001"),
-    "base_reward_weight": SeedKey("reward.base_weight", "003"),
-    "perfect_reward_weight": SeedKey("reward.perfect_weight", "003"),
-    "max_tests_per_problem": SeedKey("reward.max_tests", "003"),
-    "tinyv_setup": SeedKey("reward.mode", "004", _tinyv_mode, "'tinyv_only' → 'verifier_only'"),
-    "tinyv_weight": SeedKey("reward.verifier_weight", "004"),
-    "eval_steps": SeedKey("eval.every_steps", "003"),
-    "test_freq": SeedKey("eval.every_steps", "004"),
-    "simple_eval_problems": SeedKey("eval.num_problems", "003"),
-    "repeat_eval_problems": SeedKey("eval.num_samples", "003"),
-    "val_files": SeedKey("eval.path", "004"),
+    "use_lora": FlatKey("lora.enabled", "reasoning-format"),
+    "num_return_sequences": FlatKey("grpo.num_generations", "math-lora"),
+    "num_generations": FlatKey("grpo.num_generations", "reasoning-format"),
+    "kl_coef": FlatKey("grpo.beta", "math-lora, tinyv-rubric"),
+    "cliprange": FlatKey("grpo.epsilon", "reasoning-format"),
+    "num_epochs": FlatKey("training.num_train_epochs", "math-lora"),
+    "total_epochs": FlatKey("training.num_train_epochs", "tinyv-rubric"),
+    "max_steps": FlatKey("training.max_steps", "reasoning-format"),
+    "per_device_train_batch_size": FlatKey(
+        "training.per_device_train_batch_size", "math-lora, q-code"
+    ),
+    "batch_size": FlatKey("training.per_device_train_batch_size", "reasoning-format"),
+    "gradient_accumulation_steps": FlatKey(
+        "training.gradient_accumulation_steps", "math-lora, reasoning-format, q-code"
+    ),
+    "learning_rate": FlatKey("training.learning_rate", "math-lora, reasoning-format, q-code"),
+    "logging_steps": FlatKey("training.logging_steps", "math-lora"),
+    "save_freq": FlatKey("training.save_steps", "tinyv-rubric"),
+    "gradient_checkpointing": FlatKey("training.gradient_checkpointing", "math-lora"),
+    "fp16": FlatKey("training.precision", "math-lora", _precision, "true → 'fp16', false → 'auto'"),
+    "output_dir": FlatKey("training.output_dir", "math-lora, q-code"),
+    "use_wandb": FlatKey("training.report_to", "q-code", _wandb, "true → [wandb]"),
+    "disable_wandb": FlatKey("training.report_to", "reasoning-format", _no_wandb, "true → []"),
+    "wandb_name": FlatKey("training.run_name", "q-code"),
+    "experiment_name": FlatKey("training.run_name", "tinyv-rubric"),
+    "wandb_project": FlatKey("training.wandb_project", "q-code"),
+    "project_name": FlatKey("training.wandb_project", "tinyv-rubric"),
+    "max_new_tokens": FlatKey("generation.max_completion_length", "math-lora"),
+    "max_response_length": FlatKey("generation.max_completion_length", "tinyv-rubric"),
+    "temperature": FlatKey("generation.temperature", "math-lora, reasoning-format"),
+    "generation_temp": FlatKey("generation.temperature", "q-code"),
+    "top_p": FlatKey("generation.top_p", "math-lora"),
+    "use_vllm": FlatKey("generation.use_vllm", "q-code"),
+    "max_model_len": FlatKey("generation.vllm_max_model_length", "q-code"),
+    "use_reasoning_format": FlatKey(
+        "data.reasoning_format", "q-code", _reasoning, "true → 'reasoning', false → 'none'"
+    ),
+    "max_samples": FlatKey("data.max_samples", "math-lora"),
+    "train_files": FlatKey("data.path", "tinyv-rubric"),
+    "reward_correct": FlatKey("reward.correct", "math-lora"),
+    "reward_wrong": FlatKey("reward.wrong", "math-lora"),
+    "reward_no_answer": FlatKey("reward.no_answer", "math-lora"),
+    "base_reward_weight": FlatKey("reward.base_weight", "q-code"),
+    "perfect_reward_weight": FlatKey("reward.perfect_weight", "q-code"),
+    "max_tests_per_problem": FlatKey("reward.max_tests", "q-code"),
+    "tinyv_setup": FlatKey(
+        "reward.mode", "tinyv-rubric", _tinyv_mode, "'tinyv_only' → 'verifier_only'"
+    ),
+    "tinyv_weight": FlatKey("reward.verifier_weight", "tinyv-rubric"),
+    "eval_steps": FlatKey("eval.every_steps", "q-code"),
+    "test_freq": FlatKey("eval.every_steps", "tinyv-rubric"),
+    "simple_eval_problems": FlatKey("eval.num_problems", "q-code"),
+    "repeat_eval_problems": FlatKey("eval.num_samples", "q-code"),
+    "val_files": FlatKey("eval.path", "tinyv-rubric"),
 }
 
-# Seed keys that are not the trainer's to set: skipped with a warning saying where they go.
+# Flat keys that are not the trainer's to set: skipped with a warning saying where they go.
 LAUNCHER_KEYS: dict[str, str] = {
     "num_processes": "accelerate launch --num_processes N (or the accelerate config file)",
 }
 
-# Seed keys refused in a config file, with what to use instead.
+# Flat keys refused in a config file, with what to use instead.
 REFUSED_KEYS: dict[str, str] = {
     "hf_token": "a token does not belong in a config file (config.yaml records the run); "
     "set HF_TOKEN in the environment or pass --hf-token",
@@ -145,12 +153,12 @@ REFUSED_KEYS: dict[str, str] = {
 
 
 def _normalise(key: str) -> str:
-    # The seeds' script flags use dashes (--max-steps); their YAML keys use underscores.
+    # Script flags use dashes (--max-steps); YAML keys use underscores.
     return key.lstrip("-").replace("-", "_")
 
 
 def flat_keys(raw: dict[str, Any], sections: frozenset[str]) -> list[str]:
-    """The seed-format keys of ``raw`` (normalised: ``model-size`` → ``model_size``)."""
+    """The flat keys of ``raw`` (normalised: ``model-size`` → ``model_size``)."""
     return [
         "model_path" if key == "model" else _normalise(str(key))
         for key, value in raw.items()
@@ -158,16 +166,16 @@ def flat_keys(raw: dict[str, Any], sections: frozenset[str]) -> list[str]:
     ]
 
 
-def map_seed_keys(
+def map_flat_keys(
     raw: dict[str, Any], sections: frozenset[str], where: str = "config", announce: bool = True
 ) -> dict[str, Any]:
-    """``raw`` with every flat seed key moved into its section; warns once per key.
+    """``raw`` with every flat key moved into its section; warns once per key.
 
-    A string ``model:`` (seed 003's ``--model``) is the model path; launcher settings
+    A string ``model:`` (q-code's ``--model``) is the model path; launcher settings
     (``num_processes``) are skipped with a warning saying where they go. Unknown top-level
     keys, refused keys (``hf_token``) and a setting given both ways raise
     :class:`ConfigKeyError`. ``announce=False`` maps without the renaming warnings (a
-    seed's command-line flags are accepted as they are).
+    recipe's command-line flags are accepted as they are).
     """
     result: dict[str, Any] = {}
     flat: list[tuple[str, Any]] = []
@@ -180,46 +188,47 @@ def map_seed_keys(
         name = "model_path" if key == "model" else _normalise(str(key))
         if name in LAUNCHER_KEYS:
             warnings.warn(
-                f"{where}: seed-format key {key!r} is not a trainer setting and is skipped; "
+                f"{where}: key {key!r} is not a trainer setting and is skipped; "
                 f"set it with {LAUNCHER_KEYS[name]}",
-                SeedFormatWarning,
+                FlatKeyWarning,
                 stacklevel=3,
             )
             continue
         if name in REFUSED_KEYS:
             raise ConfigKeyError(f"{where}: key {key!r} is refused: {REFUSED_KEYS[name]}")
-        seed_key = SEED_KEYS.get(name)
-        if seed_key is None:
+        flat_key = FLAT_KEYS.get(name)
+        if flat_key is None:
             raise ConfigKeyError(
                 f"{where}: unknown key {key!r}: neither a section ({', '.join(sorted(sections))})"
-                " nor a seed-format key (the mapping table is in docs/trainer.md)"
+                " nor a known flat key (the mapping table is in docs/trainer.md)"
             )
-        section, field = seed_key.target.split(".")
+        section, field = flat_key.target.split(".")
         values = result.setdefault(section, {})
         if not isinstance(values, dict):
             raise ConfigKeyError(f"{where}: section {section!r} must be a mapping")
         if field in values:
             raise ConfigKeyError(
-                f"{where}: {seed_key.target!r} is given twice (seed-format key {key!r} too)"
+                f"{where}: {flat_key.target!r} is given twice (flat key {key!r} too)"
             )
-        values[field] = seed_key.convert(value)
+        values[field] = flat_key.convert(value)
         if not announce:
             continue
         warnings.warn(
-            f"{where}: seed-format key {key!r} read as {seed_key.target!r}",
-            SeedFormatWarning,
+            f"{where}: key {key!r} read as {flat_key.target!r} (write it so; "
+            "grpo-train convert-config rewrites the file)",
+            FlatKeyWarning,
             stacklevel=3,
         )
     return result
 
 
 def mapping_table() -> str:
-    """The Markdown table of seed keys (docs/trainer.md)."""
-    lines = ["| seed key | our key | seed | value |", "|---|---|---|---|"]
-    for key, seed_key in SEED_KEYS.items():
-        lines.append(f"| `{key}` | `{seed_key.target}` | {seed_key.seeds} | {seed_key.note} |")
+    """The Markdown table of flat keys (docs/trainer.md)."""
+    lines = ["| flat key | our key | recipe | value |", "|---|---|---|---|"]
+    for key, flat_key in FLAT_KEYS.items():
+        lines.append(f"| `{key}` | `{flat_key.target}` | {flat_key.recipes} | {flat_key.note} |")
     for key, where in LAUNCHER_KEYS.items():
-        lines.append(f"| `{key}` | — (skipped, with a warning) | 003 | {where} |")
+        lines.append(f"| `{key}` | — (skipped, with a warning) | q-code | {where} |")
     for key, why in REFUSED_KEYS.items():
-        lines.append(f"| `{key}` | — (refused) | 002 | {why} |")
+        lines.append(f"| `{key}` | — (refused) | reasoning-format | {why} |")
     return "\n".join(lines) + "\n"

@@ -1,7 +1,7 @@
 """The resolved recipe of a run: every setting, and where its value came from.
 
-Layers, later ones winning: project defaults < the recognised seed's values
-(:mod:`trainer.seed_recipes`) < the config file < command-line flags. Then what this
+Layers, later ones winning: project defaults < the recognised recipe's values
+(:mod:`trainer.recipe_defaults`) < the config file < command-line flags. Then what this
 machine cannot do is adjusted and said: a missing wandb logs locally, a missing vLLM
 generates with transformers, and a ``model.path`` that is one of our checkpoints resumes
 that run instead of stacking a second adapter. ``grpo-train --explain`` prints it all.
@@ -20,8 +20,8 @@ from pydantic import ValidationError
 
 from trainer.checkpoints import base_model_of_checkpoint
 from trainer.config import TrainerConfig, read_raw
-from trainer.seed_format import flat_keys
-from trainer.seed_recipes import DEFAULTS, DIFFERENCES, REQUIRED, recognise
+from trainer.flat_config import flat_keys
+from trainer.recipe_defaults import DEFAULTS, DIFFERENCES, REQUIRED, recognise
 
 PROJECT_DEFAULT = "project default"
 
@@ -36,13 +36,13 @@ class Layer:
 
     values: dict[str, Any]
     source: str
-    keys: set[str] = field(default_factory=set)  # seed-format keys, for recognition
+    keys: set[str] = field(default_factory=set)  # flat keys and flags, for recognition
 
 
 @dataclass
 class Recipe:
     config: TrainerConfig
-    seed: str | None
+    name: str | None  # the recipe (math-lora, ...); None: project defaults only
     recognition: str
     sources: dict[str, str]
     differences: list[str]
@@ -82,14 +82,17 @@ def _validated(values: dict[str, Any]) -> TrainerConfig:
         raise RecipeError(f"invalid config: {_one_line(exc)}") from None
 
 
-def resolve(layers: list[Layer], seed: str | None = None) -> Recipe:
-    """Merge ``layers`` (in order) over the seed's values and the project defaults."""
+def resolve(layers: list[Layer], name: str | None = None) -> Recipe:
+    """Merge ``layers`` (in order) over the recipe's values and the project defaults.
+
+    ``name`` is a recipe chosen with ``--recipe`` ("none": none); None recognises it.
+    """
     keys = set().union(*(layer.keys for layer in layers))
-    recognition = f"chosen with --seed {seed}"
-    if seed is None:
-        seed, recognition = recognise(keys)
-    elif seed == "none":
-        seed, recognition = None, "none (--seed none)"
+    recognition = f"chosen with --recipe {name}"
+    if name is None:
+        name, recognition = recognise(keys)
+    elif name == "none":
+        name, recognition = None, "none (--recipe none)"
     merged: dict[str, dict[str, Any]] = {}
     sources: dict[str, str] = {}
     for layer in layers:
@@ -97,28 +100,28 @@ def resolve(layers: list[Layer], seed: str | None = None) -> Recipe:
             if value is not None and not isinstance(value, dict):
                 raise RecipeError(f"{layer.source}: section {section!r} must be a mapping")
         for key, value in leaves(layer.values):
-            section, name = key.split(".")
-            merged.setdefault(section, {})[name] = value
+            section, field_name = key.split(".")
+            merged.setdefault(section, {})[field_name] = value
             sources[key] = layer.source
-    if seed is not None:
-        for key, why in REQUIRED.get(seed, {}).items():
+    if name is not None:
+        for key, why in REQUIRED.get(name, {}).items():
             if key not in sources:
                 raise RecipeError(why)
-        for key, seed_value in DEFAULTS[seed].items():
+        for key, recipe_value in DEFAULTS[name].items():
             if key not in sources:
-                section, name = key.split(".")
-                merged.setdefault(section, {})[name] = seed_value.value
-                sources[key] = f"seed {seed}: {seed_value.why}"
+                section, field_name = key.split(".")
+                merged.setdefault(section, {})[field_name] = recipe_value.value
+                sources[key] = f"recipe {name}: {recipe_value.why}"
     config = _validated(merged)
     for key, _ in leaves(config.model_dump()):
         sources.setdefault(key, PROJECT_DEFAULT)
     adjustments = adjust_for_this_machine(config, sources)
     return Recipe(
         config=config,
-        seed=seed,
+        name=name,
         recognition=recognition,
         sources=sources,
-        differences=list(DIFFERENCES.get(seed, [])) if seed else [],
+        differences=list(DIFFERENCES.get(name, [])) if name else [],
         adjustments=adjustments,
     )
 
@@ -155,15 +158,18 @@ def adjust_for_this_machine(config: TrainerConfig, sources: dict[str, str]) -> l
 
 def explain(recipe: Recipe) -> str:
     """Every resolved value with its source, then the differences and the adjustments."""
-    lines = [f"seed: {recipe.seed or 'none'} ({recipe.recognition})", ""]
+    lines = [f"recipe: {recipe.name or 'none'} ({recipe.recognition})", ""]
     values = dict(leaves(recipe.config.model_dump(mode="json")))
     values.pop("service.api_key", None)
     width = max(len(key) for key in values)
     for key, value in values.items():
         lines.append(f"{key:<{width}} = {json.dumps(value)}  [{recipe.sources[key]}]")
     if recipe.differences:
-        lines += ["", f"where this project differs from seed {recipe.seed} on purpose:"]
+        lines += ["", f"where this project differs from {recipe.name}'s guide on purpose:"]
         lines += [f"  - {line}" for line in recipe.differences]
+    conversion = recipe.config.batch_conversion()
+    if conversion is not None:
+        lines += ["", "converted for TRL:", f"  - {conversion}"]
     if recipe.adjustments:
         lines += ["", "adjusted for this machine:"]
         lines += [f"  - {line}" for line in recipe.adjustments]

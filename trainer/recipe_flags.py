@@ -1,11 +1,11 @@
-"""The seed documents' command-line flags, as ``grpo-train`` accepts them.
+"""The command-line flags of the guides the recipes come from, as ``grpo-train`` accepts them.
 
-Seed 002's script takes dashed flags (``--model-size 1.5B --use-lora --max-steps 1000``),
-seed 003's ``rl_trainer.py`` underscored ones (``--model … --use_vllm
---simple_eval_problems 15``). Each flag is the flat seed key of the same name
-(:data:`trainer.seed_format.SEED_KEYS`), so a flag and a YAML key mean the same thing.
-Flags that are also ours (``--model_path``, ``--output_dir``, ``--max_samples``,
-``--max-steps``, ``--model``) are aliases in :mod:`trainer.cli`.
+reasoning-format's script takes dashed flags (``--model-size 1.5B --use-lora --max-steps
+1000``), q-code's ``rl_trainer.py`` underscored ones (``--model … --use_vllm
+--simple_eval_problems 15``). Each flag is the flat config key of the same name
+(:data:`trainer.flat_config.FLAT_KEYS`), so a flag and a YAML key mean the same thing.
+They are kept so that each guide's command lines run as written, and listed by
+``grpo-train --help-recipe-flags`` rather than the main ``--help``.
 """
 
 from __future__ import annotations
@@ -17,60 +17,80 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from trainer.seed_format import MODEL_SIZES
+from trainer.flat_config import MODEL_SIZES
 
 
 @dataclass(frozen=True)
-class SeedFlag:
+class RecipeFlag:
     flag: str
-    seed: str
+    recipe: str
     help: str
     type: Callable[[str], Any] | None = None  # None: a switch (no value)
     choices: tuple[str, ...] | None = None
 
     @property
     def dest(self) -> str:
-        # The spelling itself: --learning-rate (002) and --learning_rate (003) stay apart.
-        return "seed" + self.flag
+        # The spelling itself: --learning-rate (reasoning-format) and --learning_rate (q-code)
+        # stay apart.
+        return "recipe_flag" + self.flag
 
     @property
     def key(self) -> str:
-        """The flat seed key this flag sets."""
+        """The flat config key this flag sets."""
         return self.flag.lstrip("-").replace("-", "_")
 
 
-SEED_FLAGS: tuple[SeedFlag, ...] = (
-    SeedFlag("--model-size", "002", "model size; its Qwen hub id", str, tuple(MODEL_SIZES)),
-    SeedFlag("--use-lora", "002", "train a LoRA adapter (lora.enabled)"),
-    SeedFlag("--disable-wandb", "002", "no wandb logging (training.report_to: [])"),
-    SeedFlag("--batch-size", "002", "training.per_device_train_batch_size", int),
-    SeedFlag("--learning-rate", "002", "training.learning_rate", float),
-    SeedFlag("--gradient-accumulation-steps", "002", "training.gradient_accumulation_steps", int),
-    SeedFlag("--use_vllm", "003", "generate with vLLM (generation.use_vllm)"),
-    SeedFlag("--learning_rate", "003", "training.learning_rate", float),
-    SeedFlag("--per_device_train_batch_size", "003", "training.per_device_train_batch_size", int),
-    SeedFlag("--gradient_accumulation_steps", "003", "training.gradient_accumulation_steps", int),
-    SeedFlag("--simple_eval_problems", "003", "eval.num_problems", int),
-    SeedFlag("--repeat_eval_problems", "003", "eval.num_samples (k of pass@k)", int),
-    SeedFlag("--eval_steps", "003", "eval.every_steps", int),
-    SeedFlag("--generation_temp", "003", "generation.temperature", float),
-    SeedFlag(
-        "--use_reasoning_format", "003", "<reasoning>/<answer> format (data.reasoning_format)"
+RECIPE_FLAGS: tuple[RecipeFlag, ...] = (
+    RecipeFlag(
+        "--model-size", "reasoning-format", "model size; its Qwen hub id", str, tuple(MODEL_SIZES)
     ),
-    SeedFlag("--base_reward_weight", "003", "reward.base_weight", float),
-    SeedFlag("--perfect_reward_weight", "003", "reward.perfect_weight", float),
-    SeedFlag("--max_tests_per_problem", "003", "reward.max_tests", int),
-    SeedFlag("--max_model_len", "003", "generation.vllm_max_model_length", int),
-    SeedFlag("--use_wandb", "003", "log to wandb (training.report_to: [wandb])"),
-    SeedFlag("--wandb_name", "003", "training.run_name", str),
-    SeedFlag("--wandb_project", "003", "training.wandb_project", str),
+    RecipeFlag("--use-lora", "reasoning-format", "train a LoRA adapter (lora.enabled)"),
+    RecipeFlag("--disable-wandb", "reasoning-format", "no wandb logging (training.report_to: [])"),
+    RecipeFlag("--batch-size", "reasoning-format", "prompts per device, each sampled n times", int),
+    RecipeFlag("--learning-rate", "reasoning-format", "training.learning_rate", float),
+    RecipeFlag(
+        "--gradient-accumulation-steps",
+        "reasoning-format",
+        "training.gradient_accumulation_steps",
+        int,
+    ),
+    RecipeFlag("--use_vllm", "q-code", "generate with vLLM (generation.use_vllm)"),
+    RecipeFlag("--learning_rate", "q-code", "training.learning_rate", float),
+    RecipeFlag(
+        "--per_device_train_batch_size", "q-code", "training.per_device_train_batch_size", int
+    ),
+    RecipeFlag(
+        "--gradient_accumulation_steps", "q-code", "training.gradient_accumulation_steps", int
+    ),
+    RecipeFlag("--simple_eval_problems", "q-code", "eval.num_problems", int),
+    RecipeFlag("--repeat_eval_problems", "q-code", "eval.num_samples (k of pass@k)", int),
+    RecipeFlag("--eval_steps", "q-code", "eval.every_steps", int),
+    RecipeFlag("--generation_temp", "q-code", "generation.temperature", float),
+    RecipeFlag(
+        "--use_reasoning_format", "q-code", "<reasoning>/<answer> format (data.reasoning_format)"
+    ),
+    RecipeFlag("--base_reward_weight", "q-code", "reward.base_weight", float),
+    RecipeFlag("--perfect_reward_weight", "q-code", "reward.perfect_weight", float),
+    RecipeFlag("--max_tests_per_problem", "q-code", "reward.max_tests", int),
+    RecipeFlag("--max_model_len", "q-code", "generation.vllm_max_model_length", int),
+    RecipeFlag("--use_wandb", "q-code", "log to wandb (training.report_to: [wandb])"),
+    RecipeFlag("--wandb_name", "q-code", "training.run_name", str),
+    RecipeFlag("--wandb_project", "q-code", "training.wandb_project", str),
 )
 
 
-def add_seed_flags(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("seed flags (seed 002's dashed, seed 003's underscored)")
-    for flag in SEED_FLAGS:
-        text = f"seed {flag.seed}: {flag.help}"
+RECIPE_FLAGS_TITLE = "the recipes' own flags (reasoning-format's dashed, q-code's underscored)"
+
+
+def add_recipe_flags(
+    parser: argparse.ArgumentParser, shown: bool = False, listed: frozenset[str] = frozenset()
+) -> None:
+    """Add every recipe flag, in ``--help`` with ``shown``, else only those in ``listed``."""
+    group = parser.add_argument_group(RECIPE_FLAGS_TITLE) if shown else parser
+    for flag in RECIPE_FLAGS:
+        text = f"{flag.recipe}: {flag.help}" if shown else argparse.SUPPRESS
+        if flag.flag in listed:
+            text = flag.help
         if flag.type is None:
             group.add_argument(
                 flag.flag, dest=flag.dest, action="store_const", const=True, help=text
@@ -86,9 +106,9 @@ def add_seed_flags(parser: argparse.ArgumentParser) -> None:
             )
 
 
-def given_seed_flags(args: argparse.Namespace) -> list[tuple[SeedFlag, Any]]:
-    """The seed flags on the command line, with their values."""
-    return [(f, getattr(args, f.dest)) for f in SEED_FLAGS if getattr(args, f.dest) is not None]
+def given_recipe_flags(args: argparse.Namespace) -> list[tuple[RecipeFlag, Any]]:
+    """The recipe flags on the command line, with their values."""
+    return [(f, getattr(args, f.dest)) for f in RECIPE_FLAGS if getattr(args, f.dest) is not None]
 
 
 def hub_offline_reason() -> str | None:

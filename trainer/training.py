@@ -145,7 +145,7 @@ def grpo_args(config: TrainerConfig, precision: Precision) -> GRPOConfig:
         output_dir=t.output_dir,
         num_train_epochs=t.num_train_epochs,
         max_steps=t.max_steps,
-        per_device_train_batch_size=t.per_device_train_batch_size,
+        per_device_train_batch_size=config.completions_per_device(),
         gradient_accumulation_steps=t.gradient_accumulation_steps,
         steps_per_generation=t.steps_per_generation,
         learning_rate=t.learning_rate,

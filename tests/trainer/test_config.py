@@ -12,7 +12,9 @@ from trainer.config import RewardSection, ServiceSection, TrainerConfig, load_co
 CONFIGS = Path(__file__).resolve().parents[2] / "trainer" / "configs"
 
 
-@pytest.mark.parametrize("path", sorted(CONFIGS.glob("*.yaml")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", sorted([*CONFIGS.glob("*.yaml"), *CONFIGS.glob("recipes/*.yaml")]), ids=lambda p: p.name
+)
 def test_shipped_configs_load(path: Path) -> None:
     config = load_config(path)
     assert config.training.output_dir
@@ -25,8 +27,8 @@ def test_math_config_is_the_reasoning_format_recipe() -> None:
     assert "seed defaults" not in (CONFIGS / "math.yaml").read_text()
 
 
-def test_seed001_config_carries_the_seed_values() -> None:
-    config = load_config(CONFIGS / "seed001_math.yaml")
+def test_math_lora_config_carries_the_guides_values() -> None:
+    config = load_config(CONFIGS / "recipes/math-lora.yaml")
     assert (config.lora.r, config.lora.alpha, config.lora.dropout) == (16, 32, 0.05)
     assert config.lora.target_modules == ["q_proj", "k_proj", "v_proj", "o_proj"]
     assert (config.grpo.num_generations, config.grpo.beta) == (2, 0.05)
@@ -46,8 +48,8 @@ def test_seed001_config_carries_the_seed_values() -> None:
     assert options["extraction"] == "boxed"
 
 
-def test_seed002_config_carries_the_seed_values() -> None:
-    config = load_config(CONFIGS / "seed002_reasoning.yaml")
+def test_reasoning_format_config_carries_the_guides_values() -> None:
+    config = load_config(CONFIGS / "recipes/reasoning-format.yaml")
     assert config.lora.enabled is False
     assert (config.grpo.num_generations, config.grpo.epsilon) == (8, 0.2)
     assert (
@@ -55,6 +57,8 @@ def test_seed002_config_carries_the_seed_values() -> None:
         config.training.per_device_train_batch_size,
         config.training.gradient_accumulation_steps,
     ) == (500, 4, 16)
+    assert config.training.batch_size_counts == "prompts"  # verl's meaning
+    assert config.completions_per_device() == 32
     assert config.training.learning_rate == 1e-5
     assert config.generation.temperature == 1.0
     assert (
@@ -67,8 +71,8 @@ def test_seed002_config_carries_the_seed_values() -> None:
     assert config.eval.every_steps > 0
 
 
-def test_seed003_config_carries_the_seed_values() -> None:
-    config = load_config(CONFIGS / "seed003_q.yaml")
+def test_q_code_config_carries_the_guides_values() -> None:
+    config = load_config(CONFIGS / "recipes/q-code.yaml")
     assert config.lora.enabled is False
     assert config.training.learning_rate == 2e-6
     assert config.generation.temperature == 0.8
@@ -84,8 +88,10 @@ def test_seed003_config_carries_the_seed_values() -> None:
     assert config.generation.use_vllm and config.generation.vllm_mode == "server"
 
 
-@pytest.mark.parametrize("name", ["seed001_math.yaml", "seed002_reasoning.yaml", "seed003_q.yaml"])
-def test_seed_configs_comment_every_value(name: str) -> None:
+@pytest.mark.parametrize(
+    "name", ["recipes/math-lora.yaml", "recipes/reasoning-format.yaml", "recipes/q-code.yaml"]
+)
+def test_recipe_configs_comment_every_value(name: str) -> None:
     for line in (CONFIGS / name).read_text().splitlines():
         if ":" in line and line.startswith("  ") and not line.lstrip().startswith("#"):
             key = line.split(":")[0].strip()
@@ -154,7 +160,7 @@ def test_extraction_is_sent_only_when_set() -> None:
         RewardSection(extraction="anything")
 
 
-def test_defaults_without_a_file_match_the_seed() -> None:
+def test_defaults_without_a_file() -> None:
     config = load_config(None)
     assert config.grpo.beta == 0.05 and config.lora.r == 16 and config.reward.mode == "rule"
 

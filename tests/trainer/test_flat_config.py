@@ -1,4 +1,4 @@
-"""Seed-format configs (flat keys such as ``lora_r``) load, warn once per key, and convert."""
+"""Configs with flat keys (such as ``lora_r``) load, warn once per key, and convert."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import yaml
 
 from trainer.cli import main
 from trainer.config import TrainerConfig, load_config
-from trainer.seed_format import SEED_KEYS, ConfigKeyError, SeedFormatWarning, mapping_table
+from trainer.flat_config import FLAT_KEYS, ConfigKeyError, FlatKeyWarning, mapping_table
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "trainer.md"
 
-# Seed 001's configs/rl_grpo_config.yaml as its guide prints it (model section included).
+# math-lora's guide's configs/rl_grpo_config.yaml as its guide prints it (model section included).
 SEED001_YAML = """\
 model:
   path: "checkpoints/your_sft_checkpoint"
@@ -37,7 +37,7 @@ fp16: true
 logging_steps: 10
 """
 
-# Seed 003's flags and its "Key training parameters" block.
+# q-code's guide's flags and its "Key training parameters" block.
 SEED003_YAML = """\
 model: /your/best/sft/1.5b/checkpoint
 learning_rate: 2.0e-6
@@ -62,7 +62,7 @@ def load_warned(path: Path) -> tuple[TrainerConfig, list[str]]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         config = load_config(path)
-    return config, [str(w.message) for w in caught if w.category is SeedFormatWarning]
+    return config, [str(w.message) for w in caught if w.category is FlatKeyWarning]
 
 
 def test_seed001_yaml_loads_with_one_warning_per_key(tmp_path: Path) -> None:
@@ -72,7 +72,7 @@ def test_seed001_yaml_loads_with_one_warning_per_key(tmp_path: Path) -> None:
     flat = [key for key in yaml.safe_load(SEED001_YAML) if key != "model"]
     assert len(messages) == len(flat)
     for key, message in zip(flat, messages, strict=True):
-        assert f"'{key}' read as '{SEED_KEYS[key].target}'" in message
+        assert f"'{key}' read as '{FLAT_KEYS[key].target}'" in message
     assert config.model.path == "checkpoints/your_sft_checkpoint"
     assert (config.lora.r, config.lora.alpha, config.lora.dropout) == (16, 32, 0.05)
     assert (config.grpo.num_generations, config.grpo.beta) == (2, 0.05)
@@ -115,7 +115,7 @@ def test_dashed_flag_names_are_read_too(tmp_path: Path) -> None:
 def test_unknown_flat_key_is_an_error(tmp_path: Path) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text("lora_r: 16\nlora_rank_typo: 8\n")
-    with pytest.raises(ConfigKeyError, match="lora_rank_typo"), pytest.warns(SeedFormatWarning):
+    with pytest.raises(ConfigKeyError, match="lora_rank_typo"), pytest.warns(FlatKeyWarning):
         load_config(path)
 
 
@@ -136,7 +136,7 @@ def test_convert_config_writes_a_sectioned_file(tmp_path: Path) -> None:
     source, converted = tmp_path / "seed.yaml", tmp_path / "ours.yaml"
     source.write_text(SEED001_YAML)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", SeedFormatWarning)
+        warnings.simplefilter("ignore", FlatKeyWarning)
         assert main(["convert-config", str(source), "-o", str(converted)]) == 0
     raw = yaml.safe_load(converted.read_text())
     assert set(raw) <= set(TrainerConfig.model_fields)  # sections only
@@ -149,7 +149,7 @@ def test_convert_config_writes_a_sectioned_file(tmp_path: Path) -> None:
 def test_convert_config_refuses_an_invalid_result(tmp_path: Path) -> None:
     source = tmp_path / "seed.yaml"
     source.write_text("num_return_sequences: 1\n")  # GRPO needs a group of at least 2
-    with pytest.raises(ValueError, match="num_generations"), pytest.warns(SeedFormatWarning):
+    with pytest.raises(ValueError, match="num_generations"), pytest.warns(FlatKeyWarning):
         main(["convert-config", str(source)])
 
 

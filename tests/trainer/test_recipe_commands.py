@@ -1,9 +1,9 @@
-"""Each seed document's command line, copied from its text, runs as written.
+"""Each recipe guide's command line, copied from its text, runs as written.
 
 The model path is swapped for the tiny model, the service is the real one on loopback,
 and a CPU run adds only what makes it one short step (``--max_steps 1``, a short
-completion length, a smaller accumulation where the seed's would take minutes). Each
-test checks the resolved recipe against the seed's values, then trains one step.
+completion length, a smaller accumulation where the guide's would take minutes). Each
+test checks the resolved recipe against the guide's values, then trains one step.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from safetensors import safe_open
 
 from tests.trainer.run_checks import read_jsonl
-from tests.trainer.test_seed_runs import score_with
+from tests.trainer.test_recipe_runs import score_with
 from trainer.cli import main, parse_args, resolve_recipe
 from trainer.evaluation import RESULTS_FILE, SAMPLES_FILE
 from trainer.recipe import Recipe
@@ -71,6 +71,8 @@ SEED002_CUSTOM = """\
     --learning-rate 2e-5"""
 SEED002_LORA = "--use-lora"
 SEED002_TOKEN = "--hf-token your_token_here"
+# Seed 002, "Troubleshooting", "CUDA Memory Issues".
+SEED002_TROUBLESHOOTING = "--batch-size 2 --use-lora"
 # Seed 003, "Small Models" and "Large Models" (after `accelerate launch … rl_trainer.py`).
 SEED003_SMALL = """\
   --model /your/best/sft/1.5b/checkpoint \\
@@ -141,14 +143,14 @@ def test_seed001_command_resolves_to_the_seeds_recipe_and_trains(
     argv += ["--service_url", service_url, "--max_samples", "10", *SHORT]
     recipe = recipe_of(argv)
     config = recipe.config
-    assert recipe.seed == "001"
+    assert recipe.name == "math-lora"
     # The values the seed implies without spelling them out.
     assert config.reward.extraction == "boxed" and config.reward.no_answer == -0.5
     assert (config.reward.correct, config.reward.wrong) == (1.0, -1.0)
     assert (config.reward.format_weight, config.reward.thinking_weight) == (0.0, 0.0)
     assert config.data.reasoning_format == "none"  # the prompt asks for \boxed{}
     assert config.data.path == SEED001_DATA  # its dataset, not the bundled demo set
-    assert recipe.sources["reward.extraction"].startswith("seed 001")
+    assert recipe.sources["reward.extraction"].startswith("recipe math-lora")
     # The values its YAML spells out.
     assert (config.lora.r, config.lora.alpha, config.lora.dropout) == (16, 32, 0.05)
     assert (config.grpo.num_generations, config.grpo.beta) == (2, 0.05)
@@ -205,16 +207,19 @@ def test_seed002_command_resolves_to_the_seeds_recipe_and_trains(
     argv = seed_argv(SEED002_CUSTOM) + seed_argv(SEED002_LORA)
     argv += ["--model_path", str(tiny_model_dir), "--dataset", str(DEMO_MATH)]
     argv += ["--service_url", service_url, "--output_dir", str(tmp_path), *SHORT]
-    argv += ["--gradient-accumulation-steps", "2", "--max_samples", "8"]
+    argv += ["--gradient-accumulation-steps", "1", "--max_samples", "8"]
     recipe = recipe_of(argv)
     config = recipe.config
-    assert recipe.seed == "002"
+    assert recipe.name == "reasoning-format"
     assert recipe.sources["model.path"] == "flag --model_path"  # wins over --model-size
     assert config.lora.enabled  # --use-lora
     assert (config.training.per_device_train_batch_size, config.training.learning_rate) == (
         8,
         2e-5,
     )
+    # verl's batch counts prompts: 8 prompts, each sampled 8 times, are 64 completions.
+    assert config.training.batch_size_counts == "prompts"
+    assert config.completions_per_device() == 64
     assert config.training.max_steps == 1 and recipe.sources["training.max_steps"] == (
         "flag --max_steps"
     )
@@ -233,6 +238,25 @@ def test_seed002_command_resolves_to_the_seeds_recipe_and_trains(
         c = record["components"]
         assert record["reward"] == pytest.approx(c["answer"] + c["format"] + c["thinking"])
     assert "wandb is not installed" in (tmp_path / "training.log").read_text()
+
+
+def test_seed002_troubleshooting_line_runs(
+    tiny_model_dir: Path, service_url: str, tmp_path: Path
+) -> None:
+    # "CUDA Memory Issues": --batch-size 2 --use-lora. verl's batch counts prompts, so TRL
+    # gets 2 x 8 = 16 completions, a whole number of groups (it failed with TRL's
+    # "generation_batch_size (2) must be divisible by num_generations (8)").
+    argv = seed_argv(SEED002_TROUBLESHOOTING)
+    argv += ["--model_path", str(tiny_model_dir), "--dataset", str(DEMO_MATH)]
+    argv += ["--service_url", service_url, "--output_dir", str(tmp_path), *SHORT]
+    argv += ["--gradient-accumulation-steps", "1", "--max_samples", "4"]
+    config = recipe_of(argv).config
+    assert (config.training.per_device_train_batch_size, config.completions_per_device()) == (
+        2,
+        16,
+    )
+    assert main(argv) == 0
+    assert steps_trained(tmp_path) == [1]
 
 
 def test_seed002_model_size_alone_resolves_to_its_hub_model() -> None:
@@ -255,7 +279,9 @@ def test_seed002_refusals_are_one_line(
     config = tmp_path / "seed002.yaml"
     config.write_text("model-size: 3B\ndisable-wandb: true\nuse_lora: true\n")
     recipe = recipe_of(["--config", str(config), "--dataset", str(DEMO_MATH)])
-    assert recipe.seed == "002" and recipe.config.model.path == "Qwen/Qwen2.5-3B-Instruct"
+    assert (
+        recipe.name == "reasoning-format" and recipe.config.model.path == "Qwen/Qwen2.5-3B-Instruct"
+    )
     assert recipe.config.training.report_to == []
     assert (recipe.config.reward.format_weight, recipe.config.reward.thinking_weight) == (1, 1)
     config.write_text("model-size: 3B\nhf-token: abc\n")
@@ -301,7 +327,7 @@ def test_seed003_command_resolves_to_q_and_the_preflight_stops_without_q(
     argv += ["--service_url", service_url, *SHORT]
     recipe = recipe_of(argv)
     config = recipe.config
-    assert recipe.seed == "003" and recipe.sources["model.path"] == "flag --model"
+    assert recipe.name == "q-code" and recipe.sources["model.path"] == "flag --model"
     assert (config.reward.task, config.reward.language) == ("code", "q")
     assert config.reward.max_tests == 3  # "--max_tests_per_problem (3 default)"
     assert config.data.reasoning_format == "none"  # no --use_reasoning_format
@@ -354,13 +380,13 @@ def test_seed004_tinyv_only_resolves_to_tinyvs_scale_and_needs_the_verifier(
     tiny_model_dir: Path, service_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Seed 004's script runs verl; its VERIFIER_SETUP=tinyv_only on our trainer is
-    # --mode tinyv_only, and --seed 004 takes its other values. This service has no LLM
+    # --mode tinyv_only, and --recipe tinyv-rubric takes its other values. This service has no LLM
     # verifier (the verifier modes with a real CPU vLLM are tested in tests/services/verifier).
-    argv = ["--seed", "004", "--mode", "tinyv_only", "--model_path", str(tiny_model_dir)]
+    argv = ["--recipe", "tinyv-rubric", "--mode", "tinyv_only", "--model_path", str(tiny_model_dir)]
     argv += ["--dataset", str(DEMO_MATH), "--service_url", service_url]
     argv += ["--output_dir", str(tmp_path), "--max_samples", "8", *SHORT]
     argv += ["--set", "training.gradient_accumulation_steps=1"]
-    argv += ["--set", "training.per_device_train_batch_size=8"]
+    argv += ["--set", "training.per_device_train_batch_size=1"]  # 1 prompt x 8 samples
     argv += ["--set", "reward.debug_samples=null"]
     recipe = recipe_of(argv)
     reward = recipe.config.reward
@@ -387,7 +413,13 @@ def test_seed004_tinyv_only_resolves_to_tinyvs_scale_and_needs_the_verifier(
 
 
 @pytest.mark.parametrize(
-    "name", ["seed001_math.yaml", "seed002_reasoning.yaml", "seed003_q.yaml", "tinyv_parity.yaml"]
+    "name",
+    [
+        "recipes/math-lora.yaml",
+        "recipes/reasoning-format.yaml",
+        "recipes/q-code.yaml",
+        "tinyv_parity.yaml",
+    ],
 )
 def test_shipped_seed_configs_resolve_without_wandb_and_take_an_eval_path(
     name: str, tmp_path: Path
@@ -401,9 +433,9 @@ def test_shipped_seed_configs_resolve_without_wandb_and_take_an_eval_path(
     assert recipe.sources["eval.path"] == "flag --eval_dataset"
     # wandb is not installed here: a config that asks for it logs locally and says so.
     assert "wandb" not in config.training.report_to
-    if name == "seed002_reasoning.yaml":
+    if name == "recipes/reasoning-format.yaml":
         assert any("wandb is not installed" in note for note in recipe.adjustments)
-    if name == "seed003_q.yaml":
+    if name == "recipes/q-code.yaml":
         assert (config.reward.language, config.reward.max_tests) == ("q", 3)
         assert not config.generation.use_vllm  # no vLLM here, said in the adjustments
 
@@ -412,19 +444,24 @@ def test_explain_prints_each_value_with_its_source(capsys: pytest.CaptureFixture
     argv = [*seed_argv(SEED002_CUSTOM), "--dataset", str(DEMO_MATH), "--explain"]
     assert main(argv) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("seed: 002 (recognised by")
+    assert lines[0].startswith("recipe: reasoning-format (recognised by")
     shown = {line.split(" = ")[0].strip(): line for line in lines if " = " in line}
     assert shown["training.learning_rate"].endswith("[flag --learning-rate]")
-    assert shown["reward.format_weight"].endswith("[seed 002: format_score, summed unweighted]")
+    assert shown["reward.format_weight"].endswith(
+        "[recipe reasoning-format: format_score, summed unweighted]"
+    )
     assert shown["grpo.beta"].endswith("[project default]")
-    assert "where this project differs from seed 002 on purpose:" in lines
+    assert "where this project differs from reasoning-format's guide on purpose:" in lines
+    assert "converted for TRL:" in lines
 
 
 def test_a_missing_dataset_names_where_its_path_came_from(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)  # the seed's relative dataset path does not exist here
-    assert main(["--seed", "001", "--model_path", "unused"]) == 2
+    assert main(["--recipe", "math-lora", "--model_path", "unused"]) == 2
     error = capsys.readouterr().err.strip()
     assert error.count("\n") == 0
-    assert f"data.path '{SEED001_DATA}' not found (from seed 001: its dataset file)" in error
+    assert (
+        f"data.path '{SEED001_DATA}' not found (from recipe math-lora: its dataset file)" in error
+    )

@@ -1,38 +1,50 @@
-"""Which seed a run is, from the keys only that seed uses, and what each seed sets."""
+"""Which recipe a run is, from the keys only that recipe's guide uses, and what each sets."""
 
 from __future__ import annotations
 
 from trainer.config import TrainerConfig
 from trainer.recipe import leaves
-from trainer.seed_recipes import DEFAULTS, SEEDS, SIGNATURES, recognise
+from trainer.recipe_defaults import DEFAULTS, RECIPES, SIGNATURES, recognise
 
 
-def test_one_seeds_own_key_recognises_it() -> None:
-    for seed in SEEDS:
-        key = sorted(SIGNATURES[seed])[0]
+def test_the_recipes_are_named_for_what_they_train() -> None:
+    assert RECIPES == ("math-lora", "reasoning-format", "q-code", "tinyv-rubric")
+
+
+def test_one_recipes_own_key_recognises_it() -> None:
+    for name in RECIPES:
+        key = sorted(SIGNATURES[name])[0]
         found, why = recognise({key, "learning_rate"})
-        assert found == seed and key in why
+        assert found == name and key in why
 
 
-def test_no_seed_or_several_seeds_give_no_defaults() -> None:
-    assert recognise({"learning_rate", "output_dir"}) == (None, "no seed's own keys or flags")
+def test_no_recipe_or_several_recipes_give_no_defaults() -> None:
+    assert recognise({"learning_rate", "output_dir"}) == (None, "no recipe's own keys or flags")
     found, why = recognise({"lora_r", "model_size"})
-    assert found is None and "seed 001: lora_r" in why and "seed 002: model_size" in why
+    assert found is None and "math-lora: lora_r" in why and "reasoning-format: model_size" in why
+    assert "--recipe" in why
 
 
 def test_signatures_are_disjoint() -> None:
-    for seed in SEEDS:
-        others = set().union(*(SIGNATURES[s] for s in SEEDS if s != seed))
-        assert not SIGNATURES[seed] & others
+    for name in RECIPES:
+        others = set().union(*(SIGNATURES[n] for n in RECIPES if n != name))
+        assert not SIGNATURES[name] & others
 
 
-def test_every_seed_value_is_a_setting_that_validates() -> None:
+def test_every_recipe_value_is_a_setting_that_validates() -> None:
     settings = {key for key, _ in leaves(TrainerConfig().model_dump())}
-    for seed in SEEDS:
-        assert set(DEFAULTS[seed]) <= settings, seed
+    for name in RECIPES:
+        assert set(DEFAULTS[name]) <= settings, name
         values: dict[str, dict[str, object]] = {}
-        for key, seed_value in DEFAULTS[seed].items():
-            section, name = key.split(".")
-            values.setdefault(section, {})[name] = seed_value.value
-            assert seed_value.why, key
+        for key, recipe_value in DEFAULTS[name].items():
+            section, field = key.split(".")
+            values.setdefault(section, {})[field] = recipe_value.value
+            assert recipe_value.why, key
         TrainerConfig.model_validate(values)
+
+
+def test_the_verl_recipes_count_their_batch_in_prompts() -> None:
+    for name in ("reasoning-format", "tinyv-rubric"):
+        assert DEFAULTS[name]["training.batch_size_counts"].value == "prompts"
+    for name in ("math-lora", "q-code"):
+        assert "training.batch_size_counts" not in DEFAULTS[name]

@@ -1,5 +1,5 @@
-"""Each seed config trains 2 GRPO steps on CPU against the real service, with its seed's
-reward semantics checked; evaluation writes pass@k; a seed-format YAML trains."""
+"""Each recipe config trains 2 GRPO steps on CPU against the real service, with its
+recipe's reward semantics checked; evaluation writes pass@k; a flat-key YAML trains."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from services.http_policy import HttpPolicy
 from tests.trainer.run_checks import check_logged_rewards, read_jsonl
 from trainer.config import LLAMA_PROJECTIONS, ServiceSection, TrainerConfig, load_config
 from trainer.evaluation import RESULTS_FILE
+from trainer.flat_config import FlatKeyWarning
 from trainer.remote_reward import RemoteReward
 from trainer.run_logs import RUN_CONFIG_FILE
-from trainer.seed_format import SeedFormatWarning
 from trainer.service_client import AsyncServiceClient, ClientSettings
 from trainer.training import DEBUG_FILE, METRICS_FILE, grpo_args, resolve_precision, train
 
@@ -94,14 +94,14 @@ def score_with(
 
 def test_seed001_unboxed_correct_answer_gets_the_no_answer_reward(service_url: str) -> None:
     # Needs the service's per-request extraction policy (options.extraction).
-    reward = load_config(CONFIGS / "seed001_math.yaml").reward
+    reward = load_config(CONFIGS / "recipes/math-lora.yaml").reward
     completions = ["\\boxed{42}", "The answer is 42.", "42", "\\boxed{41}"]
     columns = {"task": ["math"] * 4, "reference": ["42"] * 4}
     assert score_with(reward, service_url, completions, columns) == [1.0, -0.5, -0.5, -1.0]
 
 
 def test_seed001_run(tiny_model_dir: Path, service_url: str, tmp_path: Path) -> None:
-    cfg = seed_config("seed001_math.yaml", tiny_model_dir, MATH_DATA, tmp_path, service_url)
+    cfg = seed_config("recipes/math-lora.yaml", tiny_model_dir, MATH_DATA, tmp_path, service_url)
     train(cfg)
     assert train_steps(tmp_path) == [1, 2]
     check_logged_rewards(tmp_path, service_url, cfg, steps=2)
@@ -117,7 +117,9 @@ def test_seed001_run(tiny_model_dir: Path, service_url: str, tmp_path: Path) -> 
 def test_seed002_run_with_its_validation_reward(
     tiny_model_dir: Path, service_url: str, tmp_path: Path
 ) -> None:
-    cfg = seed_config("seed002_reasoning.yaml", tiny_model_dir, MATH_DATA, tmp_path, service_url)
+    cfg = seed_config(
+        "recipes/reasoning-format.yaml", tiny_model_dir, MATH_DATA, tmp_path, service_url
+    )
     cfg.eval.every_steps, cfg.eval.num_problems = 1, 3
     train(cfg)
     assert train_steps(tmp_path) == [1, 2]
@@ -139,7 +141,7 @@ def test_seed003_run_extracts_direct_q_code(
     data.write_text("".join(json.dumps(row) + "\n" for row in Q_ROWS))
     evaluation.write_text("".join(json.dumps(row) + "\n" for row in Q_ROWS[:2]))
     out = tmp_path / "out"
-    cfg = seed_config("seed003_q.yaml", tiny_model_dir, data, out, service_url)
+    cfg = seed_config("recipes/q-code.yaml", tiny_model_dir, data, out, service_url)
     cfg.eval.every_steps, cfg.eval.num_problems, cfg.eval.path = 1, 2, str(evaluation)
     cfg.reward.allow_unavailable = True  # no q here: the preflight would stop the run
     cfg.reward.max_unavailable_steps = 0  # this test looks at what the unavailable items say
@@ -194,7 +196,7 @@ def test_a_seed_format_yaml_trains(tiny_model_dir: Path, service_url: str, tmp_p
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         cfg = load_config(path)
-    messages = [str(w.message) for w in caught if w.category is SeedFormatWarning]
+    messages = [str(w.message) for w in caught if w.category is FlatKeyWarning]
     assert len(messages) == len(seed_yaml) - 1  # every flat key; "service" is a section
     assert any("'kl_coef' read as 'grpo.beta'" in m for m in messages)
     cfg.reward.debug_log_every, cfg.reward.debug_samples = 1, None
@@ -203,7 +205,7 @@ def test_a_seed_format_yaml_trains(tiny_model_dir: Path, service_url: str, tmp_p
     check_logged_rewards(out, service_url, cfg, steps=2)
     # The run's config.yaml is the resolved config, in sections: it loads with no warning.
     with warnings.catch_warnings():
-        warnings.simplefilter("error", SeedFormatWarning)
+        warnings.simplefilter("error", FlatKeyWarning)
         saved = load_config(out / RUN_CONFIG_FILE)
     assert saved == cfg
 
@@ -211,7 +213,7 @@ def test_a_seed_format_yaml_trains(tiny_model_dir: Path, service_url: str, tmp_p
 def test_knobs_reach_grpo_config_and_the_tracker_environment() -> None:
     from trainer.training import Hardware, tracker_environment
 
-    cfg = load_config(CONFIGS / "seed003_q.yaml")
+    cfg = load_config(CONFIGS / "recipes/q-code.yaml")
     cfg.generation.vllm_mode = "colocate"
     cfg.generation.vllm_max_model_length = 8192
     cfg.generation.vllm_tensor_parallel_size = 2
