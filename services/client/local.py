@@ -222,6 +222,10 @@ class LocalGrader:
         """The verdict of each ``/grade`` body, in parallel, in order."""
         return self._run(_grading(requests)) if requests else []
 
+    async def grade_requests_async(self, requests: Sequence[GradeRequest]) -> list[GradeResponse]:
+        """:meth:`grade_requests` for async code."""
+        return await self._run_async(_grading(requests)) if requests else []
+
     def score(
         self, items: Sequence[BaseModel | Mapping[str, Any]], options: Options = None
     ) -> list[ScoreResult]:
