@@ -320,6 +320,105 @@ def worker_scaling_section(result: Json | None) -> str:
     return text + "\n" + save(figure, "scaling_workers.png") + "\n" + scaling_projection(rows)
 
 
+def _load_avg(values: list[float] | None) -> str:
+    return ", ".join(f"{value:.1f}" for value in values or [])
+
+
+def math_replica_section(result: Json | None) -> str:
+    """One replica under a 4,096-item GRPO math batch, the cores sweep, the chunk sweep and
+    the ratio against a math-verify pool of the same size."""
+    if result is None:
+        return missing("math_replica_bench", "python benchmarks/math_replica_bench.py")
+    batch, one = result["batch"], result["single"]
+    health, small = one["health"], one["small_client"]
+    text = (
+        f"{result['note']}\n\nThe batch: GRPO groups of long completions (median "
+        f"{batch['completion_chars_p50']:,} characters, longest "
+        f"{batch['completion_chars_max']:,}), "
+        f"{batch['needs_algebra_share']:.0%} of them needing algebra.\n\n"
+        "| one batch | value |\n|---|---|\n"
+        f"| items, workers | {one['items']:,}, {one['workers']} |\n"
+        f"| seconds, items/s | {one['seconds']:g}, {one['items_per_s']:g} |\n"
+        f"| statuses | {', '.join(f'{k} {v:,}' for k, v in one['statuses'].items())} |\n"
+        f"| right against the labels | {one['right_against_labels']} |\n"
+        f"| items that reached the symbolic engine | {one['reached_symbolic']:,} |\n"
+        f"| `/health` during it: polls, p50 / p99 / max ms | {health['polls']:,}, "
+        f"{health['p50_ms']:g} / {health['p99_ms']:g} / {health['max_ms']:g} |\n"
+        f"| a concurrent client's {small['batch_items']}-item batches: requests, refused, "
+        f"p50 / p99 / max ms | {small['requests']}, {small['refused_429']}, "
+        f"{small['p50_ms']:g} / {small['p99_ms']:g} / {small['max_ms']:g} |\n"
+        f"| load average before, after | {_load_avg(one['machine']['load_avg_before'])}; "
+        f"{_load_avg(one['machine']['load_avg_after'])} |\n"
+    )
+    sweep = result.get("sweep")
+    if sweep is not None:
+        text += (
+            f"\nCores sweep ({sweep['items']:,} items, rounds of items/s and their median; "
+            "goal: N cores at least 0.8 × N times one core's rate):\n\n"
+            "| workers | items/s by round | items/s | × 1 worker | goal |\n|---|---|---|---|---|\n"
+        )
+        for workers, rate in sweep["items_per_s"].items():
+            rounds = ", ".join(f"{value:g}" for value in sweep["rounds"][workers])
+            text += (
+                f"| {workers} | {rounds} | {rate:g} | {sweep['scaling'][workers]:.2f}× | "
+                f"{sweep['goal'][workers]:.1f}× |\n"
+            )
+    chunks = result.get("chunks")
+    if chunks is not None:
+        sizes = chunks["items_per_s"]
+        text += (
+            f"\nChunk size ({chunks['workers']} workers, {chunks['items']:,} items), items/s: "
+            + ", ".join(f"{size} items {rate:g}" for size, rate in sizes.items())
+            + ".\n"
+        )
+    peer = result.get("peer")
+    if peer is not None:
+        ratios = ", ".join(f"{value:.2f}×" for value in peer["ratios"])
+        text += (
+            f"\nAgainst math-verify in a process pool of the same size ({peer['workers']} "
+            f"workers, {peer['items']:,} items, rounds): ours "
+            f"{', '.join(f'{v:g}' for v in peer['ours_items_per_s'])} items/s, the pool "
+            f"{', '.join(f'{v:g}' for v in peer['math_verify_pool_items_per_s'])}; ratios "
+            f"{ratios}, median **{peer['median_ratio']:.2f}×** (goal: 2×).\n"
+        )
+    return text
+
+
+def verl_reward_section(result: Json | None) -> str:
+    """The reward stage of a 4,096-sample GRPO step through each trainer's own path."""
+    if result is None:
+        return missing("verl_reward_bench", "python benchmarks/verl_reward_bench.py")
+    setup, arms = result["setup"], result["arms"]
+    names = {
+        "per-sample": "verl, `compute_score` (one request per sample)",
+        "coalesced": "verl, `compute_score_async` (coalesced)",
+        "trl": f"TRL's reward function (max_batch {setup['trl_max_batch']})",
+        "openrlhf": "OpenRLHF (`/get_reward`, one request per sample)",
+    }
+    text = (
+        f"{setup['samples_per_step']:,} samples a step in groups of {setup['group']} "
+        f"({setup['task']}); verl: {setup['verl']}, {setup['verl_reward_workers']} reward-loop "
+        f"workers. {setup['statistic'].capitalize()}; {setup['rounds']} rounds, load average "
+        f"{_load_avg(result.get('load_average'))} ({result['machine']['cpus']} CPUs).\n\n"
+        "| trainer path | requests | refused (429) | seconds | rewards right |\n"
+        "|---|---|---|---|---|\n"
+    )
+    for arm, row in arms.items():
+        text += (
+            f"| {names.get(arm, arm)} | {row['requests']:,.0f} | {row['refused_429']:,.0f} | "
+            f"{row['seconds']:.1f} | {row['right']:,} |\n"
+        )
+    ratio = result.get("coalesced_vs_per_sample")
+    if ratio is not None:
+        rounds = ", ".join(f"{value:.1f}×" for value in ratio["speedup_by_round"])
+        text += (
+            f"\nCoalesced against per-sample: {ratio['requests']:.4f} of the requests "
+            f"(1/{1 / ratio['requests']:.0f}), **{ratio['speedup']:.1f}×** faster "
+            f"({rounds} by round).\n"
+        )
+    return text
+
+
 def scaling_projection(rows: list[Json]) -> str:
     """What the CPU accounting says about 16 workers on 16 free cores."""
     top = rows[-1] if not rows[-1]["oversubscribed"] else rows[-2]
@@ -576,6 +675,16 @@ def build() -> str:
         "Math and sandbox workers swept 1, 2, 4, … up to the cores the benchmark sees, the "
         "same items for every count.\n",
         worker_scaling_section(load("worker_scaling_bench")),
+        "## One replica under a GRPO step's math batch (`benchmarks/math_replica_bench.py`)"
+        "\n\nOne 4,096-item batch of long GRPO completions, while `/health` is polled and a "
+        "small client sends its own batches; then the cores sweep, the chunk sweep and the "
+        "ratio against math-verify's pool (docs/benchmarks.md).\n",
+        math_replica_section(load("math_replica_bench")),
+        "## Trainers: the reward stage of a 4,096-sample step "
+        "(`benchmarks/verl_reward_bench.py`)\n\nRequests the service answered and seconds, "
+        "through verl 0.9's own reward loop, TRL's reward function and OpenRLHF's client "
+        "(docs/benchmarks.md).\n",
+        verl_reward_section(load("verl_reward_bench")),
         "## Not measured here\n\n",
         NOT_MEASURED,
     ]
