@@ -19,10 +19,12 @@ import random
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import yaml
 
 pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[ray]')")
 
@@ -139,10 +141,26 @@ def test_replicas_run_on_different_nodes_with_the_sandbox_checked(serve_url: str
     ready = httpx.get(f"{serve_url}/ready", timeout=30)
     assert ready.status_code == 200, ready.text
     backends = ready.json()["backends"]
+    # The file's required backends, exploit canaries included, as every deployment requires.
+    assert ready.json()["required"] == ["math", "sandbox", "canaries"], ready.json()
+    assert backends["canaries"]["ok"], backends
     assert backends["sandbox"]["ok"], backends
     assert "bwrap" in backends["sandbox"]["detail"], backends
     # Half a CPU per replica: one worker of each kind, not one per core of the machine.
     assert backends["math"]["detail"] == "1 symbolic workers", backends
+
+
+def test_serve_requires_the_backends_every_other_deployment_requires() -> None:
+    """A Serve replica is ready only where a compose or Kubernetes replica would be: math,
+    the sandbox and the exploit canaries (the service's default)."""
+    root = Path(__file__).resolve().parents[2]
+    serve = yaml.safe_load(ray_cluster.SERVE_CONFIG.read_text())
+    (application,) = serve["applications"]
+    required = application["runtime_env"]["env_vars"]["VERIFIER_REQUIRED_BACKENDS"]
+    configmap = yaml.safe_load((root / "deploy/k8s/configmap.yaml").read_text())
+    compose = (root / "compose.yaml").read_text()
+    assert required == configmap["data"]["VERIFIER_REQUIRED_BACKENDS"] == "math,sandbox,canaries"
+    assert "VERIFIER_REQUIRED_BACKENDS:-math,sandbox,canaries}" in compose
 
 
 def test_math_and_code_batch_scored_through_serve(serve_url: str) -> None:
