@@ -248,9 +248,13 @@ class LocalGrader:
         timeout_s: float | None = None,
         options: Options = None,
     ) -> ScoreResult:
-        """Run ``program`` against ``tests`` in the sandbox (needs ``code=True``), as a
-        ``/score`` code item: a list of ``{code?, stdin?, expected?}`` or any dataset test
-        format the service takes. The result's ``components`` hold the fraction passed."""
+        """Run ``program`` (plain source, or a completion with a fenced code block)
+        against ``tests`` in the sandbox (needs ``code=True``), as a ``/score`` code item.
+        ``tests``: a list of ``{code?, stdin?, expected?}``, or any dataset test format the
+        service takes. The result's components hold ``tests_passed`` and
+        ``pass_fraction``."""
+        if "```" not in program:  # plain source: the judge takes the completion's code block
+            program = f"```{language}\n{program.rstrip()}\n```"
         item: dict[str, Any] = {
             "task": "code",
             "language": language,
