@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -76,7 +77,7 @@ def test_warm_calls_are_fast(grader: LocalGrader) -> None:
 
 
 def test_score_is_the_score_route(service_url: str, grader: LocalGrader) -> None:
-    items = [
+    items: list[dict[str, Any]] = [
         {"task": "math", "id": "a", "completion": "\\boxed{4}", "reference": 4},
         {"task": "math", "id": "b", "completion": "no idea", "reference": "4"},
         {"task": "math", "id": "c", "completion": "\\boxed{4}"},  # no reference: item error
