@@ -1,19 +1,35 @@
-"""q under the sandbox; needs a licensed q (Q_BIN), otherwise skipped."""
+"""q under the sandbox; needs a licensed q, otherwise skipped: a q binary (Q_BIN), or pykx
+installed for this Python with a licence (QLIC, KDB_K4LICENSE_B64 or KDB_LICENSE_B64). The
+service's settings choose the engine as they do in production (VERIFIER_SANDBOX_Q_ENGINE)."""
 
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
 from sandbox import Failure, Language, Sandbox, TestCase
+from sandbox.q_engine import find_pykx
 from services.settings import Settings
 
 from .conftest import Runner
 
+LICENCE_VARIABLES = ("QLIC", "KDB_K4LICENSE_B64", "KDB_LICENSE_B64")
+
+
+def _licensed_q() -> bool:
+    if os.environ.get("Q_BIN"):
+        return True
+    licensed = any(os.environ.get(name) for name in LICENCE_VARIABLES)
+    return licensed and find_pykx(sys.executable) is not None
+
+
 pytestmark = [
     pytest.mark.skipif(
-        not os.environ.get("Q_BIN"), reason="Q_BIN not set: no licensed q on this machine"
+        not _licensed_q(),
+        reason="no licensed q on this machine: Q_BIN not set, and no pykx with a licence "
+        "(QLIC, KDB_K4LICENSE_B64 or KDB_LICENSE_B64)",
     ),
     pytest.mark.timeout(120),
 ]
