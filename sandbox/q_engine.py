@@ -106,6 +106,17 @@ class QSetup:
     libq: str | None = None  # PYKX: the engine library
     label: str = ""  # PYKX: "pykx 4.2.0"
 
+    def verify(self) -> None:
+        """SandboxUnavailable unless the q binary or the engine library is there."""
+        if self.engine is QEngine.BINARY:
+            if not (os.path.isfile(self.program) and os.access(self.program, os.X_OK)):
+                raise SandboxUnavailable(f"Q_BIN={self.program} is not an executable file")
+        elif self.libq is None or not os.path.isfile(self.libq):
+            raise SandboxUnavailable(
+                f"{self.label} at {os.path.dirname(self.home)} has no q engine for this "
+                f"machine ({self.libq} is missing)"
+            )
+
     def argv(self, workspace_mb: int) -> list[str]:
         if self.engine is QEngine.BINARY:
             return q_argv(self.program, workspace_mb)
@@ -131,8 +142,6 @@ def embedded_argv(python_exe: str, libq: str, home: str, workspace_mb: int) -> l
 def binary_setup(q_bin: str | None, q_home: str | None) -> QSetup:
     if not q_bin:
         raise SandboxUnavailable(NO_Q)
-    if not (os.path.isfile(q_bin) and os.access(q_bin, os.X_OK)):
-        raise SandboxUnavailable(f"Q_BIN={q_bin} is not an executable file")
     home = q_home or os.path.dirname(os.path.dirname(os.path.realpath(q_bin)))
     mounts = (
         home,
@@ -143,11 +152,6 @@ def binary_setup(q_bin: str | None, q_home: str | None) -> QSetup:
 
 
 def pykx_setup(pykx: PykxInstall, python: PythonInfo) -> QSetup:
-    if not os.path.isfile(pykx.libq):
-        raise SandboxUnavailable(
-            f"{pykx.label} at {pykx.package_dir} has no q engine for this machine "
-            f"({pykx.libq} is missing)"
-        )
     home = pykx.home
     # The whole package, read-only: the engine, and the q files next to it. Usually inside
     # the Python prefix, which is mounted anyway; pykx installed elsewhere (--target, a user
@@ -163,8 +167,9 @@ def choose_q(
     pykx: PykxInstall | None,
     python: PythonInfo,
 ) -> QSetup:
-    """The q this sandbox runs, or SandboxUnavailable with the reason there is none.
-    ``pykx``: what :func:`find_pykx` found for the sandbox's Python."""
+    """The q this sandbox runs, or SandboxUnavailable with the reason there is none
+    (:meth:`QSetup.verify` checks that its files are there). ``pykx``: what
+    :func:`find_pykx` found for the sandbox's Python."""
     if engine is QEngine.BINARY or (engine is QEngine.AUTO and q_bin):
         return binary_setup(q_bin, q_home)
     if pykx is None:

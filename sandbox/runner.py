@@ -18,10 +18,11 @@ from .bwrap import QLIC, QLIC_SRC, SCRATCH, BwrapPlan, bwrap_argv
 from .classify import classify
 from .config import SandboxConfig
 from .errors import SandboxUnavailable
+from .host_work import HostWork
 from .interpreter import PythonInfo, probe_python
 from .models import Isolation, Language, Limits, TestCase, TestOutcome
 from .pool import WorkerPool, WorkerSpec
-from .python_tests import judge_test, plan_test
+from .python_tests import judge_tests, plan_tests
 from .q_engine import PykxInstall, QEngine, QSetup, choose_q, find_pykx
 from .q_license import LicenseDir, prepare_license
 from .q_script import SCRIPT_NAME, build_script
@@ -79,6 +80,8 @@ class Sandbox:
         # Expected sides that are not literals are computed here, in workers that never
         # run a program: no program can find their values in a worker's memory.
         self._references: WorkerPool | None = None
+        # The host's CPU work on Python tests, in processes of its own (started on first use).
+        self._host_work: HostWork | None = None
         self._python: PythonInfo | None = None
         self._license: LicenseDir | None = None
         self._pykx: PykxInstall | None = None  # the sandbox Python's pykx, once looked for
@@ -118,7 +121,10 @@ class Sandbox:
             )
 
         if language is Language.PYTHON:
-            plans = [plan_test(program, t, _job_limits(limits)) for t in tests]
+            # Splitting the asserts, planning the jobs and judging the replies is the host's
+            # CPU work: in its worker processes, in this request's turn (sandbox/host_work.py).
+            host = self._host()
+            plans = await host.call(flow, plan_tests, program, list(tests), _job_limits(limits))
             references = [p.reference for p in plans if p.reference is not None]
             ref_pool = self._references
             if references and ref_pool is None:
@@ -128,10 +134,11 @@ class Sandbox:
                 *(run(r, ref_pool) for r in references if ref_pool is not None),
             )
             by_reference = iter(replies[len(plans) :])
-            return [
-                judge_test(p, [reply, *([next(by_reference)] if p.reference else [])], limits)
+            got = [
+                [reply, *([next(by_reference)] if p.reference else [])]
                 for p, reply in zip(plans, replies, strict=False)
             ]
+            return await host.call(flow, judge_tests, plans, got, limits)
         proofs = [secrets.token_hex(16) for _ in tests]
         jobs = [
             self._job(language, program, t, limits, p) for t, p in zip(tests, proofs, strict=True)
@@ -164,10 +171,12 @@ class Sandbox:
             current_flow.reset(token)
 
     async def warmup(self) -> None:
-        """Start the Python workers now instead of on the first request."""
+        """Start the Python workers (and the host's own processes) now instead of on the
+        first request."""
         loop = asyncio.get_running_loop()
         pool = await loop.run_in_executor(self._executor, self._pool, Language.PYTHON)
         await loop.run_in_executor(self._executor, pool.warm)
+        await self._host().warm()
 
     def status(self) -> SandboxStatus:
         """Readiness facts for /ready (blocking; may start one worker the first time)."""
@@ -218,6 +227,8 @@ class Sandbox:
                 pools.append(self._references)
         for pool in pools:
             pool.close()
+        if self._host_work is not None:
+            self._host_work.close()
         self._executor.shutdown(wait=False, cancel_futures=True)
         self._scheduler.shutdown()
         if self._license:
@@ -267,6 +278,17 @@ class Sandbox:
             self._pykx, self._pykx_looked = find_pykx(self._python.executable), True
         return choose_q(cfg.q_engine, cfg.q_bin, cfg.q_home, self._pykx, self._python)
 
+    def _host(self) -> HostWork:
+        """The host's worker processes: one per sandbox worker, up to the cores this
+        process may run on."""
+        with self._lock:
+            if self._closed:
+                raise SandboxUnavailable("sandbox is closed")
+            if self._host_work is None:
+                cores = len(os.sched_getaffinity(0))
+                self._host_work = HostWork(min(max(1, self.config.workers), cores))
+            return self._host_work
+
     def _pool(self, language: Language) -> WorkerPool:
         with self._lock:
             if self._closed:
@@ -310,6 +332,7 @@ class Sandbox:
         license_dir: str | None = None
         if language is Language.Q:
             q = self._q_setup()
+            q.verify()
             if self._license is None:
                 try:
                     self._license = prepare_license(

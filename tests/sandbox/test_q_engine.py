@@ -101,9 +101,14 @@ def test_without_q_or_pykx_q_is_unavailable_with_the_reason(tmp_path: Path) -> N
     reason = _reason(QEngine.PYKX, None, None, python)
     assert reason.startswith("VERIFIER_SANDBOX_Q_ENGINE=pykx, but pykx is not installed for ")
     assert sys.executable in reason and "pip install" in reason
-    empty = PykxInstall(str(tmp_path / "pykx"), "4.2.0")
-    reason = _reason(QEngine.AUTO, None, empty, python)
-    assert reason.startswith(f"pykx 4.2.0 at {tmp_path / 'pykx'} has no q engine for this machine")
+    empty = choose_q(QEngine.AUTO, None, None, PykxInstall(str(tmp_path / "pykx"), "4.2.0"), python)
+    with pytest.raises(SandboxUnavailable) as info:
+        empty.verify()
+    assert info.value.reason.startswith(
+        f"pykx 4.2.0 at {tmp_path / 'pykx'} has no q engine for this machine"
+    )
+    with pytest.raises(SandboxUnavailable, match="is not an executable file"):
+        choose_q(QEngine.AUTO, str(tmp_path / "q"), None, None, python).verify()
 
 
 def _reason(
