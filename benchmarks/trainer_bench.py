@@ -40,6 +40,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harness.service import running_service
+from services.client.http import Item, Result
 from services.llm_stage import LLMStage
 from services.mathcheck.checker import MathChecker
 from services.mathcheck.pool import SymbolicPool
@@ -49,7 +50,6 @@ from services.scoring import Scorer
 from services.settings import Settings
 from trainer.config import TrainerConfig
 from trainer.remote_reward import RemoteReward
-from trainer.service_client import Item, Result
 from trainer.tiny_model import build_tiny_model
 from trainer.training import METRICS_FILE, build_trainer, close_rewards
 

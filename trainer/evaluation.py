@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 import torch
 from transformers import TrainerCallback, TrainerControl, TrainerState, TrainingArguments
 
+from services.client.http import Item, Result
 from trainer.config import EvalSection, GenerationSection, RewardSection
 from trainer.prompts import message_text, render_prompt
 from trainer.remote_reward import build_item, solved
-from trainer.service_client import Item, Result
 
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase

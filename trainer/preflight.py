@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING, Any
 import httpx
 from transformers import TrainerCallback, TrainerControl, TrainerState, TrainingArguments
 
+from services.client import ClientSettings, RewardServiceError
+from services.client.http import Item
 from trainer.config import RewardSection, current_task_name
 from trainer.remote_reward import build_item
-from trainer.service_client import ClientSettings, Item, RewardServiceError, ServiceClient
+from trainer.service_client import ServiceClient
 
 if TYPE_CHECKING:
     from trainer.remote_reward import RemoteReward
