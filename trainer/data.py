@@ -6,6 +6,13 @@ arguments, one value per completion:
 - math: ``task``, ``reference``;
 - critique: ``task``, ``reference`` (the target score);
 - code: ``task``, ``language``, ``tests`` (a list of ``{code, stdin, expected}``).
+
+Code rows may hold their tests in a code dataset's own format, converted here as the
+service converts them (:mod:`services.codecheck.test_formats`): verl's
+``ground_truth`` (``{"inputs": [...], "outputs": [...]}``, with ``fn_name`` for
+call-based items, as a dict or a JSON string, at the row's top level or under
+``reward_model``), APPS, LiveCodeBench, HumanEval, MBPP and KodCode tests. A question
+given as chat messages (verl's ``prompt``) is the last user message.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from services.codecheck.test_formats import TestFormatError, to_test_specs
 from services.protocol import reference_text
 from trainer.config import DataSection, RewardSection
 from trainer.prompts import ChatTemplating, build_messages, render_prompt
@@ -84,12 +92,41 @@ def _as_text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
+def question_text(value: Any, where: str) -> str:
+    """The question of a row: text, or the last user message of chat messages (verl)."""
+    if isinstance(value, list):
+        users = [m for m in value if isinstance(m, dict) and m.get("role") == "user"]
+        if not users:
+            raise DataError(f"{where}: the prompt's messages hold no user message")
+        return str(users[-1].get("content", ""))
+    return str(value)
+
+
+def _tests_value(row: dict[str, Any], name: str, explicit: bool, where: str) -> Any:
+    """The row's test data: ``name``, else (unless the field was set) verl's ground_truth."""
+    if explicit or row.get(name) is not None:
+        return _field(row, name, where)
+    if row.get("ground_truth") is not None:
+        return row["ground_truth"]
+    nested = row.get("reward_model")
+    if isinstance(nested, dict) and nested.get("ground_truth") is not None:
+        return nested["ground_truth"]
+    raise DataError(
+        f"{where}: missing field {name!r} (or verl's ground_truth) (fields: {sorted(row)})"
+    )
+
+
+def _first_present(test: dict[str, Any], name: str, native: str) -> str | None:
+    """A test's field under its configured name, else under the native one."""
+    return _as_text(test.get(name) if name in test else test.get(native))
+
+
 def reward_columns(
     row: dict[str, Any], data: DataSection, reward: RewardSection, where: str
 ) -> tuple[str, dict[str, Any]]:
     """The question and the reward columns of one source row."""
     key = "math" if reward.task in ("math", "critique") else reward.language
-    question = str(_field(row, data.question_field or _QUESTION_FIELD[key], where))
+    question = question_text(_field(row, data.question_field or _QUESTION_FIELD[key], where), where)
     if reward.task == "math":
         reference = _reference(_field(row, data.answer_field, where), where)
         return question, {"task": "math", "reference": reference}
@@ -99,11 +136,17 @@ def reward_columns(
             return question, {"task": "critique", "reference": float(target)}
         except (TypeError, ValueError):
             raise DataError(f"{where}: a critique target must be a number in [0, 1]") from None
-    tests_raw = _field(row, data.tests_field or _TESTS_FIELD[key], where)
-    if isinstance(tests_raw, str):  # some exports store the list as a JSON string
-        tests_raw = json.loads(tests_raw)
+    name = data.tests_field or _TESTS_FIELD[key]
+    raw = _tests_value(row, name, data.tests_field is not None, where)
+    try:
+        tests_raw = to_test_specs(raw)
+    except TestFormatError as exc:
+        raise DataError(f"{where}: {exc}") from None
     if not isinstance(tests_raw, list) or not tests_raw:
-        raise DataError(f"{where}: tests must be a non-empty list")
+        raise DataError(
+            f"{where}: tests must be a non-empty list or a code dataset's test data "
+            "(verl's {inputs, outputs}, APPS, LiveCodeBench, HumanEval, MBPP, KodCode)"
+        )
     code_field = data.test_code_field or _TEST_CODE_FIELD[key]
     expected_field = data.test_expected_field or _TEST_EXPECTED_FIELD[key]
     tests = []
@@ -111,9 +154,9 @@ def reward_columns(
         if not isinstance(test, dict):
             raise DataError(f"{where}: each test must be an object, got {test!r}")
         spec = {
-            "code": _as_text(test.get(code_field)),
+            "code": _first_present(test, code_field, "code"),
             "stdin": _as_text(test.get(data.test_stdin_field)),
-            "expected": _as_text(test.get(expected_field)),
+            "expected": _first_present(test, expected_field, "expected"),
         }
         if spec["code"] is None and spec["stdin"] is None:
             raise DataError(f"{where}: a test needs {code_field!r} or {data.test_stdin_field!r}")

@@ -39,6 +39,21 @@ def _column(kwargs: dict[str, Any], name: str, size: int) -> list[Any]:
     return list(values) if values is not None else [None] * size
 
 
+def item_tests(tests: Any) -> Any:
+    """A row's tests as the item sends them: a list of test objects without empty fields,
+    or a code dataset's own test data (verl's ``{"inputs", "outputs"}`` as a dict or a JSON
+    string, with ``fn_name`` for call-based items) as it is, which the service converts
+    (and refuses with the reason when it cannot be read)."""
+    if isinstance(tests, str):
+        return tests if tests.strip() else None
+    if isinstance(tests, list):
+        return [
+            {k: v for k, v in test.items() if v is not None} if isinstance(test, dict) else test
+            for test in tests
+        ]
+    return tests
+
+
 def build_item(
     index: int, prompt: str, completion: str, row: dict[str, Any], reward: RewardSection
 ) -> Item | None:
@@ -64,7 +79,7 @@ def build_item(
             "completion": completion,
             "reference": str(row["reference"]),
         }
-    tests = row.get("tests")
+    tests = item_tests(row.get("tests"))
     if not tests:
         return None
     item = {
@@ -73,7 +88,7 @@ def build_item(
         "prompt": prompt,
         "completion": completion,
         "language": row.get("language") or reward.language,
-        "tests": [{k: v for k, v in test.items() if v is not None} for test in tests],
+        "tests": tests,
         "timeout_s": reward.test_timeout_s,
     }
     if reward.max_tests is not None:  # else every test, up to the service's limit

@@ -173,3 +173,58 @@ def test_critique_rows_carry_the_target_score(tmp_path: Path) -> None:
     bad = write(tmp_path / "bad.jsonl", rows[1:])
     with pytest.raises(DataError, match="critique target must be a number"):
         load_dataset(DataSection(path=str(bad)), RewardSection(task="critique"))
+
+
+# verl's code rows: chat-message prompt, tests in reward_model.ground_truth (a JSON string
+# in the parquet files verl's preprocessing writes, or a dict).
+VERL_STDIO = {"inputs": ["1 2\n", "5 7\n"], "outputs": ["3\n", "12\n"]}
+VERL_CALL = {"fn_name": "add", "inputs": [[1, 2], [2, 2]], "outputs": [[3], [4]]}
+
+
+def verl_row(ground_truth: Any, nested: bool = True) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "data_source": "codecontests",
+        "prompt": [
+            {"role": "system", "content": "You write Python."},
+            {"role": "user", "content": "Read two ints and print their sum."},
+        ],
+        "ability": "code",
+        "extra_info": {"index": 0},
+    }
+    if nested:
+        row["reward_model"] = {"style": "rule", "ground_truth": ground_truth}
+    else:
+        row["ground_truth"] = ground_truth
+    return row
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+@pytest.mark.parametrize("as_string", [True, False])
+def test_verl_code_rows_with_stdio_tests(tmp_path: Path, suffix: str, as_string: bool) -> None:
+    truth = json.dumps(VERL_STDIO) if as_string else VERL_STDIO
+    path = write(tmp_path / f"verl{suffix}", [verl_row(truth)])
+    example = load_dataset(DataSection(path=str(path)), RewardSection(task="code"))[0]
+    assert example["tests"] == [
+        {"code": None, "stdin": "1 2\n", "expected": "3\n"},
+        {"code": None, "stdin": "5 7\n", "expected": "12\n"},
+    ]
+    assert example["prompt"][-1]["content"].startswith("Read two ints and print their sum.")
+
+
+@pytest.mark.parametrize("as_string", [True, False])
+def test_verl_call_based_rows_name_the_function(tmp_path: Path, as_string: bool) -> None:
+    truth = json.dumps(VERL_CALL) if as_string else VERL_CALL
+    path = write(tmp_path / "verl.jsonl", [verl_row(truth, nested=False)])
+    tests = load_dataset(DataSection(path=str(path)), RewardSection(task="code"))[0]["tests"]
+    assert len(tests) == 2
+    assert all(t["stdin"] is None and t["code"] and "add" in t["code"] for t in tests)
+    assert "(1, 2)" in tests[0]["code"] and "(2, 2)" in tests[1]["code"]
+
+
+def test_unreadable_verl_tests_are_refused_with_the_row(tmp_path: Path) -> None:
+    path = write(tmp_path / "bad.jsonl", [verl_row('{"inputs": ["1"], "outputs": [')])
+    with pytest.raises(DataError, match=r"row 0: .*do not parse"):
+        load_dataset(DataSection(path=str(path)), RewardSection(task="code"))
+    path = write(tmp_path / "none.jsonl", [{"prompt": "p"}])
+    with pytest.raises(DataError, match=r"missing field 'tests' \(or verl's ground_truth\)"):
+        load_dataset(DataSection(path=str(path)), RewardSection(task="code"))

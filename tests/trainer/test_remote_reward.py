@@ -113,7 +113,7 @@ def test_python_code(service_url: str) -> None:
 
 def test_every_test_of_a_row_runs_unless_the_config_names_a_number(service_url: str) -> None:
     # Seven tests the program passes and an eighth it fails: the trainer's default sends no
-    # max_tests, so the eighth runs; seed 003's max_tests_per_problem (3) runs the first 3.
+    # max_tests, so the eighth runs; q-code's max_tests_per_problem (3) runs the first 3.
     tests = [ADD_TESTS[0]] * 7 + [{"code": "assert add(5, 5) == 11"}]
     program = "```python\ndef add(a, b):\n    return a + b\n```"
     rewards = {}
@@ -185,3 +185,38 @@ def test_critique_rows_train_a_rubric_model(service_url: str, task: str) -> None
         reward, ["Grade it."] * 2, completions, task=[task] * 2, reference=[0.6, 0.6]
     )
     assert rewards == [pytest.approx((1 - abs(0.8 - 0.6)) ** 2), 0.0]
+
+
+@pytest.mark.parametrize(
+    "tests",
+    [
+        {"inputs": ["1 2\n", "5 7\n"], "outputs": ["3\n", "12\n"]},
+        json.dumps({"inputs": ["1 2\n", "5 7\n"], "outputs": ["3\n", "12\n"]}),
+    ],
+    ids=["dict", "json-string"],
+)
+def test_verl_stdio_ground_truth_as_the_tests_column(service_url: str, tests: Any) -> None:
+    # A dataset built by hand from verl's rows: the tests column holds its ground_truth.
+    completions = [
+        "```python\na, b = map(int, input().split())\nprint(a + b)\n```",
+        "```python\na, b = map(int, input().split())\nprint(a * b)\n```",
+    ]
+    reward = reward_fn([service_url], RewardSection(task="code"))
+    rewards, metrics, _ = call(
+        reward, ["Sum."] * 2, completions, task=["code"] * 2, tests=[tests] * 2
+    )
+    assert rewards == [2.0, 0.0]  # 1.0 pass fraction + 1.0 bonus; 3 != 2, 35 != 12
+    assert metrics["verifier/tests_total"] == [2.0]
+
+
+def test_verl_call_based_ground_truth(service_url: str) -> None:
+    tests = json.dumps({"fn_name": "add", "inputs": [[1, 2], [2, 2]], "outputs": [[3], [4]]})
+    completions = [
+        "```python\ndef add(a, b):\n    return a + b\n```",
+        "```python\ndef add(a, b):\n    return a * b\n```",
+    ]
+    reward = reward_fn([service_url], RewardSection(task="code"))
+    rewards, _, _ = call(
+        reward, ["Define add."] * 2, completions, task=["code"] * 2, tests=[tests] * 2
+    )
+    assert rewards == [2.0, pytest.approx(0.5)]  # 2*2 == 2+2: one of two passes
