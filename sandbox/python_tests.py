@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .classify import classify
@@ -66,6 +67,20 @@ def plan_test(program: str, test: TestCase, limits: JobLimits) -> PythonPlan:
         reference["stdin"] = ""
     # The program's run gets its call chains and nothing of the test besides.
     return PythonPlan(test, job(program, nonce=nonce, probes=split.probes), nonce, split, reference)
+
+
+def plan_tests(program: str, tests: Sequence[TestCase], limits: JobLimits) -> list[PythonPlan]:
+    """Every test's plan, in order (one call of the host's worker processes:
+    ``sandbox/host_work.py``)."""
+    return [plan_test(program, test, limits) for test in tests]
+
+
+def judge_tests(
+    plans: Sequence[PythonPlan], replies: Sequence[list[Reply]], limits: Limits
+) -> list[TestOutcome]:
+    """Every test's outcome from its plan and its jobs' replies (the program's run, then
+    the reference's where it has one), in order."""
+    return [judge_test(plan, got, limits) for plan, got in zip(plans, replies, strict=True)]
 
 
 def judge_test(plan: PythonPlan, replies: list[Reply], limits: Limits) -> TestOutcome:

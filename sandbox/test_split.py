@@ -145,11 +145,23 @@ class _Substitute(ast.NodeTransformer):
 def split_test(code: str, program: str) -> SplitTest | None:
     """The test's checks, or None when its shape is opaque (callers must not change it:
     it may be shared)."""
-    return _split(code, program_names(program))
+    return _split(code, program_names(program) & mentioned_names(code))
 
 
-# A split depends on the program only through the names it binds, which the completions of
-# one GRPO group mostly share: they reuse the same split of the same tests.
+@functools.lru_cache(maxsize=1024)
+def mentioned_names(code: str) -> frozenset[str]:
+    """Every name the test's code mentions (empty when it does not parse)."""
+    try:
+        module = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    return frozenset(node.id for node in ast.walk(module) if isinstance(node, ast.Name))
+
+
+# A split depends on the program only through the names it binds that the test mentions
+# (the splitter asks of a program name only whether a name of the test is one), which the
+# completions of one GRPO group share whatever their own helpers and locals are called:
+# they reuse the same split of the same tests.
 @functools.lru_cache(maxsize=1024)
 def _split(code: str, names: frozenset[str]) -> SplitTest | None:
     try:
