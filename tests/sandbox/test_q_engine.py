@@ -268,12 +268,19 @@ def test_real_engine_without_a_licence_is_unavailable_with_the_reason() -> None:
 @needs_bwrap
 @needs_pykx
 @pytest.mark.parametrize(
-    ("variable", "file"), [("KDB_K4LICENSE_B64", "k4.lic"), ("KDB_LICENSE_B64", "kc.lic")]
+    ("variable", "file"),
+    [("KDB_K4LICENSE_B64", "k4.lic"), ("KDB_LICENSE_B64", "kc.lic"), ("QLIC", "kx.lic")],
 )
-def test_real_engine_reads_the_licence_in_the_sandbox(variable: str, file: str) -> None:
+def test_real_engine_reads_the_licence_in_the_sandbox(
+    variable: str, file: str, tmp_path: Path
+) -> None:
     """q itself, loaded from pykx in the sandbox, finds the licence where the sandbox put it
     and refuses it: the error is q's own, naming that file."""
-    with Sandbox(_config(sys.executable, **{variable: NOT_A_LICENCE})) as sb:
+    value = NOT_A_LICENCE
+    if variable == "QLIC":  # a folder holding KDB-X's kx.lic
+        (tmp_path / file).write_bytes(base64.b64decode(NOT_A_LICENCE))
+        value = str(tmp_path)
+    with Sandbox(_config(sys.executable, **{variable: value})) as sb:
         outcome = asyncio.run(
             sb.run_tests(Language.Q, "x:1", [TestCase(code="show x", expected="1")], Limits())
         )[0]
