@@ -42,7 +42,7 @@ def _write_input(path: Path) -> list[bool | None]:
 
 
 @pytest.mark.parametrize("through_service", [False, True], ids=["in-process", "via-url"])
-def test_grade_jsonl(tmp_path: Path, service_url: str, through_service: bool) -> None:
+def test_grade_jsonl(tmp_path: Path, request: pytest.FixtureRequest, through_service: bool) -> None:
     source, target = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     expected = _write_input(source)
     command = [
@@ -63,7 +63,7 @@ def test_grade_jsonl(tmp_path: Path, service_url: str, through_service: bool) ->
         "64",
     ]
     if through_service:
-        command += ["--url", service_url]
+        command += ["--url", request.getfixturevalue("service_url")]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in target.read_text().splitlines()]
