@@ -149,6 +149,20 @@ class Assignment:
 
 
 @dataclass(frozen=True)
+class Function:
+    """A function given by its formula in one argument: ``g(t) = 3t + 1``, ``f^{-1}(x) =
+    \\frac{x+4}{3}``; what follows the formula ("for some constant c") is dropped. The
+    argument is a bound name: ``g(s) = 3s + 1`` is the same function."""
+
+    name: str
+    argument: str
+    body: Answer
+    # The body as written (the numeric probe reads it, renaming the argument).
+    body_text: str
+    canonical: str
+
+
+@dataclass(frozen=True)
 class Seq:
     """A tuple, point or interval of answers, not all plain numbers (``structures.py``
     compares those): ``(\\sqrt{2}, \\pi]``. Its brackets count."""
@@ -236,6 +250,7 @@ Answer = (
     | Groups
     | Word
     | Assignment
+    | Function
     | Seq
     | Set
     | Numbers
@@ -253,6 +268,7 @@ __all__ = [
     "Based",
     "Choice",
     "Expr",
+    "Function",
     "Groups",
     "Interval",
     "Labelled",

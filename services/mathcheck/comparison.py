@@ -28,6 +28,7 @@ sends the leaves to the symbolic engine (``checker.py``); ``equal`` is the verdi
 | solutions of a system, solutions of a system | both lists of tuples in the first group's order |
 | solutions of a system, a list of tuples | the groups as tuples in the first group's order |
 | ``\\pm``, a list of answers | its two values (``\\pm 3`` against ``3, -3`` is ``3, -3``) |
+| ``\\pm``, another ``\\pm`` | the two values of each (``\\frac{4 \\pm 2}{2}`` is ``2 \\pm 1``) |
 | angle in degrees, an answer with a ``\\pi`` | the angle in radians: ``\\frac{\\pi}{6}`` |
 | any of these, anything else | as written (alone, a degree sign is decoration) |
 | inequality in one unknown, union or interval of two ends | the interval it says |
@@ -63,6 +64,10 @@ then in radians.
 | set or list, set or list of exact numbers | the same numbers, in any order |
 | union of intervals, union or interval of two ends | part by part in order (parts apart) |
 | inequality, inequality in one unknown | the same unknown and the same interval; else undecided |
+| function, function | one formula with either argument in place of the other (``g(t) = 3t+1``
+is ``g(s) = 3s+1``); different when one uses the other's argument as a name of its own |
+| function, anything else | its formula equals the other; an expression in one unknown the
+formula does not name has it in place of the argument (``g(s) = 3s+1`` against ``3t+1``) |
 """
 
 from __future__ import annotations
@@ -80,6 +85,7 @@ from services.mathcheck.answer_types import (
     Based,
     Choice,
     Expr,
+    Function,
     Groups,
     Interval,
     Labelled,
@@ -99,7 +105,7 @@ from services.mathcheck.answer_types import (
     Word,
 )
 from services.mathcheck.normalization import ParsedNumber, numbers_match, parse_number
-from services.mathcheck.numeric_probe import probe, rounds_to
+from services.mathcheck.numeric_probe import probe, rounds_to, unknowns
 from services.mathcheck.reading import (
     PI,
     PLUS_MINUS,
@@ -405,8 +411,12 @@ def _listed(groups: tuple[NamedValues, ...], order: list[str]) -> Answer:
 
 
 def _plus_minus_and_other(signed: PlusMinus, other: Answer) -> Pair:
-    """A \\pm stands for both its values against a list of solutions; else as written."""
+    """A \\pm stands for both its values against a list of solutions or another \\pm
+    written otherwise; else as written."""
     if isinstance(other, PlusMinus):
+        # Two expressions: their values; an unknown named on either side keeps it as written.
+        if isinstance(signed.written, Expr) and isinstance(other.written, Expr):
+            return signed.both, other.both
         return signed.written, other.written
     if _is_list(other):
         return signed.both, other
@@ -477,6 +487,42 @@ def _vector_and_list(matrix: Matrix, other: Numbers) -> Pair | None:
 
 def _matrices(reference: Matrix, answer: Matrix) -> Verdict:
     return Verdict(matrices_equal(reference.cells, answer.cells), Method.STRUCTURAL)
+
+
+def _functions(reference: Function, answer: Function) -> Decision | None:
+    """Two formulas, each in its own argument: equal when they are one function, whatever
+    the argument is called (and whatever the function: ``g`` is no part of the values)."""
+    if reference.argument == answer.argument:
+        return _decide(reference.body, answer.body)
+    return _renamed(reference.body_text, reference.argument, answer.body_text, answer.argument)
+
+
+def _renamed(mine: str, argument: str, theirs: str, other_argument: str) -> Verdict | None:
+    """``theirs`` in ``other_argument`` against ``mine`` in ``argument``, by their values
+    with the one argument standing for the other; different when one side uses the other's
+    argument as a name of its own (``g(t) = 3s + 1`` is not ``g(s) = 3s + 1``)."""
+    my_names, their_names = unknowns(mine), unknowns(theirs)
+    if my_names is None or their_names is None:
+        return None
+    if argument in their_names or other_argument in my_names:
+        return Verdict(False, Method.NUMERIC)
+    same = probe(mine, theirs, renamed={other_argument: argument})
+    return None if same is None else Verdict(same, Method.NUMERIC)
+
+
+def _function_and_other(function: Function, other: Answer) -> Decision | None:
+    """A formula against a value: its body against it; an expression in one unknown that
+    the body does not name, in place of the argument, is the formula with it renamed
+    (``g(s) = 3s + 1`` against ``3t + 1``)."""
+    if isinstance(other, Expr | Word):
+        my_names, their_names = unknowns(function.body_text), unknowns(other.canonical)
+        if my_names is not None and their_names is not None:
+            extra = their_names - my_names
+            if function.argument not in their_names and len(extra) == 1:
+                renamed = _renamed(function.body_text, function.argument, other.canonical, *extra)
+                if renamed is not None:
+                    return renamed
+    return _decide(function.body, other)
 
 
 def _intervals(reference: Interval, answer: Interval) -> Verdict | None:
@@ -562,6 +608,7 @@ _RULES: dict[tuple[type, type], Rule] = {
     (Union, Union): _unions,
     (Union, Interval): _unions,
     (Number, Expr): _expressions,
+    (Function, Function): _functions,
     **{(Assignment, other): _assignment_and_other for other in _OTHERS if other is not Assignment},
     **{
         (Quantity, other): _quantity_and_other
@@ -575,6 +622,11 @@ _RULES: dict[tuple[type, type], Rule] = {
         (Options, other): _options_and_other
         for other in _OTHERS
         if other not in (Options, Quantity, Assignment)
+    },
+    **{
+        (Function, other): _function_and_other
+        for other in _OTHERS
+        if other not in (Function, Options, Quantity, Assignment, Roman)
     },
 }
 

@@ -9,7 +9,9 @@
   and without a marker the last math expression (``$…$``, ``\\(…\\)``, ``\\[…\\]``,
   ``$$…$$``, joined with neighbours linked by "," / "and" / "or"), a completion that is
   only an answer, or finally the last number is the answer (with a unit of a known kind
-  written after it: "60 miles per hour", "12 square centimeters").
+  written after it: "60 miles per hour", "12 square centimeters"). A response cut off
+  mid-way (it ends inside a math span, after an operator or a relation, or after a word
+  no sentence ends with: "so the number of red marbles is") has no unmarked answer.
 
 Every scan is linear in the completion's length: completions can be megabytes long and
 regexes with nested quantifiers would let one hostile completion stall a worker.
@@ -247,7 +249,22 @@ def _trimmed(answer: str) -> str:
     goes_on = _OPEN_ENDED.search(answer)
     if goes_on is not None and answer[: goes_on.start()].strip(_TRAILING_JUNK):
         return answer[: goes_on.end()].strip()
-    return answer.rstrip(_TRAILING_JUNK).strip()
+    repeating = _repeating_decimal(answer)
+    return repeating if repeating is not None else answer.rstrip(_TRAILING_JUNK).strip()
+
+
+def _repeating_decimal(answer: str) -> str | None:
+    """ "0.999..." as it is: the dots after a decimal's digits say that they repeat."""
+    stripped = answer.strip()
+    if stripped.endswith("...."):
+        stripped = stripped[:-1]
+    for ellipsis in ("...", "…"):
+        if stripped.endswith(ellipsis):
+            number = stripped[: -len(ellipsis)].rsplit(None, 1)[-1:] or [""]
+            whole, point, digits = number[0].lstrip("+-−").partition(".")
+            if point and digits.isdigit() and (not whole or whole.isdigit()):
+                return stripped
+    return None
 
 
 def _clean(answer: str) -> str | None:
@@ -562,14 +579,107 @@ _POLICIES: dict[ExtractionPolicy, tuple[tuple[ExtractionMethod, Finder], ...]] =
 }
 
 
+# A response cut off mid-way (by a length limit) has no final answer: without a marker,
+# none of its numbers is one. It is cut off when it ends inside a math span, after an
+# operator, a relation or an opening, or after a word no sentence ends with; a response
+# of a few words ("x = ") is an answer, not a cut-off one.
+_CUT_AFTER = frozenset("=+-*/^_,({[&\\")
+_CONTINUING_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "which",
+        "namely",
+        "and",
+        "or",
+        "by",
+        "with",
+        "for",
+        "as",
+        "that",
+        "then",
+        "so",
+        "we",
+        "get",
+        "gives",
+        "giving",
+        "getting",
+        "obtain",
+        "compute",
+        "find",
+        "have",
+        "has",
+        "its",
+        "into",
+        "than",
+        "if",
+        "because",
+        "since",
+        "where",
+        "when",
+        "from",
+        "in",
+        "at",
+        "equals",
+        "equal",
+        "thus",
+        "hence",
+        "therefore",
+    ]
+)
+_MIN_CUT_OFF_WORDS = 10
+
+
+def _inside_math_at_end(text: str) -> bool:
+    """Whether ``text`` ends inside a math span (``$``, ``$$``, ``\\(``, ``\\[``)."""
+    opener: str | None = None
+    for count, token in enumerate(_MATH_TOKEN.finditer(text)):
+        if count > _MAX_MATH_TOKENS:
+            return False
+        kind = token.group()
+        if kind == "\\$":
+            continue
+        if opener is None:
+            opener = kind if kind in _MATH_CLOSERS else None
+        elif kind == _MATH_CLOSERS[opener] or (opener == "$" and kind == "$$"):
+            opener = None
+    return opener is not None
+
+
+def cut_off(completion: str) -> bool:
+    """Whether a response of some length stops mid-way (see ``_CUT_AFTER``)."""
+    stripped = completion.rstrip()
+    if not stripped or _prose_words(stripped) < _MIN_CUT_OFF_WORDS:
+        return False
+    if _inside_math_at_end(stripped):
+        return True
+    # The last character, or the last one inside a math span that closes the text.
+    closed = stripped[:-2] if stripped.endswith(("\\]", "\\)")) else stripped.rstrip("$")
+    if closed.rstrip()[-1:] in _CUT_AFTER or stripped[-1] in _CUT_AFTER:
+        return True
+    last_word = stripped.rsplit(None, 1)[-1]
+    return last_word.isalpha() and last_word.lower() in _CONTINUING_WORDS
+
+
 def extract_answer(
     completion: str, policy: ExtractionPolicy = ExtractionPolicy.MARKED
 ) -> Extraction:
-    """The final answer of ``completion`` and how it was found (see the module docstring)."""
+    """The final answer of ``completion`` and how it was found (see the module docstring).
+    A response cut off mid-way (``cut_off``) has none but a marked one."""
     for method, find in _POLICIES[policy]:
         found = find(completion)
         answer = _clean(found) if found is not None else None
         if answer is not None:
+            if method not in _MARKERS and cut_off(completion):
+                break
             return Extraction(answer, method)
     return Extraction(None, ExtractionMethod.NONE)
 

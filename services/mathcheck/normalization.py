@@ -434,16 +434,49 @@ def parse_number(text: str) -> ParsedNumber | None:
     return number
 
 
+def _repeating(sign: str, whole: str, fixed: str, cycle: str) -> ParsedNumber:
+    value = Fraction(int(whole or "0"))
+    if fixed:
+        value += Fraction(int(fixed), 10 ** len(fixed))
+    value += Fraction(int(cycle), 10 ** len(fixed) * (10 ** len(cycle) - 1))
+    return ParsedNumber(-value if sign == "-" else value)
+
+
+# "0.1666\\ldots": the digits before an ellipsis show the period that repeats.
+_ELLIPSES = ("\\ldots", "\\cdots", "\\dots")
+_MAX_PERIOD = 20
+
+
+def _repeating_shown(text: str) -> ParsedNumber | None:
+    """A decimal followed by an ellipsis, its last digits a period written at least twice
+    (``0.999\\ldots`` is 1, ``0.2727\\ldots`` is 3/11, ``0.1666\\ldots`` is 1/6); the
+    shortest such period repeats. None when no period shows (``3.14159\\ldots``)."""
+    ending = next((e for e in _ELLIPSES if text.endswith(e)), None)
+    if ending is None:
+        return None
+    match = _DECIMAL.match(text[: -len(ending)].rstrip())
+    if match is None or "." not in match.group(2):
+        return None
+    whole, digits = match.group(2).replace(",", "").split(".", 1)
+    for period in range(1, min(_MAX_PERIOD, len(digits) // 2) + 1):
+        cycle = digits[-period:]
+        if digits[-2 * period : -period] == cycle:
+            fixed = digits[:-period]
+            # The fewest digits before the period: "0.1666" is 0.1 then 6 repeating.
+            while fixed.endswith(cycle):
+                fixed = fixed[:-period]
+            return _repeating(match.group(1), whole, fixed, cycle)
+    return None
+
+
 def _parse_unsigned_forms(text: str) -> ParsedNumber | None:
     match = _REPEATING.match(text)
     if match is not None:
         sign, whole, fixed, barred, bracketed = match.groups()
-        cycle = barred or bracketed
-        value = Fraction(int(whole or "0"))
-        if fixed:
-            value += Fraction(int(fixed), 10 ** len(fixed))
-        value += Fraction(int(cycle), 10 ** len(fixed) * (10 ** len(cycle) - 1))
-        return ParsedNumber(-value if sign == "-" else value)
+        return _repeating(sign, whole, fixed, barred or bracketed)
+    shown = _repeating_shown(text)
+    if shown is not None:
+        return shown
 
     match = _DECIMAL.match(text)
     if match is not None:

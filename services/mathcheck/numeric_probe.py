@@ -6,8 +6,10 @@ Most expressions that reach sympy are short: ``\\frac{n(n+1)}{2}`` against
 into a small tree, and ``probe`` evaluates both sides to 50 digits (mpmath) with the
 same random values for their unknowns:
 
-* no unknowns: equal when the two values agree to 35 digits, different when they differ
-  beyond 20;
+* no unknowns: different when the values differ beyond 20 digits; equal when they agree
+  to 90 digits and still agree to 990 evaluated again to 1,000 digits (``1 - 2^{-300}``
+  agrees with ``1`` to 90 digits, not to 990: the symbolic engine compares such exact
+  values exactly);
 * unknowns (the same on both sides): different when the values differ at a positive
   point, equal when they agree at every point, positive and negative; values that agree
   only where the unknowns are positive (``\\sqrt{x^2}`` against ``x``) are left to sympy.
@@ -28,7 +30,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -40,8 +42,11 @@ from services.mathcheck.normalization import approximates
 Value = Callable[[dict[str, mpmath.mpc]], mpmath.mpc]
 
 _DIGITS = 50
-# Equal: apart by less than the error of evaluating at twice the digits.
+# Equal: apart by less than the error of evaluating at twice the digits, and again at
+# 1,000 digits (a difference of 2^{-300} is below the first error, not the second).
 _SAME = mpmath.mpf(10) ** -90
+_EXACT_DIGITS = 1000
+_EXACT_SAME = mpmath.mpf(10) ** -990
 _APART = mpmath.mpf(10) ** -20
 # Exponents and factorials beyond these are left to the symbolic engine (and its deadline).
 _MAX_EXPONENT = 1000
@@ -395,54 +400,68 @@ def _checked(value: mpmath.mpc) -> mpmath.mpc | None:
     return value if mpmath.isfinite(value) else None
 
 
-def _apart(left: Expression, right: Expression, point: dict[str, float]) -> mpmath.mpf | None:
+def _apart(
+    left: Expression, right: Expression, point: dict[str, float], renamed: Mapping[str, str]
+) -> mpmath.mpf | None:
     """How far apart the two values are at ``point``, relative to the larger (at least 1);
     a distance below the working precision's error is measured again at twice the digits,
-    so that ``2^{200}`` and ``2^{200}+1`` stay apart. None where either is undefined."""
+    so that ``2^{200}`` and ``2^{200}+1`` stay apart, and one below that error again at
+    1,000 digits, so that ``1`` and ``1 - 2^{-300}`` do. None where either is undefined."""
     apart: mpmath.mpf | None = None
-    for digits in (_DIGITS, 2 * _DIGITS):
-        a, b = _evaluated(left, point, digits), _evaluated(right, point, digits)
+    # The right side's unknowns take the values of the names they are renamed to.
+    right_point = {name: point[renamed.get(name, name)] for name in right.unknowns}
+    for digits in (_DIGITS, 2 * _DIGITS, _EXACT_DIGITS):
+        a, b = _evaluated(left, point, digits), _evaluated(right, right_point, digits)
         if a is None or b is None:
             return None
         with mpmath.workdps(digits):
             apart = abs(a - b) / max(mpmath.mpf(1), abs(a), abs(b))
-        if apart > _APART:
+        if apart > (_APART if digits == _DIGITS else _SAME):
             return apart
     return apart
 
 
-def probe(reference: str, answer: str, seed: int | None = None) -> bool | None:
-    """Whether the two expressions are equal by their values; None when undecided."""
+def probe(
+    reference: str,
+    answer: str,
+    seed: int | None = None,
+    renamed: Mapping[str, str] | None = None,
+) -> bool | None:
+    """Whether the two expressions are equal by their values; None when undecided.
+    ``renamed`` maps unknowns of the answer to the reference's names they stand for (a
+    function's argument: ``3t+1`` against ``3s+1`` with ``{"t": "s"}``)."""
+    renamed = renamed or {}
     left, right = read_expression(reference), read_expression(answer)
-    if left is None or right is None or left.unknowns != right.unknowns:
+    if left is None or right is None:
+        return None
+    if left.unknowns != {renamed.get(name, name) for name in right.unknowns}:
         return None
     chooser = random.Random(seed)
     names = sorted(left.unknowns)
     for sign in (1, -1) if names else (1,):
         for _ in range(_POINTS if names else 1):
             point = {name: sign * chooser.uniform(0.3, 2.7) for name in names}
-            apart = _apart(left, right, point)
+            apart = _apart(left, right, point, renamed)
             if apart is None:
                 return None
             if apart > _APART:
                 # Apart where the unknowns are positive: different; apart only where they
                 # are negative: a branch of a root or a power, for sympy to judge.
                 return False if sign > 0 else None
-            if apart > _SAME:
+            if apart > _EXACT_SAME:
                 return None
     return True
 
 
 # A decimal against a constant expression: the expression's value must be known to 45
-# digits (its values at 50 and 100 digits agree), lie between these bounds (beyond them it
-# may be an evaluation's noise: tan(pi/2), sin(pi)), and be equal to the decimal or apart
-# from it and from the edge of its rounding by more than the symbolic engine's error.
+# digits (its values at 50 and 100 digits agree) and lie between these bounds (beyond them
+# it may be an evaluation's noise: tan(pi/2), sin(pi)). It is then evaluated to the
+# decimal's places and 50 digits more: the decimal is equal to it when they agree to all
+# but the last 10 of those digits, else it must be the value rounded to its places.
 _SMALLEST = mpmath.mpf(10) ** -20
 _LARGEST = mpmath.mpf(10) ** 15
 _KNOWN = mpmath.mpf(10) ** -45
-_EQUAL = mpmath.mpf(10) ** -48
-_UNSURE = mpmath.mpf(10) ** -35
-_EDGE = mpmath.mpf(10) ** -40
+_MAX_PLACES = 1000
 
 
 def rounds_to(text: str, decimal: Fraction, places: int) -> bool | None:
@@ -450,27 +469,35 @@ def rounds_to(text: str, decimal: Fraction, places: int) -> bool | None:
     of the expression ``text`` (without unknowns) by the one rule of the symbolic engine's
     numbers: equal to it, or it rounded (``normalization.approximates``). None when the
     expression is not read, not a real number known to 45 digits within the bounds above,
-    or too near the decimal or the edge of its rounding to tell."""
+    or too near the edge of the decimal's rounding to tell."""
     expression = read_expression(text)
-    if expression is None or expression.unknowns:
+    if expression is None or expression.unknowns or places > _MAX_PLACES:
         return None
-    rough, value = _evaluated(expression, {}, _DIGITS), _evaluated(expression, {}, 2 * _DIGITS)
+    digits = max(2 * _DIGITS, places + _DIGITS)
+    rough, value = _evaluated(expression, {}, _DIGITS), _evaluated(expression, {}, digits)
     if rough is None or value is None or mpmath.im(rough) != 0 or mpmath.im(value) != 0:
         return None
-    with mpmath.workdps(2 * _DIGITS):
+    with mpmath.workdps(digits):
         real = mpmath.re(value)
         size = abs(real)
         if not _SMALLEST <= size <= _LARGEST or abs(mpmath.re(rough) - real) > size * _KNOWN:
             return None
+        error = mpmath.mpf(10) ** (10 - digits)
         apart = abs(real - mpmath.mpf(decimal.numerator) / decimal.denominator)
-        if apart <= size * _EQUAL:
+        if apart <= size * error:
             return True
         scale = 2 * mpmath.mpf(10) ** places
-        if apart <= size * _UNSURE or abs(apart * scale - 1) <= size * scale * _EDGE:
+        if abs(apart * scale - 1) <= size * scale * error:
             return None
         # The exact binary value: its mantissa (without sign) times a power of two.
         exact = Fraction(int(real.man) * (-1 if real < 0 else 1)) * Fraction(2) ** int(real.exp)
     return approximates(exact, decimal, places)
 
 
-__all__ = ["Expression", "probe", "read_expression", "rounds_to"]
+def unknowns(text: str) -> frozenset[str] | None:
+    """The names of the unknowns of an expression the reader reads, else None."""
+    expression = read_expression(text)
+    return None if expression is None else expression.unknowns
+
+
+__all__ = ["Expression", "probe", "read_expression", "rounds_to", "unknowns"]

@@ -1,11 +1,12 @@
 """Mathematics said in words, written as the notation it stands for.
 
-Answers rewritten in prose say ``x is at least 5`` for ``x \\ge 5``, ``between -1 and 1
-inclusive`` for ``[-1, 1]``, ``all real numbers except 3`` for ``x \\ne 3``, and hedge a
-rounding (``approximately 1.4142``), name a chance (``1 in 4 chance``) or the kind of an
-object (``the line y = 2``). Each phrase is
-rewritten only when the whole answer is that phrase, so a sentence that merely contains
-"at least" is left alone.
+Answers rewritten in prose say ``x is at least 5`` for ``x \\ge 5`` (the bound may be in
+math delimiters and name what it counts: ``at least $7$ boxes``; ``exactly 7`` is
+``x = 7``), ``between -1 and 1 inclusive`` for ``[-1, 1]``, ``all real numbers except 3``
+for ``x \\ne 3``, and hedge a rounding (``approximately 1.4142``), name a chance (``1 in 4
+chance``) or the kind of an object (``the line y = 2``). Each phrase is rewritten only
+when the whole answer is that phrase, so a sentence that merely contains "at least" is
+left alone.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ _SUBJECT = (
 )
 # "x is at least 5", "greater than 2", "all real numbers less than 3".
 _COMPARISONS = {
+    "exactly": "=",
     "at least": "\\ge",
     "no less than": "\\ge",
     "greater than or equal to": "\\ge",
@@ -32,7 +34,8 @@ _COMPARISONS = {
 }
 _COMPARISON = re.compile(
     rf"^{_SUBJECT}(?P<words>{'|'.join(sorted(_COMPARISONS, key=len, reverse=True))})"
-    rf"\s+(?P<bound>{_NUMBER})$",
+    # The bound may be in math delimiters and name what it counts: "at least $7$ boxes".
+    rf"\s+\$?(?P<bound>{_NUMBER})\$?(?:\s+(?!(?:or|and)\b)[a-zA-Z]+)?$",
     re.IGNORECASE,
 )
 # "between -1 and 1 (inclusive)", "from -1 to 1".

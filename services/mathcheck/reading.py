@@ -25,6 +25,7 @@ from services.mathcheck.answer_types import (
     Based,
     Choice,
     Expr,
+    Function,
     Groups,
     Interval,
     Labelled,
@@ -76,6 +77,7 @@ def read(text: str) -> Answer:
     """The typed value of one answer."""
     return (
         _labelled(text)
+        or _function(text)
         or _named(text)
         or _groups(text)
         or _plus_minus(text)
@@ -105,6 +107,54 @@ def _labelled(text: str) -> Labelled | None:
     letter = match.group(1) or match.group(2)
     value = read(match.group("value"))
     return Labelled(letter, value, f"({letter}) {value.canonical}")
+
+
+# What may follow a function's letter in its name: nothing, or its inverse's exponent.
+_FUNCTION_MARKS = ("", "^{-1}", "^-1")
+# Words that start a qualifier after a formula: "cx for some constant c", "x where ...".
+_QUALIFIERS = ("for some", "for any", "for all", "for every", "for each", "where ")
+# Spacing and openings left before a qualifier: "cx \\text{ for some constant } c".
+_BEFORE_QUALIFIER = ("\\text{", "\\mbox{", "\\quad", "\\qquad", "\\,", "\\;", "\\ ", ",")
+
+
+def _function(text: str) -> Function | None:
+    """ "g(t) = 3t + 1": a function's letter, its argument (one letter) and its formula,
+    which must be one value (no second "=", no list); a qualifier after the formula ("for
+    some constant c") is dropped."""
+    head, equals, body = strip_outer_delimiters(text).partition("=")
+    if not equals or "=" in body:
+        return None
+    name, opening, argument = head.strip().partition("(")
+    name, argument = name.strip(), argument.strip()
+    if (
+        not opening
+        or not argument.endswith(")")
+        or not name[:1].isascii()
+        or not name[:1].isalpha()
+        or name[1:].replace(" ", "") not in _FUNCTION_MARKS
+    ):
+        return None
+    argument = argument[:-1].strip()
+    if len(argument) != 1 or not argument.isascii() or not argument.isalpha():
+        return None
+    body = _without_qualifier(body).strip()
+    parts = split_top_level(body, ",")
+    if not body or parts is None or len(parts) != 1:
+        return None
+    value = read(body)
+    return Function(name, argument, value, body, f"{name}({argument})={value.canonical}")
+
+
+def _without_qualifier(body: str) -> str:
+    """The formula without what is said after it: "cx \\text{ for some constant } c"."""
+    lowered = body.lower()
+    cuts = [index for word in _QUALIFIERS if (index := lowered.find(word)) > 0]
+    if not cuts:
+        return body
+    kept = body[: min(cuts)].rstrip()
+    while (ending := next((e for e in _BEFORE_QUALIFIER if kept.endswith(e)), None)) is not None:
+        kept = kept[: -len(ending)].rstrip()
+    return kept
 
 
 _NAME = r"[a-zA-Z](?:_\{?\w+\}?)?"

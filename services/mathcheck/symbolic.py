@@ -50,10 +50,15 @@ _SPELLINGS = (
 )
 # A decimal as written ("1.414", ".5"), its digits before and after the point.
 _WRITTEN_DECIMAL = re.compile(r"(?<![\d.])(\d*)\.(\d+)")
-# Numbers are evaluated to 50 digits and equal when they agree to 45 (the last ones carry
-# the evaluation's error); rational ones, decimals as written included, are compared exactly.
+# Numbers are evaluated to 50 digits: apart beyond 45 digits they differ. Rational ones,
+# decimals as written included, are compared exactly; two values that agree to 45 digits,
+# one of them not rational, are evaluated again to 1,000 digits and equal only when they
+# agree to 990 (``1 - 3^{-500}`` is not ``1``). A written decimal against a value that is
+# not rational is that value rounded to its places, or different.
 _PRECISION_DIGITS = 50
 _EQUAL_DIGITS = 45
+_EXACT_DIGITS = 1000
+_EXACT_EQUAL_DIGITS = 990
 
 
 @functools.cache
@@ -229,6 +234,8 @@ class _Part:
     exact: Fraction | None
     value: Any
     places: int | None
+    # The number itself, to evaluate again at more digits (None for an exact part).
+    expr: Any = None
 
 
 def _written_decimals(text: str) -> dict[Fraction, int]:
@@ -250,7 +257,7 @@ def _parts(expr: Any, written: dict[Fraction, int]) -> list[_Part] | None:
         return None
     zero = _Part(Fraction(0), None, None)
     if expr in (sympy.oo, -sympy.oo):
-        return [_Part(None, expr, None), zero]
+        return [_Part(None, expr, None, expr), zero]
     if expr.has(sympy.oo, -sympy.oo, sympy.zoo, sympy.nan):
         return None
     real = _part(expr, written)
@@ -289,7 +296,7 @@ def _part(expr: Any, written: dict[Fraction, int]) -> _Part | None:
     # Fewer bits than the digits asked for: the value is noise around an exact zero.
     if not value.is_Float or value._prec < _PRECISION_DIGITS * 3:
         return None
-    return _Part(None, value, None)
+    return _Part(None, value, None, expr)
 
 
 # Past this many bits an exact power is not worth building (the 50-digit value decides).
@@ -380,8 +387,24 @@ def _same(a: _Part, b: _Part) -> bool | None:
     right = b.value if b.exact is None else sympy.Rational(b.exact.numerator, b.exact.denominator)
     if left.is_infinite or right.is_infinite:
         return bool(left == right)
+    if a.places is not None or b.places is not None:
+        # A written decimal is the other value only rounded to its places (``_rounds_to``).
+        return False
     difference = abs(left - right)
-    return bool(difference * 10**_EQUAL_DIGITS <= max(abs(left), abs(right)))
+    if difference * 10**_EQUAL_DIGITS > max(abs(left), abs(right)):
+        return False
+    left, right = _precise(a), _precise(b)
+    difference = abs(left - right)
+    return bool(difference * 10**_EXACT_EQUAL_DIGITS <= max(abs(left), abs(right), 1))
+
+
+def _precise(part: _Part) -> Any:
+    """A part's value to 1,000 digits (an exact one as it is)."""
+    import sympy
+
+    if part.exact is not None:
+        return sympy.Rational(part.exact.numerator, part.exact.denominator)
+    return sympy.N(part.expr, _EXACT_DIGITS)
 
 
 def _rounds_to(exact: _Part, rounded: _Part) -> bool:
@@ -397,7 +420,8 @@ def _rounds_to(exact: _Part, rounded: _Part) -> bool:
     elif exact.value.is_infinite:
         return False
     else:
-        exact_value = Fraction(str(exact.value))
+        # Known well past the decimal's places, so that its rounding is the value's.
+        exact_value = Fraction(str(_precise(exact)))
     return approximates(exact_value, rounded.exact, rounded.places)
 
 

@@ -120,7 +120,9 @@ def test_huge_values_do_not_hang() -> None:
         ("\\frac{1}{2}", "0.5", True),  # exactly
         ("\\frac{1}{2}", "0.50001", False),
         ("1+\\frac{1}{2000}", "1.000", None),  # a tie at the edge of the rounding
-        ("1+\\frac{1}{2000}+10^{-45}", "1.001", None),  # within the margin of the edge
+        # just past the edge: known at the decimal's places and 50 digits more, it rounds up
+        ("1+\\frac{1}{2000}+10^{-45}", "1.001", True),
+        ("1+\\frac{1}{2000}-10^{-45}", "1.001", False),
         ("10^{20}", "100000000000000000000.0", None),  # too large to trust
         ("10^{-30}", "0.0", None),  # too small: maybe an exact zero
         ("\\sqrt{-1}", "0.0", None),  # not real

@@ -1,0 +1,274 @@
+"""The kinds of answers issue #36 names, each rule tested both ways round with near-misses:
+functions with a renamed argument, "at least / at most / exactly X", repeating decimals,
+exact values that differ by a tiny amount, a pair of ``\\pm``, and responses cut off before
+their final answer."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from services.mathcheck.alignment import align
+from services.mathcheck.answer_types import Function
+from services.mathcheck.comparison import equal
+from services.mathcheck.extraction import ExtractionMethod, cut_off, extract_answer
+from services.mathcheck.normalization import normalize_answer, parse_number
+from services.mathcheck.numeric_probe import probe, rounds_to
+from services.mathcheck.phrases import math_from_phrase
+from services.mathcheck.reading import read
+from services.mathcheck.symbolic import symbolic_equal
+from services.protocol import ExtractionPolicy
+
+
+def _both_ways(reference: str, answer: str) -> bool | None:
+    """The table's verdict, the same whichever side is the reference; None when undecided."""
+    forward, backward = equal(read(reference), read(answer)), equal(read(answer), read(reference))
+    assert forward == backward, "the table is symmetric"
+    return None if forward is None else forward.equal
+
+
+def _judged(reference: str, answer: str) -> bool:
+    """The table's verdict, else the symbolic engine's (as the checker sends an undecided
+    pair)."""
+    verdict = _both_ways(reference, answer)
+    return symbolic_equal(reference, answer).equal if verdict is None else verdict
+
+
+def test_a_function_is_read_with_its_argument_and_without_its_qualifier() -> None:
+    value = read("f(x) = cx \\text{ for some constant } c")
+    assert isinstance(value, Function)
+    assert (value.name, value.argument, value.body_text) == ("f", "x", "cx")
+    inverse = read("f^{-1}(y) = \\frac{y+4}{3}")
+    assert isinstance(inverse, Function) and inverse.argument == "y"
+    # A value at a point, a list of definitions, an equation are no function's formula.
+    assert not isinstance(read("f(2) = 6"), Function)
+    assert not isinstance(read("f(x) = x, g(x) = 2"), Function)
+    assert not isinstance(read("f(x) = g(x) = 2"), Function)
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("g(s) = 3s + 1", "g(t) = 3t + 1", True),
+        ("g(s) = 3s + 1", "g(t) = 1 + 3t", True),
+        ("g(s) = 3s + 1", "3t+1", True),
+        ("f(x) = x^2", "f(y)=y^{2}", True),
+        ("p(x) = x^3 - 2x + 5", "p(t) = t^3 - 2t + 5", True),
+        ("f^{-1}(x) = \\frac{x+4}{3}", "\\frac{t}{3} + \\frac{4}{3}", True),
+        ("f(x) = cx", "f(x) = cx \\text{ for some constant } c", True),
+        ("2x + 3", "f(x)=3+2x", True),
+        # near-misses
+        ("g(s) = 3s + 1", "g(t) = 3t - 1", False),
+        ("g(s) = 3s + 1", "g(t) = 3s + 1", False),  # s is not t's name here
+        ("f(x) = x^2", "f(t) = t^3", False),
+        ("p(x) = x^3 - 2x + 5", "p(t) = t^3 + 2t + 5", False),
+        ("f(x) = cx", "f(x) = cx + 1 \\text{ for some constant } c", False),
+    ],
+)
+def test_functions_equal_up_to_renaming_their_argument(
+    reference: str, answer: str, expected: bool
+) -> None:
+    assert _judged(reference, answer) is expected
+
+
+def test_the_probe_renames_only_what_it_is_told() -> None:
+    assert probe("3s+1", "3t+1", renamed={"t": "s"}) is True
+    assert probe("3s+1", "3t-1", renamed={"t": "s"}) is False
+    assert probe("3s+1", "3t+1") is None  # two unknowns apart: not the same expression
+
+
+@pytest.mark.parametrize(
+    ("phrase", "notation"),
+    [
+        ("at least $7$", "x \\ge 7"),
+        ("at most 5", "x \\le 5"),
+        ("exactly 7", "x = 7"),
+        ("exactly $7$ boxes", "x = 7"),
+        ("more than 3", "x > 3"),
+        ("at least 7 or 8", "at least 7 or 8"),  # a hedge between two numbers is no bound
+    ],
+)
+def test_at_least_at_most_exactly_are_the_relations_they_say(phrase: str, notation: str) -> None:
+    assert math_from_phrase(phrase) == notation
+
+
+@pytest.mark.parametrize(
+    ("reference", "response", "credited"),
+    [
+        ("[7, \\infty)", "So the answer is at least $7$.", True),
+        ("n \\geq 7", "The answer is at least 7.", True),
+        ("(-\\infty, 5]", "The answer is at most $5$.", True),
+        ("7", "The answer is exactly $7$ boxes.", True),
+        # near-misses
+        ("7", "The answer is at least 7.", False),
+        ("n \\geq 7", "The answer is at least 6.", False),
+        ("(-\\infty, 5]", "The answer is at least $5$.", False),
+        ("7", "The answer is exactly 8.", False),
+    ],
+)
+def test_relations_in_words_against_references(
+    reference: str, response: str, credited: bool
+) -> None:
+    answer = extract_answer(response, ExtractionPolicy.LENIENT).answer
+    assert answer is not None
+
+    assert _judged(*align(reference, answer)) is credited
+
+
+@pytest.mark.parametrize(
+    ("written", "value"),
+    [
+        ("0.999\\ldots", Fraction(1)),
+        ("0.999...", Fraction(1)),
+        ("0.1666\\ldots", Fraction(1, 6)),
+        ("0.272727\\ldots", Fraction(3, 11)),
+        ("0.1212\\ldots", Fraction(4, 33)),
+        ("1.142857142857\\ldots", Fraction(8, 7)),
+        ("-0.333\\ldots", Fraction(-1, 3)),
+    ],
+)
+def test_an_ellipsis_repeats_the_period_the_digits_show(written: str, value: Fraction) -> None:
+    number = parse_number(normalize_answer(written))
+    assert number is not None and number.value == value and number.decimal_places is None
+
+
+@pytest.mark.parametrize("written", ["3.14159\\ldots", "0.1\\ldots", "0.25\\ldots"])
+def test_an_ellipsis_without_a_period_shown_is_no_repeating_decimal(written: str) -> None:
+    assert parse_number(normalize_answer(written)) is None
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("1", "0.999\\ldots", True),
+        ("\\frac{1}{6}", "0.1666\\ldots", True),
+        ("0.\\overline{27}", "0.272727\\ldots", True),
+        # near-misses: a finite decimal, another period, another value
+        ("1", "0.999", False),
+        ("\\frac{1}{6}", "0.16", False),
+        ("\\frac{4}{33}", "0.1\\overline{2}", False),
+        ("1", "1.\\overline{9}", False),
+    ],
+)
+def test_repeating_decimals_against_exact_values(
+    reference: str, answer: str, expected: bool
+) -> None:
+    assert _both_ways(reference, answer) is expected
+
+
+def test_an_ellipsis_after_a_decimal_survives_extraction() -> None:
+    extracted = extract_answer("So the answer is $0.999...$.", ExtractionPolicy.LENIENT)
+    assert extracted.answer == "0.999..."
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer"),
+    [
+        ("1", "1-2^{-300}"),
+        ("1", "1+3^{-500}"),
+        ("0", "2^{-300}"),
+        ("10^{100}+1", "10^{100}"),
+        ("x", "x+2^{-300}"),
+    ],
+)
+def test_tiny_exact_differences_are_not_equal_numerically(reference: str, answer: str) -> None:
+    # Agreeing to 90 digits is not enough: the probe leaves them to the exact comparison.
+    assert probe(reference, answer) is None
+    assert probe(answer, reference) is None
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer"),
+    [
+        ("\\sqrt{2}\\sqrt{3}", "\\sqrt{6}"),
+        ("1", "\\frac{2^{300}}{2^{300}}"),
+        ("(x+1)^5", "x^5+5x^4+10x^3+10x^2+5x+1"),
+    ],
+)
+def test_equal_values_stay_equal_at_a_thousand_digits(reference: str, answer: str) -> None:
+    assert probe(reference, answer) is True
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("1", "1 - 2^{-300}", False),
+        ("1 - 2^{-300}", "1", False),
+        ("1 - 2^{-300}", "\\frac{2^{300}-1}{2^{300}}", True),
+        ("0", "3^{-500}", False),
+        ("10^{100} + 1", "100^{50} + 1", True),
+        ("10^{100} + 1", "10^{100} + 2", False),
+        ("e", "2.718281828459045235360287", True),  # e rounded to 24 places
+        ("e", "2.718281828459045235360288", False),
+        # 49 places: the rounding of sqrt(2), and one 10^{-48} away from it
+        ("\\sqrt{2}", "1.4142135623730950488016887242096980785696718753769", True),
+        ("\\sqrt{2}", "1.4142135623730950488016887242096980785696718753779", False),
+    ],
+)
+def test_the_symbolic_engine_compares_exact_values_exactly(
+    reference: str, answer: str, expected: bool
+) -> None:
+    assert symbolic_equal(reference, answer).equal is expected
+    assert symbolic_equal(answer, reference).equal is expected
+
+
+def test_a_long_decimal_is_only_the_rounding_its_places_imply() -> None:
+    sqrt2 = "1.4142135623730950488016887242096980785696718753769"
+    assert rounds_to("\\sqrt{2}", Fraction(sqrt2), 49) is True
+    assert rounds_to("\\sqrt{2}", Fraction(sqrt2[:-1] + "9" + "9"), 50) is False
+    assert rounds_to("\\sqrt{2}", Fraction("1.4142"), 4) is True
+    assert rounds_to("\\sqrt{2}", Fraction("1.4143"), 4) is False
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("2 \\pm \\sqrt{3}", "\\frac{4 \\pm 2\\sqrt{3}}{2}", True),
+        ("2 \\pm \\sqrt{3}", "-2 \\pm \\sqrt{3}", False),
+        ("2 \\pm \\sqrt{3}", "2 \\pm \\sqrt{12}", False),
+    ],
+)
+def test_two_plus_minus_answers_compare_their_two_values(
+    reference: str, answer: str, expected: bool
+) -> None:
+    assert _both_ways(reference, answer) is expected
+
+
+_WORK = (
+    "We have $2x + 5 = 19$, so $2x = 14$ and $x = 7$. Now we should check the second "
+    "condition, which says that the value of $3x - 4$ "
+)
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        _WORK + "must equal",
+        _WORK + "is $3 \\cdot 7 - 4 =",
+        _WORK + "is $3 \\cdot 7 - 4 = $",
+        _WORK + "is \\[ 3 \\cdot 7 - 4 = \\frac{",
+        _WORK + "is 17, and so the number we want is",
+    ],
+)
+def test_a_response_cut_off_before_its_answer_has_none(response: str) -> None:
+    assert cut_off(response)
+    assert extract_answer(response, ExtractionPolicy.LENIENT).method is ExtractionMethod.NONE
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        _WORK + "is $17$, which matches. So $x = 7$.",
+        _WORK + "is 17. Hence x is 7",
+        "x = ",  # a few words are an answer, not a cut-off response
+    ],
+)
+def test_a_complete_response_is_not_cut_off(response: str) -> None:
+    assert not cut_off(response)
+
+
+def test_a_marked_answer_counts_even_when_the_response_goes_on_and_is_cut() -> None:
+    response = "The digit sum is $9$, so the answer is $\\boxed{9}$.\n\nTo double check, we"
+    extracted = extract_answer(response, ExtractionPolicy.LENIENT)
+    assert (extracted.answer, extracted.method) == ("9", ExtractionMethod.BOXED)
