@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from pydantic import ValidationError
 
@@ -110,6 +110,14 @@ def _rewarded(judgement: Judgement[Any], policy: RewardPolicy) -> tuple[Judgemen
     status = Status.ERROR if bounded.failed else judgement.status
     detail = f"{judgement.detail}; {bounded.note}" if judgement.detail else bounded.note
     return replace(judgement, status=status, detail=detail), bounded.reward
+
+
+@runtime_checkable
+class PacedDemanding(Protocol):
+    """A :class:`~services.tasks.judging.Demanding` judge whose count takes a while for a
+    large request, so it gives the event loop turns while it counts."""
+
+    async def paced_demand(self, entries: Sequence[Entry], options: RewardOptions) -> int: ...
 
 
 class Scored(NamedTuple):
@@ -196,7 +204,8 @@ class Scorer:
             if isinstance(entry, Entry):
                 by_task.setdefault(entry.task, []).append(entry)
         gate = self._admission
-        with gate.admit(self.demand(by_task, options)) if gate else nullcontext():
+        demand = await self.demand(by_task, options) if gate else {}
+        with gate.admit(demand) if gate else nullcontext():
             judged = await asyncio.gather(
                 *(self._judge_task(task, group, context) for task, group in by_task.items())
             )
@@ -209,20 +218,22 @@ class Scorer:
             judgements.get(index) or _lost(index, item) for index, item in enumerate(items)
         ]
 
-    def demand(
+    async def demand(
         self, by_task: dict[Task, list[Entry]], options: RewardOptions
     ) -> dict[Backend, int]:
         """The work a request's valid items ask of each bounded backend: as the task's judge
         counts it where it can (the code judge leaves out runs its cache holds and repeats
-        within the request), else as the task's entry does (every test a code item takes,
-        one comparison per math item)."""
+        within the request, a slice of items per turn of the event loop), else as the
+        task's entry does (every test a code item takes, one comparison per math item)."""
         units = dict.fromkeys(Backend, 0)
         for task, group in by_task.items():
             entry = entry_of(task)
             if entry.backend is None:
                 continue
             judge = self._judge_of(task)
-            if isinstance(judge, Demanding):
+            if isinstance(judge, PacedDemanding):
+                units[entry.backend] += await judge.paced_demand(group, options)
+            elif isinstance(judge, Demanding):
                 units[entry.backend] += judge.demand(group, options)
             else:
                 units[entry.backend] += sum(entry.demand(e.item) for e in group)

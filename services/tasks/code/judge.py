@@ -16,6 +16,7 @@ from services.judgement import Judgement
 from services.protocol import CodeItem, Judge, RewardOptions, Status, Task, TestSpec
 from services.rewards.format_reward import score_format
 from services.tasks.code.evidence import CodeEvidence, PassCount
+from services.tasks.code.pacing import PER_TURN, Pacer
 from services.tasks.code.selection import Selection, TestLimits
 from services.tasks.judging import BatchContext, Entry, items_of, judge_each
 
@@ -86,7 +87,12 @@ class CodeJudge:
         if current_flow.get() is None:
             current_flow.set(object())
 
+        # A large request's items start a slice per turn of the loop (pacing.py), so its
+        # own work on the loop leaves room for /health and other requests.
+        pacer = Pacer()
+
         async def one(index: int, item: CodeItem) -> Judgement[CodeEvidence]:
+            await pacer.turn()
             return await self.judge_item(index, item, context.options, runs)
 
         return await judge_each(entries, context, CodeItem, one)
@@ -99,6 +105,24 @@ class CodeJudge:
         return sum(
             len(key.tests) for key in keys if key is not None and not self._outcomes.holds(key)
         )
+
+    async def paced_demand(self, entries: Sequence[Entry], options: RewardOptions) -> int:
+        """:meth:`demand`, a slice of items per turn of the event loop: finding 4,096 items'
+        programs and their runs' keys held the loop for a second."""
+        keys: set[RunKey] = set()
+        for count, item in enumerate(items_of(entries, CodeItem), 1):
+            key = self._key_of(item, options)
+            if key is not None:
+                keys.add(key)
+            if count % PER_TURN == 0:
+                await asyncio.sleep(0)
+        demand = 0
+        for count, key in enumerate(keys, 1):
+            if not self._outcomes.holds(key):
+                demand += len(key.tests)
+            if count % PER_TURN == 0:
+                await asyncio.sleep(0)
+        return demand
 
     def _key_of(self, item: CodeItem, options: RewardOptions) -> RunKey | None:
         """What the item's run depends on (None: nothing of it runs)."""

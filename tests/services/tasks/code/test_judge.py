@@ -177,10 +177,34 @@ async def test_demand_counts_only_the_tests_that_will_run(sandbox: Sandbox) -> N
         Entry(4, _item(ADD, TESTS)),
     ]
     assert scorer.demand(entries, OPTIONS) == 3 + 2
+    assert await scorer.paced_demand(entries, OPTIONS) == 3 + 2
     await scorer.judge_item(4, _item(ADD, TESTS), OPTIONS)
     assert scorer.demand(entries, OPTIONS) == 3  # that run is cached now
+    assert await scorer.paced_demand(entries, OPTIONS) == 3
     assert scorer.demand(entries, RewardOptions(every_test=True)) == 3 + 2  # another run
     assert hits == [False]  # counting is not a cache lookup
+
+
+async def test_paced_demand_counts_as_demand_and_gives_the_loop_turns(sandbox: Sandbox) -> None:
+    scorer = CodeJudge(sandbox)
+    entries = [
+        Entry(i, _item(ADD, [{"code": f"assert add({i}, 1) == {i + 1}"}, *TESTS]))
+        for i in range(200)
+    ]
+    entries += [Entry(200 + i, _item(ADD, TESTS)) for i in range(100)]  # one run
+    turns = 0
+
+    async def count_turns() -> None:
+        nonlocal turns
+        while True:
+            await asyncio.sleep(0)
+            turns += 1
+
+    counter = asyncio.ensure_future(count_turns())
+    demand = await scorer.paced_demand(entries, OPTIONS)
+    counter.cancel()
+    assert demand == scorer.demand(entries, OPTIONS) == 200 * 3 + 2
+    assert turns >= 5  # 300 items and 201 distinct runs: a slice per turn
 
 
 def test_demand_counts_the_tests_the_servers_limits_take(sandbox: Sandbox) -> None:
