@@ -48,7 +48,10 @@ class LocalGrader:
     core); ``code``: start the bubblewrap sandbox too, for code items (where it cannot
     run, code items say why, as the service's do); ``answer_after_reasoning``: the
     reasoning rule (search only after a closed ``<think>`` block; default
-    ``VERIFIER_ANSWER_AFTER_REASONING``, on); ``settings``: any other service setting by its
+    ``VERIFIER_ANSWER_AFTER_REASONING``, on); ``warm_parser``: before the first verdict,
+    warm the LaTeX parser and the symbolic engine on the server's warm-up set, as the
+    service does (about 12 s more at start, the first few hundred answers faster; by default
+    they warm up on the answers graded); ``settings``: any other service setting by its
     field name (``math_timeout_s``, ...)."""
 
     def __init__(
@@ -57,6 +60,7 @@ class LocalGrader:
         workers: int | None = None,
         code: bool = False,
         answer_after_reasoning: bool | None = None,
+        warm_parser: bool = False,
         settings: Mapping[str, Any] | None = None,
     ) -> None:
         self._overrides: dict[str, Any] = dict(settings or {})
@@ -65,6 +69,7 @@ class LocalGrader:
         if answer_after_reasoning is not None:
             self._overrides["answer_after_reasoning"] = answer_after_reasoning
         self.code = code
+        self.warm_parser = warm_parser
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -79,6 +84,8 @@ class LocalGrader:
         with self._lock:
             if self._scorer is not None:
                 return
+            if not self.warm_parser:
+                _start_workers_cold()
             loop = asyncio.new_event_loop()
             thread = threading.Thread(target=loop.run_forever, name="local-grader", daemon=True)
             thread.start()
@@ -264,6 +271,20 @@ class LocalGrader:
         if timeout_s is not None:
             item["timeout_s"] = timeout_s
         return self.score([item], options)[0]
+
+
+# What the math workers' fork server imports before forking them, less the warm-up set
+# (services.mathcheck.preload), which the service runs so its first requests are fast.
+_COLD_PRELOAD = ["sympy", "math_verify", "services.tasks.math.judge"]
+
+
+def _start_workers_cold() -> None:
+    """Start this process's fork server (which forks the math workers) without the parser's
+    warm-up, unless one runs already: a fork server keeps the preload it started with."""
+    from multiprocessing import forkserver, get_context
+
+    get_context("forkserver").set_forkserver_preload(_COLD_PRELOAD)
+    forkserver.ensure_running()
 
 
 def _grade_request(
