@@ -117,12 +117,56 @@ def _as_complex(parsed: list[Any]) -> list[Any]:
     return [substitute(item) for item in parsed]
 
 
+def _has_bare_log(text: str) -> bool:
+    """Whether ``text`` writes ``\\log`` without a base (``\\log_2`` has one)."""
+    return any(
+        not text[index + len("\\log") :].lstrip().startswith("_")
+        for index in _occurrences(text, "\\log")
+    )
+
+
+def _occurrences(text: str, word: str) -> list[int]:
+    found, start = [], text.find(word)
+    while start >= 0:
+        found.append(start)
+        start = text.find(word, start + len(word))
+    return found
+
+
+def _in_the_reference_convention(reference: str, answer: str, parsed: list[Any]) -> list[Any]:
+    """The answer's logarithms in the reference's convention: where the reference writes
+    ``\\ln`` and no ``\\log`` without a base, an answer's ``\\log`` without a base is the
+    natural logarithm (the parser reads it as base 10: the base goes). An answer that
+    writes ``\\ln`` or a base itself keeps its reading."""
+    import sympy
+
+    if (
+        "\\ln" not in reference
+        or _has_bare_log(reference)
+        or not _has_bare_log(answer)
+        or "\\ln" in answer
+        or "\\log_" in answer.replace(" ", "")
+    ):
+        return parsed
+
+    def natural(item: Any) -> Any:
+        if not isinstance(item, sympy.Basic):
+            return item
+        # The parser keeps log(x, 10) unevaluated, with both arguments.
+        return item.replace(
+            lambda node: isinstance(node, sympy.log) and node.args[1:] == (10,),
+            lambda node: sympy.log(node.args[0]),
+        )
+
+    return [natural(item) for item in parsed]
+
+
 def symbolic_equal(reference: str, answer: str) -> SymbolicVerdict:
     """Whether ``answer`` equals ``reference`` as mathematics (reference is the gold)."""
     from math_verify import verify
 
     gold = _parse(reference)
-    pred = _parse(answer)
+    pred = _in_the_reference_convention(reference, answer, _parse(answer))
     if not gold:
         return SymbolicVerdict(False, "reference could not be parsed", parsed=False)
     if not pred:

@@ -272,3 +272,26 @@ def test_a_marked_answer_counts_even_when_the_response_goes_on_and_is_cut() -> N
     response = "The digit sum is $9$, so the answer is $\\boxed{9}$.\n\nTo double check, we"
     extracted = extract_answer(response, ExtractionPolicy.LENIENT)
     assert (extracted.answer, extracted.method) == ("9", ExtractionMethod.BOXED)
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        # the reference writes \ln: an answer's \log without a base is natural
+        ("\\frac{\\ln 3}{2}", "\\frac{\\log 3}{2}", True),
+        ("\\ln 2", "\\log(2)", True),
+        ("\\ln 10", "\\log 10", True),
+        ("\\ln 3 + x", "\\log 3 + x", True),
+        # near-misses: a base written, another value, another number
+        ("\\frac{\\ln 3}{2}", "\\frac{\\log_{10} 3}{2}", False),
+        ("\\ln 3", "\\log 3 + 1", False),
+        ("\\ln 100", "2", False),
+        # the reference writes \log without a base: its own convention, base 10, stays
+        ("\\log 100", "2", True),
+        ("2\\log 5", "\\log 25", True),
+    ],
+)
+def test_log_without_a_base_takes_the_references_convention(
+    reference: str, answer: str, expected: bool
+) -> None:
+    assert symbolic_equal(reference, answer).equal is expected
