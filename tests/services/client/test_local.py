@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from services.client import Client, LocalGrader, Status
+from services.client import Client, LocalGrader, Status, grade_local
 from services.protocol import GradeResponse
 from tests.services.client.grading_pairs import PAIRS
 
@@ -88,3 +88,9 @@ def test_code_tests_run_in_the_sandbox() -> None:
         pytest.skip(f"the sandbox cannot run here: {result.detail}")
     assert result.status is Status.OK, result.detail
     assert result.components["pass_fraction"] == 0.5, result.components
+
+
+def test_grade_local_shares_one_grader(grader: LocalGrader) -> None:
+    answer = "The answer is $x = 2$."
+    assert grade_local(answer, "2") == grader.grade(answer, "2")
+    assert grade_local("\\boxed{3}", 2).correct is False
