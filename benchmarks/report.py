@@ -384,6 +384,27 @@ def math_replica_section(result: Json | None) -> str:
     return text
 
 
+def code_loop_section(result: Json | None) -> str:
+    """How long a large code batch held the event loop, run by run."""
+    if result is None:
+        return missing("code_loop_bench", "python benchmarks/code_loop_bench.py")
+    text = (
+        f"{result['note']}\n\n"
+        "| run | items | seconds | event loop's CPU s | probe late p50 / p99 / max ms "
+        "| statuses | mean reward | load average before |\n|---|---|---|---|---|---|---|---|\n"
+    )
+    for run in result["runs"]:
+        late = run["probe_late_ms"]
+        statuses = ", ".join(f"{k} {v:,}" for k, v in run["statuses"].items())
+        text += (
+            f"| {run['label']} | {run['items']:,} | {run['seconds']:g} | "
+            f"{run['loop_thread_cpu_s']:g} | {late['p50']:g} / {late['p99']:g} / "
+            f"{late['max']:g} | {statuses} | {run['mean_reward']} | "
+            f"{_load_avg(run['machine']['load_avg_before'])} |\n"
+        )
+    return text
+
+
 def verl_reward_section(result: Json | None) -> str:
     """The reward stage of a 4,096-sample GRPO step through each trainer's own path."""
     if result is None:
@@ -680,6 +701,11 @@ def build() -> str:
         "small client sends its own batches; then the cores sweep, the chunk sweep and the "
         "ratio against math-verify's pool (docs/benchmarks.md).\n",
         math_replica_section(load("math_replica_bench")),
+        "## A large code batch and the event loop (`benchmarks/code_loop_bench.py`)\n\n"
+        "A GRPO code batch scored as one request in the service's pipeline while a probe on "
+        "the event loop sleeps 5 ms at a time: how late it woke is how long `/health` or "
+        "another request would have waited (docs/benchmarks.md).\n",
+        code_loop_section(load("code_loop_bench")),
         "## Trainers: the reward stage of a 4,096-sample step "
         "(`benchmarks/verl_reward_bench.py`)\n\nRequests the service answered and seconds, "
         "through verl 0.9's own reward loop, TRL's reward function and OpenRLHF's client "

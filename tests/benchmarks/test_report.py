@@ -25,6 +25,15 @@ def test_the_trainer_section_reports_requests_and_seconds_by_path() -> None:
     assert "1/186" in text and "OpenRLHF" in text
 
 
+def test_the_code_loop_section_has_a_row_per_run() -> None:
+    result = report.load("code_loop_bench")
+    assert result is not None
+    text = report.code_loop_section(result)
+    for run in result["runs"]:
+        assert f"| {run['label']} | {run['items']:,} | {run['seconds']:g} |" in text
+
+
 def test_a_missing_result_says_which_command_writes_it() -> None:
     assert "python benchmarks/math_replica_bench.py" in report.math_replica_section(None)
     assert "python benchmarks/verl_reward_bench.py" in report.verl_reward_section(None)
+    assert "python benchmarks/code_loop_bench.py" in report.code_loop_section(None)
