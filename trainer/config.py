@@ -137,6 +137,9 @@ class TrainingSection(_Section):
         "fp32 on CPU (TRL's default bf16=True fails on CPU).",
     )
     seed: int = Field(42, description="Random seed (data order, sampling, init).")
+    progress_bar: bool = Field(
+        True, description="Show a progress bar with each step's reward, accuracy and an ETA."
+    )
     report_to: list[str] = Field(
         default_factory=list, description="Extra trackers: 'tensorboard', 'wandb'."
     )

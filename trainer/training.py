@@ -22,6 +22,7 @@ from trainer.config import SMOLLM2_MODEL, TrainerConfig
 from trainer.data import as_dataset, load_examples
 from trainer.evaluation import EvalCallback, Evaluator, select_problems
 from trainer.preflight import RewardsUnavailable, UnavailableGuard, preflight
+from trainer.progress import PLOT_FILE, ProgressBar, plot_rewards
 from trainer.remote_reward import RemoteReward
 from trainer.run_logs import (
     MetricsFileCallback,
@@ -289,6 +290,8 @@ def build_trainer(config: TrainerConfig, hardware: Hardware | None = None) -> GR
     # Without tqdm, transformers prints every log dict to stdout; the step line in
     # training.log (and metrics.jsonl) replaces it.
     trainer.remove_callback(PrinterCallback)
+    if config.training.progress_bar:
+        trainer.add_callback(ProgressBar())
     if problems:
         add_evaluation(trainer, config, problems, settings)
     return trainer
@@ -340,6 +343,10 @@ def train(
         finally:
             close_rewards(trainer)
         log.info("training finished: %s", output_dir)
+        if trainer.is_world_process_zero():
+            plot = plot_rewards(output_dir / METRICS_FILE, output_dir / PLOT_FILE)
+            if plot is not None:
+                log.info("reward and accuracy per step plotted in %s", plot)
         return output_dir
     finally:
         detach_training_log(handler)

@@ -13,7 +13,10 @@ def test_a_local_service_answers_and_keeps_its_log(tmp_path: Path) -> None:
     with local_service(startup_timeout_s=120, log_dir=tmp_path) as url:
         assert url.startswith("http://127.0.0.1:")
         assert httpx.get(f"{url}/health", timeout=10).status_code == 200
-    assert (tmp_path / "service.log").is_file()  # kept with the run, not a temporary file
+    log = (tmp_path / "service.log").read_text()  # kept with the run, not a temporary file
+    # The service's own log: its start-up and one line per request, as docs/trainer.md says.
+    assert "Application startup complete" in log
+    assert "GET /health" in log
     # Stopped when the block exits.
     try:
         httpx.get(f"{url}/health", timeout=2)
