@@ -1,7 +1,7 @@
-"""Recognise a checkpoint folder written by this trainer, as seed 001 resumes one.
+"""Recognise a checkpoint folder written by this trainer, as math-lora's guide resumes one.
 
-Seed 001 resumes with ``--model_path results/…/checkpoint-1000``. Loading that folder as
-a fresh model would stack a second LoRA adapter on the first and restart the step count
+The math-lora guide resumes with ``--model_path results/…/checkpoint-1000``. Loading that
+folder as a fresh model would stack a second LoRA adapter on the first and restart the step count
 and the optimizer; TRL's ``resume_from_checkpoint`` restores all three. A checkpoint is
 ours when it holds TRL's ``trainer_state.json`` and its run folder holds the run's
 ``config.yaml`` (written at start-up), which names the base model.

@@ -1,13 +1,13 @@
 """Periodic evaluation during training: sample k completions per held-out problem, score
 them through the same reward service, and report pass@1, pass@k and the mean reward.
 
-Seed 003 evaluates every 25 steps on 15 problems with 4 samples each; seed 002 and 004
-report a validation reward. Here the ``eval`` section sets the same: every N steps (and
-after the last step), the first ``num_problems`` problems of ``eval.path`` (or the rows
-held out of the training set), ``num_samples`` = k completions each, sampled with the
-policy's own ``generate``. The summary goes into the run's metrics (``eval/*``, so every
-tracker gets it) and ``eval_results.json``; every sample, with its reward breakdown, into
-``eval_samples.jsonl``.
+The q-code recipe evaluates every 25 steps on 15 problems with 4 samples each;
+reasoning-format and tinyv-rubric report a validation reward. Here the ``eval`` section
+sets the same: every N steps (and after the last step), the first ``num_problems``
+problems of ``eval.path`` (or the rows held out of the training set), ``num_samples`` =
+k completions each, sampled with the policy's own ``generate``. The summary goes into the
+run's metrics (``eval/*``, so every tracker gets it) and ``eval_results.json``; every
+sample, with its reward breakdown, into ``eval_samples.jsonl``.
 """
 
 from __future__ import annotations

@@ -321,7 +321,7 @@ def train(
 ) -> Path:
     """Run GRPO to the end; returns the output directory (final model saved there).
 
-    ``startup_notes`` (where the run differs from its seed, what was adjusted for this
+    ``startup_notes`` (where the run differs from its recipe's guide, what was adjusted for this
     machine) are logged as warnings first. Raises :class:`RewardsUnavailable` when the
     preflight finds rewards that cannot be computed, or the run stops for them.
     """
