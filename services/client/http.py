@@ -1,4 +1,5 @@
-"""The service's clients, blocking and async: ``score``, ``grade``, ``health``, ``ready``.
+"""The service's clients, blocking and async: ``score``, ``grade``, ``get_reward``,
+``health``, ``ready``.
 
 One pooled connection per client. A batch is split above ``max_batch`` items; requests are
 spread over the configured URLs round-robin and a retry moves to the next URL, so a dead
@@ -36,6 +37,7 @@ from services.protocol import (
     HealthResponse,
     Mode,
     ReadyResponse,
+    RewardModelResponse,
     RewardOptions,
     ScoreResult,
     VerdictSource,
@@ -97,6 +99,21 @@ def grade_body(
         }
     )
     return request.model_dump(mode="json", exclude_none=True)
+
+
+def reward_model_body(
+    query: Sequence[str],
+    prompts: Sequence[str],
+    labels: Sequence[Any] | None,
+    options: Options,
+) -> dict[str, Any]:
+    """The body of OpenRLHF's ``POST /get_reward``."""
+    body: dict[str, Any] = {"query": list(query), "prompts": list(prompts)}
+    if labels is not None:
+        body["labels"] = list(labels)
+    if wire := wire_options(options):
+        body["options"] = wire
+    return body
 
 
 def _check(response: httpx.Response) -> httpx.Response:
@@ -232,6 +249,19 @@ class AsyncClient:
         )
         return GradeResponse.model_validate((await self._request("POST", "/grade", body)).json())
 
+    async def get_reward(
+        self,
+        query: Sequence[str],
+        prompts: Sequence[str],
+        labels: Sequence[Any] | None = None,
+        options: Options = None,
+    ) -> RewardModelResponse:
+        """``POST /get_reward``, OpenRLHF's remote reward model: each query is a prompt
+        followed by its response, scored against its label."""
+        body = reward_model_body(query, prompts, labels, options)
+        response = await self._request("POST", "/get_reward", body)
+        return RewardModelResponse.model_validate(response.json())
+
     async def health(self) -> HealthResponse:
         """``GET /health``: the service is up, and its version."""
         return HealthResponse.model_validate((await self._request("GET", "/health")).json())
@@ -327,6 +357,19 @@ class Client:
             verifier_weight=verifier_weight,
         )
         return GradeResponse.model_validate(self._request("POST", "/grade", body).json())
+
+    def get_reward(
+        self,
+        query: Sequence[str],
+        prompts: Sequence[str],
+        labels: Sequence[Any] | None = None,
+        options: Options = None,
+    ) -> RewardModelResponse:
+        """``POST /get_reward``, OpenRLHF's remote reward model: each query is a prompt
+        followed by its response, scored against its label."""
+        body = reward_model_body(query, prompts, labels, options)
+        response = self._request("POST", "/get_reward", body)
+        return RewardModelResponse.model_validate(response.json())
 
     def health(self) -> HealthResponse:
         """``GET /health``: the service is up, and its version."""

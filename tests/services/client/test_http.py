@@ -70,6 +70,11 @@ def test_score_grade_and_health(service_url: str) -> None:
         # /grade's extraction option: a marked-only policy finds no answer here.
         marked = client.grade("So we get $\\frac{1}{2}$", 0.5, extraction=ExtractionPolicy.MARKED)
         assert marked.correct is False and "no final answer" in marked.explanation
+        prompt = "What is 2+2? "
+        rewards = client.get_reward(
+            [prompt + "\\boxed{4}", prompt + "\\boxed{5}"], [prompt, prompt], ["4", 4]
+        )
+        assert rewards.rewards == [1.0, -1.0] and rewards.extra_logs["correct"] == [1.0, 0.0]
 
 
 def test_async_client(service_url: str) -> None:
