@@ -6,7 +6,7 @@ import asyncio
 import logging
 import os
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -31,7 +31,7 @@ from services.protocol import (
     Status,
     VerdictSource,
 )
-from services.row_files import MissingTableLibrary, Row, RowWriter, count_rows, read_rows
+from services.row_files import MissingTableLibrary, Row, RowWriter, open_rows
 
 if TYPE_CHECKING:
     from services.client import AsyncClient, LocalGrader
@@ -317,7 +317,7 @@ async def _grade_file(
     batch_size: int,
     backend: _Backend,
 ) -> Counter[str]:
-    total = await asyncio.to_thread(count_rows, input_path)
+    total, rows = await asyncio.to_thread(open_rows, input_path)
     counts: Counter[str] = Counter()
     columns = (
         TextColumn("{task.description}"),
@@ -327,7 +327,6 @@ async def _grade_file(
         TextColumn("ETA"),
         TimeRemainingColumn(),
     )
-    rows = read_rows(input_path)
     try:
         with RowWriter(output, "grade") as sink:
             console.print(
@@ -352,7 +351,7 @@ async def _grade_file(
     return counts
 
 
-def _next_batch(rows: Any, size: int) -> list[Row]:
+def _next_batch(rows: Iterator[Row], size: int) -> list[Row]:
     batch: list[Row] = []
     for row in rows:
         batch.append(row)

@@ -42,27 +42,22 @@ def is_table(path: Path) -> bool:
     return path.suffix.lower() in TABLE_SUFFIXES
 
 
-def count_rows(path: Path) -> int:
-    """How many rows :func:`read_rows` yields (a table is read whole)."""
-    if is_table(path):
-        return sum(1 for _ in read_rows(path))
-    with path.open("rb") as handle:
-        return sum(1 for line in handle if line.strip())
-
-
-def read_rows(path: Path) -> Iterator[Row]:
-    """Each row of ``path``: a JSONL file lazily (blank lines skipped; a line that is not a
-    JSON object yields the reason), a CSV file as text exactly as written (an empty cell is
-    an empty string), a Parquet file with its columns' types."""
+def open_rows(path: Path) -> tuple[int, Iterator[Row]]:
+    """How many rows ``path`` holds, and the rows: a JSONL file's lazily (blank lines
+    skipped; a line that is not a JSON object yields the reason), a CSV file's as text
+    exactly as written (an empty cell is an empty string), a Parquet file's with its
+    columns' types (a table is read once, whole)."""
     suffix = path.suffix.lower()
     if suffix == ".csv":
         frame = _pandas(path).read_csv(path, dtype=str, keep_default_na=False)
-        yield from frame.to_dict(orient="records")
     elif suffix in (".parquet", ".pq"):
         frame = _pandas(path).read_parquet(path)
-        yield from frame.to_dict(orient="records")
     else:
-        yield from _jsonl_rows(path)
+        with path.open("rb") as handle:
+            count = sum(1 for line in handle if line.strip())
+        return count, _jsonl_rows(path)
+    records: list[Row] = frame.to_dict(orient="records")
+    return len(records), iter(records)
 
 
 def _jsonl_rows(path: Path) -> Iterator[Row]:
