@@ -11,7 +11,8 @@ same random values for their unknowns:
   agrees with ``1`` to 90 digits, not to 990: the symbolic engine compares such exact
   values exactly);
 * unknowns (the same on both sides): different when the values differ at a positive
-  point, equal when they agree at every point, positive and negative; values that agree
+  point, equal when they agree at every point, positive and negative (at the first to
+  1,000 digits, as without unknowns); values that agree
   only where the unknowns are positive (``\\sqrt{x^2}`` against ``x``) are left to sympy.
 
 ``rounds_to`` judges a decimal against an expression without unknowns by the symbolic
@@ -401,16 +402,21 @@ def _checked(value: mpmath.mpc) -> mpmath.mpc | None:
 
 
 def _apart(
-    left: Expression, right: Expression, point: dict[str, float], renamed: Mapping[str, str]
+    left: Expression,
+    right: Expression,
+    point: dict[str, float],
+    renamed: Mapping[str, str],
+    exact: bool,
 ) -> mpmath.mpf | None:
     """How far apart the two values are at ``point``, relative to the larger (at least 1);
     a distance below the working precision's error is measured again at twice the digits,
-    so that ``2^{200}`` and ``2^{200}+1`` stay apart, and one below that error again at
-    1,000 digits, so that ``1`` and ``1 - 2^{-300}`` do. None where either is undefined."""
+    so that ``2^{200}`` and ``2^{200}+1`` stay apart, and (``exact``) one below that error
+    again at 1,000 digits, so that ``1`` and ``1 - 2^{-300}`` do. None where either is
+    undefined."""
     apart: mpmath.mpf | None = None
     # The right side's unknowns take the values of the names they are renamed to.
     right_point = {name: point[renamed.get(name, name)] for name in right.unknowns}
-    for digits in (_DIGITS, 2 * _DIGITS, _EXACT_DIGITS):
+    for digits in (_DIGITS, 2 * _DIGITS, _EXACT_DIGITS) if exact else (_DIGITS, 2 * _DIGITS):
         a, b = _evaluated(left, point, digits), _evaluated(right, right_point, digits)
         if a is None or b is None:
             return None
@@ -439,16 +445,18 @@ def probe(
     chooser = random.Random(seed)
     names = sorted(left.unknowns)
     for sign in (1, -1) if names else (1,):
-        for _ in range(_POINTS if names else 1):
+        for index in range(_POINTS if names else 1):
             point = {name: sign * chooser.uniform(0.3, 2.7) for name in names}
-            apart = _apart(left, right, point, renamed)
+            # A tiny difference shows at any point: the first is measured to 1,000 digits.
+            exact = sign > 0 and index == 0
+            apart = _apart(left, right, point, renamed, exact)
             if apart is None:
                 return None
             if apart > _APART:
                 # Apart where the unknowns are positive: different; apart only where they
                 # are negative: a branch of a root or a power, for sympy to judge.
                 return False if sign > 0 else None
-            if apart > _EXACT_SAME:
+            if apart > (_EXACT_SAME if exact else _SAME):
                 return None
     return True
 
