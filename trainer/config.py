@@ -184,6 +184,13 @@ class GenerationSection(_Section):
     )
 
 
+class WorkedExample(_Section):
+    """One question and its answer, written in the format the reward reads."""
+
+    question: str = Field(description="The example's question.")
+    answer: str = Field(description="The answer as the model should write it.")
+
+
 class DataSection(_Section):
     path: str = Field(
         "trainer/data/demo_math.jsonl", description="Training set: .json, .jsonl or .parquet."
@@ -213,6 +220,11 @@ class DataSection(_Section):
         "<reasoning>…</reasoning><answer>…</answer> ('reasoning'), or no format ('none').",
     )
     system_prompt: str | None = Field(None, description="System message before the question.")
+    examples: list[WorkedExample] = Field(
+        default_factory=list,
+        description="Worked examples shown before each question as earlier chat turns "
+        "(question, then the answer in the rewarded format); [] = none.",
+    )
     conversational: bool = Field(
         True,
         description="Pass prompts as chat messages (TRL applies the chat template); false = "

@@ -184,6 +184,7 @@ def build_examples(
             language=reward.language,
             reasoning_format=data.reasoning_format,
             system_prompt=data.system_prompt,
+            examples=[(example.question, example.answer) for example in data.examples],
         )
         prompt: Any = messages
         if not data.conversational and tokenizer is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
 Message = dict[str, str]
@@ -47,11 +48,21 @@ def build_messages(
     language: str,
     reasoning_format: ReasoningFormat,
     system_prompt: str | None,
+    examples: Sequence[tuple[str, str]] = (),
 ) -> list[Message]:
+    """The chat: the system prompt, worked examples as earlier turns, then the question.
+
+    Each example is a (question, answer) pair shown as a user turn with the same
+    instruction and the assistant's answer, so a small model sees the answer format it is
+    rewarded for (a 135M model asked for ``\\boxed{}`` alone rarely writes one).
+    """
     messages: list[Message] = []
     if system_prompt:
         messages.append({"role": "system", "content": system_prompt})
     instruction = format_instruction(reasoning_format, task, language)
+    for example_question, example_answer in examples:
+        messages.append({"role": "user", "content": f"{example_question.strip()}\n\n{instruction}"})
+        messages.append({"role": "assistant", "content": example_answer})
     messages.append({"role": "user", "content": f"{question.strip()}\n\n{instruction}"})
     return messages
 
