@@ -1,4 +1,5 @@
-"""The one-command CPU demo: SmolLM2-135M-Instruct, a service it starts itself, 2 steps."""
+"""The one-command CPU demo: SmolLM2-135M-Instruct, a service it starts itself, 2 steps,
+a progress bar, rewards that move, and a plot at the end."""
 
 from __future__ import annotations
 
@@ -37,4 +38,14 @@ def test_demo_cpu_runs_end_to_end(tmp_path: Path) -> None:
     assert [m["step"] for m in steps] == [1, 2]
     assert all(m["verifier/status_ok"] == 1.0 for m in steps)
     assert (out / "checkpoint-2" / "adapter_model.safetensors").exists()
-    assert (out / "service.log").exists()  # the service it started for itself
+    # The service it started for itself logged there: start-up and its /score requests.
+    assert "POST /score" in (out / "service.log").read_text()
+    # The worked examples make the model answer in \boxed{}: not every reward is the
+    # no-answer one (-0.5), so the group advantages are not all zero.
+    rewards = [r["reward"] for r in map(json.loads, (out / "reward_debug.jsonl").open())]
+    assert any(reward != -0.5 for reward in rewards), rewards
+    # A progress bar with the step's reward and accuracy, then the plot and where it is.
+    assert "reward=" in done.stderr and "accuracy=" in done.stderr and "2/2" in done.stderr
+    plot = out / "reward_accuracy.png"
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+    assert f"Reward and accuracy per step: {plot}" in done.stdout
