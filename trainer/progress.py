@@ -39,6 +39,7 @@ class ProgressBar(TrainerCallback):
 
     def __init__(self) -> None:
         self.bar: Any = None  # a tqdm bar on the main process
+        self.shown = ""  # the last logged step's reward and accuracy
 
     def on_train_begin(
         self,
@@ -66,6 +67,7 @@ class ProgressBar(TrainerCallback):
         **kwargs: Any,
     ) -> None:
         if self.bar is not None:
+            self.bar.set_postfix_str(self.shown, refresh=False)  # the last logged step's
             self.bar.update(state.global_step - self.bar.n)
 
     def on_log(
@@ -84,7 +86,8 @@ class ProgressBar(TrainerCallback):
             if (value := _number(logs.get(key))) is not None
         }
         if shown:
-            self.bar.set_postfix({k: f"{v:.3f}" for k, v in shown.items()}, refresh=True)
+            self.shown = ", ".join(f"{k}={v:.3f}" for k, v in shown.items())
+            self.bar.set_postfix_str(self.shown, refresh=True)
 
     def on_train_end(
         self,

@@ -45,7 +45,7 @@ def rescore(service_url: str, records: list[dict[str, Any]], cfg: TrainerConfig)
 def check_logged_rewards(out: Path, service_url: str, cfg: TrainerConfig, steps: int) -> None:
     records = read_jsonl(out / DEBUG_FILE)
     # One reward call per step (steps_per_generation = accumulation), every completion logged.
-    group = cfg.training.per_device_train_batch_size * cfg.training.gradient_accumulation_steps
+    group = cfg.completions_per_device() * cfg.training.gradient_accumulation_steps
     assert len(records) == steps * group
     # 1. The rewards the trainer used are what the service says about those completions.
     assert [r["reward"] for r in records] == rescore(service_url, records, cfg)

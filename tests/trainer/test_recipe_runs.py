@@ -121,6 +121,10 @@ def test_seed002_run_with_its_validation_reward(
         "recipes/reasoning-format.yaml", tiny_model_dir, MATH_DATA, tmp_path, service_url
     )
     cfg.eval.every_steps, cfg.eval.num_problems = 1, 3
+    # Its batch counts prompts (verl's meaning): 4 prompts x 8 samples x 16 micro-steps would
+    # need 64 prompts a step; 1 prompt x 8 samples x 2 micro-steps keeps the CPU run short.
+    assert cfg.training.batch_size_counts == "prompts"
+    cfg.training.per_device_train_batch_size, cfg.training.gradient_accumulation_steps = 1, 2
     train(cfg)
     assert train_steps(tmp_path) == [1, 2]
     check_logged_rewards(tmp_path, service_url, cfg, steps=2)
