@@ -65,7 +65,7 @@ def load_warned(path: Path) -> tuple[TrainerConfig, list[str]]:
     return config, [str(w.message) for w in caught if w.category is FlatKeyWarning]
 
 
-def test_seed001_yaml_loads_with_one_warning_per_key(tmp_path: Path) -> None:
+def test_math_lora_yaml_loads_with_one_warning_per_key(tmp_path: Path) -> None:
     path = tmp_path / "rl_grpo_config.yaml"
     path.write_text(SEED001_YAML)
     config, messages = load_warned(path)
@@ -85,7 +85,7 @@ def test_seed001_yaml_loads_with_one_warning_per_key(tmp_path: Path) -> None:
     assert (config.generation.temperature, config.generation.top_p) == (0.7, 0.9)
 
 
-def test_seed003_keys_map_and_launcher_keys_are_skipped_with_a_warning(tmp_path: Path) -> None:
+def test_q_code_keys_map_and_launcher_keys_are_skipped_with_a_warning(tmp_path: Path) -> None:
     path = tmp_path / "q.yaml"
     path.write_text(SEED003_YAML)
     config, messages = load_warned(path)

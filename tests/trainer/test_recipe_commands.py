@@ -136,7 +136,7 @@ def seed001_workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_model_
     return tmp_path
 
 
-def test_seed001_command_resolves_to_the_seeds_recipe_and_trains(
+def test_math_lora_command_resolves_to_the_seeds_recipe_and_trains(
     seed001_workdir: Path, tiny_model_dir: Path, service_url: str
 ) -> None:
     argv = seed_argv(SEED001_RUN, **{"checkpoints/your_sft_checkpoint": str(tiny_model_dir)})
@@ -171,7 +171,7 @@ def test_seed001_command_resolves_to_the_seeds_recipe_and_trains(
     assert all("\\boxed{}" in r["prompt"] and "<answer>" not in r["prompt"] for r in records)
 
 
-def test_seed001_resume_from_model_path_continues_the_run(
+def test_math_lora_resume_from_model_path_continues_the_run(
     seed001_workdir: Path, tiny_model_dir: Path, service_url: str
 ) -> None:
     first = seed_argv(SEED001_RUN, **{"checkpoints/your_sft_checkpoint": str(tiny_model_dir)})
@@ -201,7 +201,7 @@ def test_seed001_resume_from_model_path_continues_the_run(
     assert names and not any(name.count("base_model.model") > 1 for name in names)
 
 
-def test_seed002_command_resolves_to_the_seeds_recipe_and_trains(
+def test_reasoning_format_command_resolves_to_the_seeds_recipe_and_trains(
     tiny_model_dir: Path, service_url: str, tmp_path: Path
 ) -> None:
     argv = seed_argv(SEED002_CUSTOM) + seed_argv(SEED002_LORA)
@@ -240,7 +240,7 @@ def test_seed002_command_resolves_to_the_seeds_recipe_and_trains(
     assert "wandb is not installed" in (tmp_path / "training.log").read_text()
 
 
-def test_seed002_troubleshooting_line_runs(
+def test_reasoning_format_troubleshooting_line_runs(
     tiny_model_dir: Path, service_url: str, tmp_path: Path
 ) -> None:
     # "CUDA Memory Issues": --batch-size 2 --use-lora. verl's batch counts prompts, so TRL
@@ -259,13 +259,13 @@ def test_seed002_troubleshooting_line_runs(
     assert steps_trained(tmp_path) == [1]
 
 
-def test_seed002_model_size_alone_resolves_to_its_hub_model() -> None:
+def test_reasoning_format_model_size_alone_resolves_to_its_hub_model() -> None:
     recipe = recipe_of([*seed_argv(SEED002_CUSTOM), "--dataset", str(DEMO_MATH)])
     assert recipe.config.model.path == "Qwen/Qwen2.5-1.5B-Instruct"
     assert recipe.sources["model.path"] == "flag --model-size"
 
 
-def test_seed002_refusals_are_one_line(
+def test_reasoning_format_refusals_are_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
@@ -319,7 +319,7 @@ def q_seed_argv(command: str, size: str, kind: str, model: Path, out: Path, rows
     return [*argv, "--dataset", str(write_q_rows(out.parent / "q.jsonl", rows))]
 
 
-def test_seed003_command_resolves_to_q_and_the_preflight_stops_without_q(
+def test_q_code_command_resolves_to_q_and_the_preflight_stops_without_q(
     tiny_model_dir: Path, service_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "out"
@@ -349,7 +349,7 @@ def test_seed003_command_resolves_to_q_and_the_preflight_stops_without_q(
     assert not (out / METRICS_FILE).exists() and not list(out.glob("checkpoint-*"))
 
 
-def test_seed003_reasoning_command_with_allow_unavailable_says_what_it_could_not_score(
+def test_q_code_reasoning_command_with_allow_unavailable_says_what_it_could_not_score(
     tiny_model_dir: Path, service_url: str, tmp_path: Path
 ) -> None:
     out = tmp_path / "out"
@@ -376,7 +376,7 @@ def test_seed003_reasoning_command_with_allow_unavailable_says_what_it_could_not
         assert round_["reward"] is None
 
 
-def test_seed004_tinyv_only_resolves_to_tinyvs_scale_and_needs_the_verifier(
+def test_tinyv_rubric_tinyv_only_resolves_to_tinyvs_scale_and_needs_the_verifier(
     tiny_model_dir: Path, service_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Seed 004's script runs verl; its VERIFIER_SETUP=tinyv_only on our trainer is
@@ -421,7 +421,7 @@ def test_seed004_tinyv_only_resolves_to_tinyvs_scale_and_needs_the_verifier(
         "tinyv_parity.yaml",
     ],
 )
-def test_shipped_seed_configs_resolve_without_wandb_and_take_an_eval_path(
+def test_shipped_recipe_configs_resolve_without_wandb_and_take_an_eval_path(
     name: str, tmp_path: Path
 ) -> None:
     evaluation = write_q_rows(tmp_path / "q_eval.jsonl", 2)

@@ -92,7 +92,7 @@ def score_with(
     return asyncio.run(run())
 
 
-def test_seed001_unboxed_correct_answer_gets_the_no_answer_reward(service_url: str) -> None:
+def test_math_lora_unboxed_correct_answer_gets_the_no_answer_reward(service_url: str) -> None:
     # Needs the service's per-request extraction policy (options.extraction).
     reward = load_config(CONFIGS / "recipes/math-lora.yaml").reward
     completions = ["\\boxed{42}", "The answer is 42.", "42", "\\boxed{41}"]
@@ -100,7 +100,7 @@ def test_seed001_unboxed_correct_answer_gets_the_no_answer_reward(service_url: s
     assert score_with(reward, service_url, completions, columns) == [1.0, -0.5, -0.5, -1.0]
 
 
-def test_seed001_run(tiny_model_dir: Path, service_url: str, tmp_path: Path) -> None:
+def test_math_lora_run(tiny_model_dir: Path, service_url: str, tmp_path: Path) -> None:
     cfg = seed_config("recipes/math-lora.yaml", tiny_model_dir, MATH_DATA, tmp_path, service_url)
     train(cfg)
     assert train_steps(tmp_path) == [1, 2]
@@ -114,7 +114,7 @@ def test_seed001_run(tiny_model_dir: Path, service_url: str, tmp_path: Path) -> 
     assert set(adapter["target_modules"]) == {"q_proj", "k_proj", "v_proj", "o_proj"}
 
 
-def test_seed002_run_with_its_validation_reward(
+def test_reasoning_format_run_with_its_validation_reward(
     tiny_model_dir: Path, service_url: str, tmp_path: Path
 ) -> None:
     cfg = seed_config(
@@ -138,7 +138,7 @@ def test_seed002_run_with_its_validation_reward(
     assert (tmp_path / "model.safetensors").exists()  # full fine-tuning, as the seed
 
 
-def test_seed003_run_extracts_direct_q_code(
+def test_q_code_run_extracts_direct_q_code(
     tiny_model_dir: Path, service_url: str, tmp_path: Path
 ) -> None:
     data, evaluation = tmp_path / "q.jsonl", tmp_path / "q_eval.jsonl"
@@ -169,7 +169,7 @@ def test_seed003_run_extracts_direct_q_code(
     assert all(r["num_samples"] == 4 and r["num_problems"] == 2 for r in rounds)
 
 
-def test_a_seed_format_yaml_trains(tiny_model_dir: Path, service_url: str, tmp_path: Path) -> None:
+def test_a_flat_key_yaml_trains(tiny_model_dir: Path, service_url: str, tmp_path: Path) -> None:
     out = tmp_path / "out"
     seed_yaml = {
         "model_path": str(tiny_model_dir),
