@@ -330,8 +330,12 @@ def train(
     try:
         for note in startup_notes:
             log.warning("%s", note)
-        log.info("config:\n%s", config.model_dump_json(indent=2, exclude={"service": {"api_key"}}))
-        write_run_config(config, output_dir)
+        # The whole config goes to training.log only; the console gets where it is.
+        dump = config.model_dump_json(indent=2, exclude={"service": {"api_key"}})
+        handler.handle(
+            log.makeRecord(log.name, logging.INFO, __file__, 0, "config:\n%s", (dump,), None)
+        )
+        log.info("config: %s", write_run_config(config, output_dir))
         trainer = build_trainer(config, hardware)
         try:
             resume = resolve_resume(config.training.resume, output_dir)
