@@ -127,6 +127,7 @@ def plot_rewards(metrics: Path, output: Path) -> Path | None:
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
     except ImportError:
         log.warning("matplotlib is not installed: no reward plot (pip install matplotlib)")
         return None
@@ -134,6 +135,7 @@ def plot_rewards(metrics: Path, output: Path) -> Path | None:
     steps, rewards = zip(*curves[REWARD_KEY], strict=True)
     reward_axis.plot(steps, rewards, marker="o", color="tab:blue", label="mean reward")
     reward_axis.set_xlabel("step")
+    reward_axis.xaxis.set_major_locator(MaxNLocator(integer=True))
     reward_axis.set_ylabel("mean reward", color="tab:blue")
     if curves[ACCURACY_KEY]:
         accuracy_axis = reward_axis.twinx()
