@@ -1,9 +1,9 @@
 """The q engine the pykx package ships: found, chosen, mounted, licensed and explained.
 
 Everything here runs without a licence. Most of it runs without pykx too, on a folder laid
-out as pykx installs itself (tests/sandbox/pykx_layout.py); the tests marked ``needs_pykx``
-load the real engine in the sandbox and need pykx installed for this Python
-(``pip install '.[q]'``)."""
+out as pykx installs itself (tests/sandbox/pykx_layout.py); the tests of the real engine load
+it in the sandbox from pykx installed for this Python, or else from a venv of its own that
+harness/pykx.py builds from PyPI."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from harness.pykx import PykxUnavailable, ensure_pykx_venv
 from sandbox import Failure, Language, Limits, Sandbox, SandboxConfig, SandboxUnavailable, TestCase
 from sandbox.bwrap import QLIC, QLIC_SRC
 from sandbox.interpreter import PythonInfo, probe_python
@@ -40,10 +41,24 @@ from .pykx_layout import PykxLayout, make_pykx_layout, make_venv
 
 NOT_A_LICENCE = base64.b64encode(b"not a licence, but a licence file all the same").decode()
 Q_VARIABLES = ("Q_BIN", "QHOME", "QLIC", "KDB_LICENSE_B64", "KDB_K4LICENSE_B64")
-REAL_PYKX = find_pykx(sys.executable)
-needs_pykx = pytest.mark.skipif(
-    REAL_PYKX is None, reason="pykx is not installed for this Python (pip install '.[q]')"
-)
+
+
+@pytest.fixture(scope="module")
+def real_pykx() -> tuple[str, PykxInstall]:
+    """A Python with the real pykx: this one where pykx is installed, else a venv of its own
+    (harness/pykx.py; one wheel from PyPI, cached under .cache)."""
+    found = find_pykx(sys.executable)
+    if found is not None:
+        return sys.executable, found
+    try:
+        python = str(ensure_pykx_venv())
+    except PykxUnavailable as exc:
+        pytest.skip(f"no pykx to load the real q engine from: {exc}")
+    found = find_pykx(python)
+    assert found is not None, f"pykx installed into {python}'s venv but not found there"
+    return python, found
+
+
 pytestmark = pytest.mark.timeout(180)
 
 
@@ -256,23 +271,23 @@ def test_pykx_without_a_licence_is_unavailable_with_the_reason(layout: PykxLayou
 
 
 @needs_bwrap
-@needs_pykx
-def test_real_engine_without_a_licence_is_unavailable_with_the_reason() -> None:
-    assert REAL_PYKX is not None
-    with Sandbox(_config(sys.executable)) as sb:
+def test_real_engine_without_a_licence_is_unavailable_with_the_reason(
+    real_pykx: tuple[str, PykxInstall],
+) -> None:
+    python, pykx = real_pykx
+    with Sandbox(_config(python)) as sb:
         q = sb.status().q
         assert not q.available and q.reason is not None
-        assert q.reason.startswith(f"{REAL_PYKX.label} found ({REAL_PYKX.home}), but no q licence")
+        assert q.reason.startswith(f"{pykx.label} found ({pykx.home}), but no q licence")
 
 
 @needs_bwrap
-@needs_pykx
 @pytest.mark.parametrize(
     ("variable", "file"),
     [("KDB_K4LICENSE_B64", "k4.lic"), ("KDB_LICENSE_B64", "kc.lic"), ("QLIC", "kx.lic")],
 )
 def test_real_engine_reads_the_licence_in_the_sandbox(
-    variable: str, file: str, tmp_path: Path
+    variable: str, file: str, tmp_path: Path, real_pykx: tuple[str, PykxInstall]
 ) -> None:
     """q itself, loaded from pykx in the sandbox, finds the licence where the sandbox put it
     and refuses it: the error is q's own, naming that file."""
@@ -280,7 +295,7 @@ def test_real_engine_reads_the_licence_in_the_sandbox(
     if variable == "QLIC":  # a folder holding KDB-X's kx.lic
         (tmp_path / file).write_bytes(base64.b64decode(NOT_A_LICENCE))
         value = str(tmp_path)
-    with Sandbox(_config(sys.executable, **{variable: value})) as sb:
+    with Sandbox(_config(real_pykx[0], **{variable: value})) as sb:
         outcome = asyncio.run(
             sb.run_tests(Language.Q, "x:1", [TestCase(code="show x", expected="1")], Limits())
         )[0]
