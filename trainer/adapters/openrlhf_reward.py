@@ -118,9 +118,5 @@ def reward_func(queries: list[str], prompts: list[str], labels: list[Any]) -> di
     sample, as ``/get_reward`` answers.
     """
     client, options = _connect()
-    body: dict[str, Any] = {"query": list(queries), "prompts": list(prompts)}
-    body["labels"] = list(labels)
-    if options:
-        body["options"] = options
-    answer: dict[str, Any] = client._request("POST", "/get_reward", body).json()
-    return answer
+    answer = client.get_reward(list(queries), list(prompts), list(labels), options or None)
+    return answer.model_dump()
