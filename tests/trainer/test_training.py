@@ -135,6 +135,44 @@ def test_python_code_run(tiny_model_dir: Path, service_url: str, tmp_path: Path)
     check_logged_rewards(out, service_url, cfg, steps=2)
 
 
+def test_a_verl_format_code_dataset_trains(
+    tiny_model_dir: Path, service_url: str, tmp_path: Path
+) -> None:
+    """verl's own code rows (chat-message prompt, tests as reward_model.ground_truth: a JSON
+    string of stdin/stdout pairs, or a dict with fn_name for call-based items) train."""
+    stdio = {"inputs": ["1 2\n", "5 7\n"], "outputs": ["3\n", "12\n"]}
+    call = {"fn_name": "add", "inputs": [[1, 2], [2, 2]], "outputs": [[3], [4]]}
+    rows = [
+        {
+            "data_source": "codecontests",
+            "prompt": [{"role": "user", "content": f"Write add; case {n}."}],
+            "ability": "code",
+            "reward_model": {"style": "rule", "ground_truth": json.dumps(stdio) if n % 2 else call},
+        }
+        for n in range(4)
+    ]
+    data = tmp_path / "verl_code.jsonl"
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    cfg = config(
+        tiny_model_dir,
+        data,
+        service_url,
+        tmp_path / "out",
+        # Two prompts a step, two steps: one epoch of the four rows, so both kinds are sent.
+        training={"max_steps": 2, "per_device_train_batch_size": 8},
+        reward={"task": "code", "language": "python"},
+        data={"reasoning_format": "none"},
+    )
+    train(cfg)
+    out = tmp_path / "out"
+    records = read_jsonl(out / DEBUG_FILE)
+    assert {r["task"] for r in records} == {"code"}
+    # Both kinds of test reached the service: stdin/stdout pairs and calls of fn_name.
+    assert any(t.get("stdin") == "1 2\n" for r in records for t in r["tests"])
+    assert any("add" in (t.get("code") or "") for r in records for t in r["tests"])
+    check_logged_rewards(out, service_url, cfg, steps=2)
+
+
 def test_full_fine_tuning_run(tiny_model_dir: Path, service_url: str, tmp_path: Path) -> None:
     cfg = config(
         tiny_model_dir,
