@@ -3,18 +3,25 @@ has one (``/score/math``, ``/score/code``, ``/score/rubric``)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
+from fastapi.responses import Response
 from pydantic import BaseModel
 
 from services.api.dependencies import Authorized, app_scorer, envelope
-from services.api.responses import BATCH_ERRORS
+from services.api.responses import BATCH_ERRORS, JSONResponse
 from services.protocol import BatchEnvelope, ScoreRequest, ScoreResponse, Task
 from services.scoring import Scorer
 from services.tasks.registry import entries
 
 router = APIRouter()
+
+# Above this many results the response is rendered on a worker thread: validating and
+# writing 4,096 results takes 0.15-0.5 s of CPU, which on the event loop's thread would hold
+# /health and every other request for that long (on a thread, the loop takes turns with it).
+RENDER_ON_THREAD_ABOVE = 256
 
 # The bodies the batch routes document; they parse their body themselves (see envelope).
 BATCH_BODIES: tuple[type[BaseModel], ...] = (
@@ -38,8 +45,11 @@ def _add_score_route(path: str, only: Task | None, body: type[BaseModel], what: 
     async def route(
         envelope_: Annotated[BatchEnvelope, Depends(envelope)],
         scorer_: Annotated[Scorer, Depends(app_scorer)],
-    ) -> ScoreResponse:
-        return await scorer_.score_batch(envelope_.items, envelope_.options, only=only)
+    ) -> Response:
+        scored = await scorer_.score_batch(envelope_.items, envelope_.options, only=only)
+        if len(scored.results) > RENDER_ON_THREAD_ABOVE:
+            return await asyncio.to_thread(render, scored)
+        return render(scored)
 
     router.post(
         path,
@@ -50,6 +60,12 @@ def _add_score_route(path: str, only: Task | None, body: type[BaseModel], what: 
         summary=f"Score a batch of {what}",
         name=f"score_{only.value}" if only else "score",
     )(route)
+
+
+def render(response: ScoreResponse) -> Response:
+    """The bytes FastAPI would write for ``response`` as the route's response model, made
+    here so that a large batch's can be made off the event loop."""
+    return JSONResponse(response.model_dump(mode="json", by_alias=True))
 
 
 _add_score_route("/score", None, ScoreRequest, "math, code and rubric items")

@@ -78,6 +78,27 @@ def test_batch_results_are_in_order_with_ids_and_statuses(client: httpx.Client) 
     assert sum(summary["by_status"].values()) == len(items)
 
 
+def test_a_large_batch_answers_what_small_ones_do(client: httpx.Client) -> None:
+    # Above services.api.score.RENDER_ON_THREAD_ABOVE results the response is written off
+    # the event loop; each result must be the one a request of that item alone gets.
+    kinds = [
+        {"task": "math", "completion": "\\boxed{\\frac{1}{2}}", "reference": "0.5"},
+        {"task": "math", "completion": "The answer is 7.", "reference": "8"},
+        {"task": "math", "completion": "no answer here", "reference": "3"},
+        {"task": "math", "completion": "\\boxed{x^2+2x+1}", "reference": "(x+1)^2"},
+    ]
+    items = [{**kinds[n % len(kinds)], "id": n} for n in range(300)]
+    large = client.post("/score", json={"items": items})
+    assert large.status_code == 200, large.text
+    results = large.json()["results"]
+    assert [r["index"] for r in results] == list(range(300))
+    assert [r["id"] for r in results] == list(range(300))
+    for n, kind in enumerate(kinds):
+        alone = client.post("/score", json={"items": [{**kind, "id": n}]}).json()["results"][0]
+        assert results[n] | {"index": 0} == alone, (kind, results[n], alone)
+        assert all(results[m] | {"id": n, "index": 0} == alone for m in range(n, 300, 4))
+
+
 def test_reward_values_are_per_request(client: httpx.Client) -> None:
     options = {"correct": 2.0, "wrong": 0.25, "no_answer": -3.0}
     items = [_math("\\boxed{4}", "4"), _math("\\boxed{5}", "4"), _math("", "4")]
