@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import SandboxUnavailable
 
@@ -32,20 +33,26 @@ class PythonInfo:
         return sorted(paths)
 
 
+def run_probe(python_exe: str, code: str) -> Any:
+    """What ``code`` prints as JSON when ``python_exe`` runs it isolated (``-I``, a bare
+    PATH); OSError, SubprocessError or ValueError when it cannot run or prints no JSON."""
+    out = subprocess.run(
+        [python_exe, "-I", "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+        env={"PATH": "/usr/bin:/bin"},
+    ).stdout
+    return json.loads(out)
+
+
 def probe_python(python_bin: str) -> PythonInfo:
     exe = python_bin if os.path.isabs(python_bin) else shutil.which(python_bin)
     if not exe or not os.access(exe, os.X_OK):
         raise SandboxUnavailable(f"python interpreter not found or not executable: {python_bin}")
     try:
-        out = subprocess.run(
-            [exe, "-I", "-c", _PROBE],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=True,
-            env={"PATH": "/usr/bin:/bin"},
-        ).stdout
-        prefix, base_prefix, version = json.loads(out)
+        prefix, base_prefix, version = run_probe(exe, _PROBE)
     except (OSError, subprocess.SubprocessError, ValueError) as exc:
         raise SandboxUnavailable(f"cannot run python interpreter {exe}: {exc}") from exc
     return PythonInfo(exe, prefix, base_prefix, version)

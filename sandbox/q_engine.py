@@ -8,7 +8,6 @@ of every test's CPU budget, and starts a second process to check the licence).""
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import subprocess
@@ -18,7 +17,7 @@ from pathlib import Path
 
 from . import q_embedded
 from .errors import SandboxUnavailable
-from .interpreter import PythonInfo
+from .interpreter import PythonInfo, run_probe
 from .q_script import q_argv
 
 NO_Q = "Q_BIN not set: no licensed q on this machine"
@@ -79,15 +78,7 @@ def engine_library() -> tuple[str, str]:
 def find_pykx(python_exe: str) -> PykxInstall | None:
     """The pykx package that ``python_exe`` would import, or None."""
     try:
-        out = subprocess.run(
-            [python_exe, "-I", "-c", _PROBE],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=True,
-            env={"PATH": "/usr/bin:/bin"},
-        ).stdout
-        package_dir, version = json.loads(out)
+        package_dir, version = run_probe(python_exe, _PROBE)
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
     if not package_dir:
