@@ -24,7 +24,6 @@ import shlex
 import sys
 import types
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ import httpx
 import pytest
 
 from tests.conftest import API_KEY
+from tests.openrlhf_executor import ScriptedEngine, openrlhf_reward_path
 from trainer.smollm2 import build_tokenizer, gguf_path
 
 pytest.importorskip("openrlhf", reason="openrlhf==0.11.* is installed by make install-dev")
@@ -40,61 +40,11 @@ PRIME_TESTS = json.dumps({"inputs": ["1 2\n", "5 7\n"], "outputs": ["3\n", "12\n
 ADDER = "```python\na, b = map(int, input().split())\nprint(a + b)\n```"
 
 
-@dataclass
-class _Completion:
-    token_ids: list[int]
-    text: str
-    finish_reason: str = "stop"
-    logprobs: None = None
-
-
-@dataclass
-class _RequestOutput:
-    outputs: list[_Completion] = field(default_factory=list)
-
-
-class ScriptedEngine:
-    """Stands in for OpenRLHF's vLLM engine (GPU): returns fixed token ids."""
-
-    def __init__(self, token_ids: list[int], text: str) -> None:
-        self._output = _RequestOutput([_Completion(token_ids, text)])
-
-    async def generate(self, prompt_token_ids: list[int], *_: Any, **__: Any) -> _RequestOutput:
-        return self._output
-
-
 @pytest.fixture(scope="module")
 def openrlhf() -> Iterator[types.SimpleNamespace]:
     """OpenRLHF's reward-path classes, imported with the GPU-only ``vllm`` module stubbed."""
-    stubs = {name: types.ModuleType(name) for name in ("vllm", "vllm.inputs", "vllm.utils")}
-    stubs["vllm"].SamplingParams = types.SimpleNamespace  # type: ignore[attr-defined]
-    stubs["vllm.inputs"].TokensPrompt = dict  # type: ignore[attr-defined]
-    stubs["vllm.utils"].random_uuid = lambda: "0"  # type: ignore[attr-defined]
-    saved = {name: sys.modules.get(name) for name in stubs}
-    sys.modules.update(stubs)
-    try:
-        from openrlhf.trainer.ppo_utils.experience import Experience, split_experience_batch
-        from openrlhf.trainer.ppo_utils.samples_generator import SamplesGenerator
-        from openrlhf.utils.agent import SingleTurnAgentExecutor
-
-        yield types.SimpleNamespace(
-            Executor=SingleTurnAgentExecutor,
-            Experience=Experience,
-            split=split_experience_batch,
-            generator=SamplesGenerator(
-                strategy=types.SimpleNamespace(args=types.SimpleNamespace()),
-                prompts_dataloader=None,
-                eval_dataloader=None,
-                tokenizer=None,
-                vllm_engines=[],
-            ),
-        )
-    finally:
-        for name, module in saved.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
+    with openrlhf_reward_path() as classes:
+        yield classes
 
 
 @pytest.fixture(scope="module")

@@ -6,14 +6,14 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
-import sys
 import types
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.openrlhf_executor import ScriptedEngine, openrlhf_reward_path
 
 REWARD_FILE = Path(__file__).resolve().parents[3] / "trainer" / "adapters" / "openrlhf_reward.py"
 PROMPT = "<|im_start|>user\nWhat is 2+2?<|im_end|>\n<|im_start|>assistant\n"
@@ -98,45 +98,15 @@ def test_an_unreachable_service_raises_instead_of_a_reward(
 # OpenRLHF's own executor, with the GPU-only vllm module stubbed and a scripted engine.
 
 
-@dataclass
-class _Completion:
-    token_ids: list[int]
-    text: str
-    finish_reason: str = "stop"
-    logprobs: None = None
-
-
-@dataclass
-class _RequestOutput:
-    outputs: list[_Completion] = field(default_factory=list)
-
-
-class _ScriptedEngine:
-    def __init__(self, token_ids: list[int], text: str) -> None:
-        self._output = _RequestOutput([_Completion(token_ids, text)])
-
-    async def generate(self, prompt_token_ids: list[int], *_: Any, **__: Any) -> _RequestOutput:
-        return self._output
-
-
 def test_openrlhfs_executor_loads_the_file_and_trains_on_its_rewards(
     hook: types.ModuleType,
 ) -> None:
     pytest.importorskip("openrlhf", reason="openrlhf==0.11.* is installed by make install-dev")
     from trainer.smollm2 import build_tokenizer, gguf_path
 
-    stubs = {name: types.ModuleType(name) for name in ("vllm", "vllm.inputs", "vllm.utils")}
-    stubs["vllm"].SamplingParams = types.SimpleNamespace  # type: ignore[attr-defined]
-    stubs["vllm.inputs"].TokensPrompt = dict  # type: ignore[attr-defined]
-    stubs["vllm.utils"].random_uuid = lambda: "0"  # type: ignore[attr-defined]
-    saved = {name: sys.modules.get(name) for name in stubs}
-    sys.modules.update(stubs)
-    try:
-        from openrlhf.trainer.ppo_utils.samples_generator import SamplesGenerator
-        from openrlhf.utils.agent import SingleTurnAgentExecutor
-
+    with openrlhf_reward_path() as openrlhf:
         tokenizer = build_tokenizer(gguf_path())
-        executor = SingleTurnAgentExecutor(str(REWARD_FILE))  # --reward.remote_url FILE.py
+        executor = openrlhf.Executor(str(REWARD_FILE))  # --reward.remote_url FILE.py
         assert executor.reward_func is not None
 
         async def rollout(response: str, label: Any) -> Any:
@@ -150,7 +120,7 @@ def test_openrlhfs_executor_loads_the_file_and_trains_on_its_rewards(
                 types.SimpleNamespace(max_tokens=512, logprobs=None),
                 max_length=2048,
                 hf_tokenizer=tokenizer,
-                llm_engine=_ScriptedEngine(ids, response),
+                llm_engine=ScriptedEngine(ids, response),
             )
 
         async def every() -> list[Any]:
@@ -158,19 +128,6 @@ def test_openrlhfs_executor_loads_the_file_and_trains_on_its_rewards(
             return list(await asyncio.gather(*(rollout(r, label) for r, label in pairs)))
 
         outputs = asyncio.run(every())
-        generator = SamplesGenerator(
-            strategy=types.SimpleNamespace(args=types.SimpleNamespace()),
-            prompts_dataloader=None,
-            eval_dataloader=None,
-            tokenizer=None,
-            vllm_engines=[],
-        )
-        experiences = [generator._process_response_into_experience(o) for o in outputs]
+        experiences = [openrlhf.generator._process_response_into_experience(o) for o in outputs]
         assert [e.rewards.flatten().item() for e in experiences] == [1.0, 0.0, 0.0]
         assert [e.info["correct"].item() for e in experiences] == [1.0, 0.0, 0.0]
-    finally:
-        for name, module in saved.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
