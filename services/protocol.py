@@ -16,6 +16,7 @@ from pydantic import (
 )
 
 from services.codecheck.test_formats import looks_like_test_data, to_test_specs
+from services.mathcheck.extraction import ExtractionPolicy
 
 
 # The name of an item's task. The contract lists the built-in tasks; a task added at runtime
@@ -81,14 +82,6 @@ class Status(StrEnum):
     TIMEOUT = "timeout"
     ERROR = "error"
     UNAVAILABLE = "unavailable"
-
-
-class ExtractionPolicy(StrEnum):
-    """Where the final answer of a completion may come from."""
-
-    BOXED = "boxed"  # only \boxed{} / \\fbox{}
-    MARKED = "marked"  # \boxed{}, "#### x", "the answer is x", <answer> tags
-    LENIENT = "lenient"  # marked, else several boxes joined, the last math, a bare answer
 
 
 class Judge(StrEnum):

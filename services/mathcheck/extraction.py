@@ -26,7 +26,14 @@ from enum import StrEnum
 
 from services.mathcheck.phrases import math_from_phrase
 from services.mathcheck.vocabulary import POWER_WORD, TEXT_FONT, UNIT_NAME
-from services.protocol import ExtractionPolicy
+
+
+class ExtractionPolicy(StrEnum):
+    """Where the final answer of a completion may come from."""
+
+    BOXED = "boxed"  # only \boxed{} / \fbox{}
+    MARKED = "marked"  # \boxed{}, "#### x", "the answer is x", <answer> tags
+    LENIENT = "lenient"  # marked, else several boxes joined, the last math, a bare answer
 
 
 class ExtractionMethod(StrEnum):

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import re
 
-from services.mathcheck.extraction import extract_answer, last_number
+from services.mathcheck.extraction import ExtractionPolicy, extract_answer, last_number
 from services.mathcheck.number_words import number_in_words
-from services.protocol import ExtractionPolicy
 
 _CARDINAL = (
     r"zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
