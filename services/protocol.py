@@ -15,7 +15,10 @@ from pydantic import (
     field_validator,
 )
 
-from services.codecheck.test_formats import looks_like_test_data, to_test_specs
+from services.codecheck.test_formats import looks_like_test_data
+
+# The test-format conversion is part of the contract: clients convert rows as a CodeItem does.
+from services.codecheck.test_formats import to_test_specs as to_test_specs
 from services.mathcheck.extraction import ExtractionPolicy
 
 

@@ -8,7 +8,7 @@ arguments, one value per completion:
 - code: ``task``, ``language``, ``tests`` (a list of ``{code, stdin, expected}``).
 
 Code rows may hold their tests in a code dataset's own format, converted here as the
-service converts them (:mod:`services.codecheck.test_formats`): verl's
+service converts a code item's tests (the contract's ``to_test_specs``): verl's
 ``ground_truth`` (``{"inputs": [...], "outputs": [...]}``, with ``fn_name`` for
 call-based items, as a dict or a JSON string, at the row's top level or under
 ``reward_model``), APPS, LiveCodeBench, HumanEval, MBPP and KodCode tests. A question
@@ -21,8 +21,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from services.codecheck.test_formats import TestFormatError, to_test_specs
-from services.protocol import reference_text
+from services.protocol import reference_text, to_test_specs
 from trainer.config import DataSection, RewardSection
 from trainer.prompts import ChatTemplating, build_messages, render_prompt
 
@@ -140,7 +139,7 @@ def reward_columns(
     raw = _tests_value(row, name, data.tests_field is not None, where)
     try:
         tests_raw = to_test_specs(raw)
-    except TestFormatError as exc:
+    except ValueError as exc:  # the contract's TestFormatError: the message says why
         raise DataError(f"{where}: {exc}") from None
     if not isinstance(tests_raw, list) or not tests_raw:
         raise DataError(
