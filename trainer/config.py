@@ -24,7 +24,6 @@ from pydantic import (
 
 from services.http_policy import HttpPolicy, nest_policy_fields
 from services.protocol import TASK_ALIASES, Mode, RewardOptions
-from services.reference_docs import SECTION_VARIABLES
 from trainer.flat_config import map_flat_keys
 
 # What a bare ``service.url`` of this value means: start the service locally for the run.
@@ -327,7 +326,6 @@ class ServiceSection(_Section):
         default_factory=HttpPolicy,
         description="Timeouts and retries of each /score request; its keys are the "
         "section's own (service.timeout_s, ...), or written nested under service.http.",
-        json_schema_extra={SECTION_VARIABLES: list(HTTP_FIELDS)},
     )
     max_batch: int = Field(512, ge=1, description="Most items per request; larger calls split.")
     startup_timeout_s: float = Field(120.0, gt=0, description="'auto': wait this long for /ready.")
