@@ -270,7 +270,7 @@ def build_trainer(config: TrainerConfig, hardware: Hardware | None = None) -> GR
             return load_examples(data, config.reward, tokenizer)
 
         examples, problems = select_problems(config.eval, examples, load)
-    settings = ClientSettings.from_section(config.service, os.environ.get("VERIFIER_API_KEY"))
+    settings = ClientSettings.from_section(config.service)
     preflight(settings, examples + problems, config.reward)
     reward = RemoteReward(AsyncServiceClient(settings), config.reward, output_dir / DEBUG_FILE)
     os.environ.update(tracker_environment(config))

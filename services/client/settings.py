@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -57,10 +58,10 @@ class ClientSettings(HttpPolicy):
     @classmethod
     def from_section(cls, section: ServiceSection, api_key: str | None = None) -> ClientSettings:
         """A config's ``service`` section, its :class:`HttpPolicy` taken whole; its own key
-        wins over ``api_key``."""
+        wins over ``api_key``, which wins over the ``VERIFIER_API_KEY`` environment variable."""
         return cls(
             urls=tuple(section.url),
-            api_key=section.api_key or api_key,
+            api_key=section.api_key or api_key or os.environ.get("VERIFIER_API_KEY") or None,
             max_batch=section.max_batch,
             **dataclasses.asdict(section.http),
         )

@@ -123,3 +123,16 @@ def test_the_service_section_makes_the_clients_policy() -> None:
         "http://a",
         "http://b",
     ]
+
+
+def test_the_key_comes_from_the_section_else_verifier_api_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("VERIFIER_API_KEY", "from-env")
+    assert ClientSettings.from_section(ServiceSection()).headers() == {
+        "Authorization": "Bearer from-env"
+    }
+    section = ServiceSection(api_key="from-config")
+    assert ClientSettings.from_section(section).api_key == "from-config"
+    monkeypatch.setenv("VERIFIER_API_KEY", "")
+    assert ClientSettings.from_section(ServiceSection()).headers() == {}
