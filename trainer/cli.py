@@ -28,7 +28,8 @@ from pathlib import Path
 
 import yaml
 
-from trainer.config import CLI_OVERRIDES, TrainerConfig, read_raw
+from trainer.config import TrainerConfig, read_raw
+from trainer.config_flags import add_config_flags, given_values
 from trainer.flat_config import FLAT_KEYS, map_flat_keys
 from trainer.recipe import Layer, Recipe, RecipeError, explain, file_layer, resolve
 from trainer.recipe_defaults import RECIPES
@@ -38,13 +39,6 @@ from trainer.recipe_flags import (
     given_recipe_flags,
     hub_offline_reason,
 )
-
-# Project flags that set one config key each, beyond CLI_OVERRIDES.
-EXTRA_OVERRIDES: dict[str, tuple[str, str]] = {
-    "eval_dataset": ("eval", "path"),
-    "allow_unavailable": ("reward", "allow_unavailable"),
-    "seed": ("training", "seed"),
-}
 
 # The recipes' former numbers, as ``--seed 001`` chose them before ``--recipe``.
 FORMER_RECIPE_NUMBERS = dict(zip(("001", "002", "003", "004"), RECIPES, strict=True))
@@ -62,7 +56,7 @@ GRPO training (TRL) with every reward from the reward-verifier service over HTTP
   grpo-train --recipe math-lora --seed 42 --model_path /models/qwen --dataset train.jsonl \\
       --service_url http://verifier:8000
 
-Flags override the YAML; every other setting: --set section.field=VALUE (docs/trainer.md)."""
+Flags override the YAML; every config key is a flag too: --section.field VALUE (docs/trainer.md)."""
 
 
 class _RecipeFlagsHelp(argparse.Action):
@@ -88,13 +82,6 @@ class _RecipeFlagsHelp(argparse.Action):
         )
         flags.print_help()
         parser.exit()
-
-
-def _random_seed(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
 
 
 def former_spelling(argv: Sequence[str]) -> str | None:
@@ -135,35 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help=f"a named recipe's defaults: {', '.join(RECIPES)}",
     )
-    add("--seed", type=_random_seed, metavar="N", help="random seed (training.seed, default 42)")
-    add("--model_path", metavar="PATH", help="model folder or hub id; 'smollm2': built locally")
-    add("--dataset", metavar="FILE", help="training set: .json, .jsonl or .parquet")
-    add("--eval_dataset", metavar="FILE", help="evaluation set (eval.path)")
-    add("--service_url", metavar="URL", help="service URL(s), comma-separated, or 'auto'")
-    add("--output_dir", metavar="DIR", help="checkpoints, training.log, metrics.jsonl")
-    add("--max_samples", type=int, metavar="N", help="use the first N rows only")
-    add("--max_steps", type=int, metavar="N", help="stop after N optimiser steps")
-    add(
-        "--resume",
-        nargs="?",
-        const="latest",
-        metavar="DIR",
-        help="resume from a checkpoint; alone: the newest",
-    )
-    add(
-        "--mode",
-        choices=["rule", "addon", "mixed", "verifier_only", "tinyv_only"],
-        metavar="MODE",
-        help="reward.mode: rule, addon, mixed, verifier_only (= tinyv_only)",
-    )
-    add("--verifier_weight", type=float, metavar="W", help="LLM verifier weight (addon/mixed)")
-    add(
-        "--allow-unavailable",
-        dest="allow_unavailable",
-        action="store_const",
-        const=True,
-        help="train even if some rewards cannot be computed",
-    )
+    add_config_flags(parser, TrainerConfig)
     add(
         "--set",
         dest="settings",
@@ -174,19 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add("--explain", action="store_true", help="print each resolved value with its source")
     add("--print_config", action="store_true", help="print the resolved config as YAML")
-    # Other spellings, accepted and not listed: q-code's --model, reasoning-format's
-    # --max-steps, and the underscored --allow_unavailable.
-    hidden = argparse.SUPPRESS
-    add("--model", dest="model_path", help=hidden)
-    add("--max-steps", dest="max_steps", type=int, help=hidden)
-    add(
-        "--allow_unavailable",
-        dest="allow_unavailable",
-        action="store_const",
-        const=True,
-        help=hidden,
-    )
-    add("--hf-token", dest="hf_token", help=hidden)
+    add("--hf-token", dest="hf_token", help=argparse.SUPPRESS)
     add_recipe_flags(parser, listed=LISTED_RECIPE_FLAGS)
     return parser
 
@@ -198,11 +145,6 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if former is not None:
         parser.exit(2, f"grpo-train: error: {former}\n")
     return parser.parse_args(argv)
-
-
-def _flag_spellings(argv: Sequence[str]) -> list[str]:
-    """The flags of a command line as spelled, in order (the last of a repeated one wins)."""
-    return [token.split("=", 1)[0] for token in argv if token.startswith("--")]
 
 
 def _set_layer(setting: str) -> Layer:
@@ -221,28 +163,20 @@ def _set_layer(setting: str) -> Layer:
 
 
 def command_layers(args: argparse.Namespace, argv: Sequence[str]) -> list[Layer]:
-    """The layers of a command line: the file, the recipe flags, our flags, ``--set``."""
+    """The layers of a command line: the file, the recipe flags, the config's flags (the
+    short ones, then ``--section.field``), ``--set``."""
     sections = frozenset(TrainerConfig.model_fields)
     layers = [file_layer(args.config)] if args.config is not None else []
-    spellings = _flag_spellings(argv)
     for flag, value in given_recipe_flags(args):
         where = f"flag {flag.flag}"
         values = map_flat_keys({flag.key: value}, sections, where, announce=False)
         layers.append(Layer(values, where, {flag.key, flag.flag}))
-    overrides: dict[str, tuple[str, str]] = {**CLI_OVERRIDES, **EXTRA_OVERRIDES}
-    for dest, (section, name) in overrides.items():
-        value = getattr(args, dest)
-        if value is not None:
-            spelled = [
-                s
-                for s in spellings
-                if s.lstrip("-").replace("-", "_") == dest or (dest, s) == ("model_path", "--model")
-            ]
-            source = f"flag {spelled[-1] if spelled else '--' + dest}"
-            keys = set(spelled)
-            if value == "tinyv_only":  # TinyV's own name for the mode: tinyv-rubric's
-                keys.add("tinyv_only")
-            layers.append(Layer({section: {name: value}}, source, keys))
+    for given in given_values(args, argv, TrainerConfig):
+        section, name = given.key.split(".")
+        keys = set(given.spellings)
+        if given.value == "tinyv_only":  # TinyV's own name for the mode: tinyv-rubric's
+            keys.add("tinyv_only")
+        layers.append(Layer({section: {name: given.value}}, given.source, keys))
     layers += [_set_layer(setting) for setting in args.settings]
     return layers
 

