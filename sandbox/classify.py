@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import signal
 
+from .frames import Reply
 from .models import Failure, Language, Limits, TestCase, TestOutcome
 from .q_errors import has_q_error, is_memory_error, license_problem, q_errors
 from .q_script import take_proof
-from .worker_main import Reply
 
 EXCERPT_CHARS = 4096
 

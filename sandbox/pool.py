@@ -22,12 +22,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TypeVar
 
-from . import worker_main
+from . import frames, worker_main
 from .errors import SandboxUnavailable
+from .frames import ExitFrame, FrameError, Hello, Job, JobError, Reply, WorkerConfig
 from .reaper import reap_adopted
-from .worker_main import ExitFrame, FrameError, Hello, Job, JobError, Reply, WorkerConfig
 
 WORKER_SOURCE = Path(worker_main.__file__).read_text(encoding="utf-8")
+# The worker's modules, as the files hold them: the worker runs exactly these (in order).
+WORKER_PIECES = json.dumps(
+    {
+        name: Path(worker_main.__file__).with_name(f"{name}.py").read_text(encoding="utf-8")
+        for name in worker_main.PIECES
+    }
+)
 START_TIMEOUT_S = 20.0
 # The worker enforces the job's wall clock itself; this margin only catches a hung worker.
 HOST_GRACE_S = 5.0
@@ -40,7 +47,8 @@ class WorkerDied(Exception):
 
 @dataclass(frozen=True)
 class WorkerSpec:
-    """How to start one worker. ``prefix`` is everything before ``python -I -c SRC CFG``."""
+    """How to start one worker. ``prefix`` is everything before
+    ``python -I -c SRC PIECES CFG``."""
 
     prefix: Sequence[str]
     python: str
@@ -61,7 +69,7 @@ class WorkerSpec:
             cfg["scratch"] = os.path.join(base, "s")
             if cfg.get("qlic") == "":
                 cfg["qlic"] = os.path.join(base, "qlic")
-        return [*prefix, self.python, "-I", "-c", WORKER_SOURCE, json.dumps(cfg)]
+        return [*prefix, self.python, "-I", "-c", WORKER_SOURCE, WORKER_PIECES, json.dumps(cfg)]
 
 
 def _read_child_pid(fd: int) -> int | None:
@@ -154,7 +162,7 @@ class WorkerProcess:
         self._w = self.proc.stdin.fileno()
         self._r = self.proc.stdout.fileno()
         try:
-            self.info: Hello = worker_main.parse_hello(self._recv(START_TIMEOUT_S))
+            self.info: Hello = frames.parse_hello(self._recv(START_TIMEOUT_S))
         except (WorkerDied, FrameError) as exc:
             self.kill()
             raise SandboxUnavailable(f"sandbox worker failed to start: {exc}") from exc
@@ -176,7 +184,7 @@ class WorkerProcess:
         if not ready:
             raise WorkerDied(f"no answer within {timeout:.1f} s")
         try:
-            frame = worker_main.read_frame(self._r)
+            frame = frames.read_frame(self._r)
         except (OSError, ValueError) as exc:
             frame = None
             err = str(exc)
@@ -189,11 +197,11 @@ class WorkerProcess:
 
     def run(self, job: Job, timeout: float) -> Reply:
         try:
-            worker_main.write_job(self._w, job)
+            frames.write_job(self._w, job)
         except OSError as exc:
             raise WorkerDied(f"cannot send job: {exc}") from exc
         try:
-            result = worker_main.parse_reply(self._recv(timeout))
+            result = frames.parse_reply(self._recv(timeout))
         except FrameError as exc:
             raise WorkerDied(f"bad reply: {exc}") from exc
         self.jobs += 1
@@ -207,7 +215,7 @@ class WorkerProcess:
         if self.alive():
             try:
                 bye: ExitFrame = {"op": "exit"}
-                worker_main.write_frame(self._w, bye)
+                frames.write_frame(self._w, bye)
                 self.proc.wait(timeout=2)
             except (OSError, subprocess.TimeoutExpired):
                 pass

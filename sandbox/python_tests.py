@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .classify import classify
+from .frames import JobLimits, PythonJob, Reply, SealedTest
 from .models import Language, Limits, TestCase, TestOutcome
 from .test_split import SplitTest, asks_about_nan, opaque_names, rewrite_opaque, split_test
 from .verdict import judge_opaque, judge_split
-from .worker_main import JobLimits, PythonJob, Reply, SealedTest
 
 MAIN = "main.py"
 

@@ -18,6 +18,7 @@ from .bwrap import QLIC, QLIC_SRC, SCRATCH, BwrapPlan, bwrap_argv
 from .classify import classify
 from .config import SandboxConfig
 from .errors import SandboxUnavailable
+from .frames import Job, JobLimits, Reply, WorkerConfig
 from .host_work import HostWork
 from .interpreter import PythonInfo, probe_python
 from .models import Isolation, Language, Limits, TestCase, TestOutcome
@@ -29,7 +30,6 @@ from .q_script import SCRIPT_NAME, build_script
 from .reaper import become_subreaper
 from .scheduler import FairScheduler, current_flow
 from .status import IsolationStatus, PoolStatus, PythonStatus, QStatus, SandboxStatus
-from .worker_main import Job, JobLimits, Reply, WorkerConfig
 
 CODEC_SOURCE = Path(value_codec.__file__).read_text(encoding="utf-8")
 REMOTE_SOURCE = Path(remote_calls.__file__).read_text(encoding="utf-8")

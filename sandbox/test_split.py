@@ -22,7 +22,7 @@ evaluates: no operator, comparison, builtin, set-up statement or import of the t
 there, and nothing of the expected side is in its code. Any other shape (``all(...)``,
 ``f(x) - 9 == 0``, ``bool(f(x) == y)``, ``f(x).__eq__(y)``, an argument computed by the
 test) is opaque: it runs in a process of its own that calls the program's functions over
-a link of plain data and sends a completion record (``worker_main._OpaqueTest``,
+a link of plain data and sends a completion record (``python_harness.OpaqueTest``,
 ``sandbox/remote_calls.py``).
 """
 
@@ -38,7 +38,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .worker_main import HOLDS, TEST_FUNCTION, TRUTHY
+from .python_harness import HOLDS, TEST_FUNCTION, TRUTHY
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 _OPS: dict[type[ast.cmpop], str] = {
@@ -606,7 +606,7 @@ class _PlainAsserts(ast.NodeTransformer):
 
 
 def rewrite_opaque(code: str) -> str:
-    """An opaque test, ready for its test process (``worker_main._OpaqueTest``): its asserts
+    """An opaque test, ready for its test process (``python_harness.OpaqueTest``): its asserts
     judged on plain values, its code the body of
     ``__sandbox_test__(__sandbox_holds__, __sandbox_truthy__)``.
 

@@ -14,9 +14,9 @@ from dataclasses import replace
 from typing import Any
 
 from . import value_codec
+from .frames import Reply
 from .models import Failure, TestOutcome
 from .test_split import Check, Operand, SplitTest
-from .worker_main import Reply
 
 # Failures of the run itself: they stand whatever the report says.
 _RUN_FAILURES = (Failure.TIMEOUT, Failure.MEMORY, Failure.OUTPUT_LIMIT, Failure.SANDBOX_ERROR)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sandbox.worker_main import JobResult
+from sandbox.frames import JobResult
 
 
 def job_result(**changes: object) -> JobResult:

@@ -9,7 +9,7 @@ import pytest
 
 from sandbox import Failure, Language, Limits, TestCase
 from sandbox.classify import EXCERPT_CHARS, classify, excerpt, python_memory_error
-from sandbox.worker_main import JobError, JobResult
+from sandbox.frames import JobError, JobResult
 from tests.sandbox.job_results import job_result
 
 LIMITS = Limits(wall_s=1.0, cpu_s=2.0, memory_mb=256, max_output_bytes=1000)

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from sandbox import Language, Limits, SandboxConfig, SandboxUnavailable, TestCase
+from sandbox.frames import Job, Reply
 from sandbox.pool import HOST_GRACE_S, WorkerPool, WorkerSpec
 from sandbox.python_tests import plan_test
 from sandbox.reaper import reap_adopted
 from sandbox.runner import Sandbox, _job_limits
-from sandbox.worker_main import Job, Reply
 
 from .conftest import host_processes, needs_bwrap
 

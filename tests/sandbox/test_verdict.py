@@ -10,10 +10,10 @@ from decimal import Decimal as _decimal
 import pytest
 
 from sandbox import value_codec
+from sandbox.frames import Reply
 from sandbox.models import Failure, TestOutcome
 from sandbox.test_split import Check, Operand, SplitTest
 from sandbox.verdict import NO_PROOF, NO_VALUES, judge_opaque, judge_split, read_report
-from sandbox.worker_main import Reply
 
 from .job_results import job_result
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import select
@@ -9,13 +10,13 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from sandbox import worker_main
 from sandbox.bwrap import SCRATCH, BwrapPlan, bwrap_argv
-from sandbox.interpreter import probe_python
-from sandbox.pool import WorkerSpec
-from sandbox.worker_main import (
+from sandbox.frames import (
     MAX_FRAME,
     ExecJob,
     ExitFrame,
@@ -31,6 +32,8 @@ from sandbox.worker_main import (
     write_frame,
     write_job,
 )
+from sandbox.interpreter import probe_python
+from sandbox.pool import WORKER_PIECES, WORKER_SOURCE, WorkerSpec
 
 from .conftest import needs_bwrap
 
@@ -270,3 +273,47 @@ def test_parse_checks_nested_types_and_accepts_whole_floats() -> None:
                 "signal": "9",
             }
         )
+
+
+def test_the_worker_is_sent_its_pieces_as_the_files_hold_them() -> None:
+    """What travels to the worker is each piece's file, unchanged, in import order; the host
+    imports the same files."""
+    pieces = json.loads(WORKER_PIECES)
+    assert list(pieces) == list(worker_main.PIECES)
+    for name, source in pieces.items():
+        module = importlib.import_module(f"sandbox.{name}")
+        assert module.__file__ is not None
+        assert source == Path(module.__file__).read_text(encoding="utf-8")
+    assert Path(worker_main.__file__).read_text(encoding="utf-8") == WORKER_SOURCE
+
+
+def test_the_pieces_need_nothing_but_each_other_and_the_stdlib(tmp_path: Path) -> None:
+    """Installed as the worker installs them, in an isolated interpreter that cannot see the
+    repository, the pieces import; the sandbox modules then loaded are the pieces alone."""
+    boot = (
+        "import json, sys\n"
+        "names = {'__name__': 'boot'}\n"
+        "exec(sys.argv[1], names)\n"
+        "names['install'](json.loads(sys.argv[2]))\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'sandbox')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", boot, WORKER_SOURCE, WORKER_PIECES],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(done.stdout) == sorted(
+        ["sandbox", *(f"sandbox.{name}" for name in worker_main.PIECES)]
+    )
+
+
+@needs_bwrap
+def test_a_program_runs_as_python_main_py_does(wire: Wire) -> None:
+    """The program's ``__builtins__`` is the builtins module, as a script's is, although the
+    harness that runs it is an imported module (where it would be a dict)."""
+    source = "import builtins\nprint(__builtins__ is builtins, __name__)\n"
+    reply = parse_reply(wire.ask(_python_job(source)))
+    assert "error" not in reply
+    assert reply["stdout"] == "True __main__\n" and reply["exit_code"] == 0
