@@ -11,6 +11,7 @@ row where most rewards were unavailable.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -18,11 +19,10 @@ from typing import TYPE_CHECKING, Any
 import httpx
 from transformers import TrainerCallback, TrainerControl, TrainerState, TrainingArguments
 
-from services.client import ClientSettings, RewardServiceError
+from services.client import Client, ClientSettings, RewardServiceError, Status
 from services.client.http import Item
 from trainer.config import RewardSection, current_task_name
 from trainer.remote_reward import build_item
-from trainer.service_client import ServiceClient
 
 if TYPE_CHECKING:
     from trainer.remote_reward import RemoteReward
@@ -69,33 +69,30 @@ def _unreachable(settings: ClientSettings) -> list[str]:
     missing backend may be one this run does not use (the probes decide)."""
     problems = []
     for url in settings.urls:
-        try:
-            response = httpx.get(
-                f"{url}/ready", timeout=settings.timeout(), headers=settings.headers()
-            )
-            body = response.json()
-        except (httpx.HTTPError, ValueError) as exc:
-            problems.append(f"{url}/ready did not answer: {exc}")
-            continue
-        if not body.get("ready", False):
-            log.warning("preflight: %s/ready says not ready: %s", url, body.get("backends"))
+        with Client(dataclasses.replace(settings, urls=(url,))) as client:
+            try:
+                ready = client.ready()
+            except (httpx.HTTPError, ValueError) as exc:  # ValueError: not the wire's answer
+                problems.append(f"{url}/ready did not answer: {exc}")
+                continue
+        if not ready.ready:
+            backends = ready.model_dump(mode="json")["backends"]
+            log.warning("preflight: %s/ready says not ready: %s", url, backends)
     return problems
 
 
 def _probe_problems(
     settings: ClientSettings, items: list[Item], options: dict[str, Any]
 ) -> list[str]:
-    client = ServiceClient(settings)
-    try:
-        results = client.score(items, options)
-    except RewardServiceError as exc:
-        return [str(exc)]
-    finally:
-        client.close()
+    with Client(settings) as client:
+        try:
+            results = client.score(items, options)
+        except RewardServiceError as exc:
+            return [str(exc)]
     return [
-        f"{_kind(item)} rewards are {result['status']}: {result.get('detail')}"
+        f"{_kind(item)} rewards are {result.status}: {result.detail}"
         for item, result in zip(items, results, strict=True)
-        if result["status"] in ("unavailable", "error")
+        if result.status in (Status.UNAVAILABLE, Status.ERROR)
     ]
 
 
