@@ -29,7 +29,8 @@ def _same(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class FlatKey:
-    """Where one flat config key goes, and how its value converts."""
+    """Where one flat config key goes, and how its value converts (a converter's parameter
+    says what the key takes: a recipe's flag reads that, else what the target holds)."""
 
     target: str  # "section.field"
     recipes: str  # the recipes whose guides use the key (for the mapping table)
@@ -37,23 +38,23 @@ class FlatKey:
     note: str = ""
 
 
-def _precision(fp16: Any) -> str:
+def _precision(fp16: bool) -> str:
     return "fp16" if fp16 else "auto"
 
 
-def _wandb(use: Any) -> list[str]:
+def _wandb(use: bool) -> list[str]:
     return ["wandb"] if use else []
 
 
-def _reasoning(use: Any) -> str:
+def _reasoning(use: bool) -> str:
     return "reasoning" if use else "none"
 
 
-def _tinyv_mode(setup: Any) -> str:
+def _tinyv_mode(setup: str) -> str:
     return "verifier_only" if setup == "tinyv_only" else str(setup)
 
 
-def _no_wandb(disable: Any) -> list[str]:
+def _no_wandb(disable: bool) -> list[str]:
     return [] if disable else ["wandb"]
 
 
@@ -67,7 +68,7 @@ MODEL_SIZES: dict[str, str] = {
 }
 
 
-def _model_size(size: Any) -> str:
+def _model_size(size: str) -> str:
     if str(size) not in MODEL_SIZES:
         raise ConfigKeyError(
             f"model size {size!r} is not one of recipe reasoning-format's "

@@ -3,7 +3,8 @@
 reasoning-format's script takes dashed flags (``--model-size 1.5B --use-lora --max-steps
 1000``), q-code's ``rl_trainer.py`` underscored ones (``--model … --use_vllm
 --simple_eval_problems 15``). Each flag is the flat config key of the same name
-(:data:`trainer.flat_config.FLAT_KEYS`), so a flag and a YAML key mean the same thing.
+(:data:`trainer.flat_config.FLAT_KEYS`), so a flag and a YAML key mean the same thing, and
+it reads what that key holds (the config field it sets, or its converter's input).
 They are kept so that each guide's command lines run as written, and listed by
 ``grpo-train --help-recipe-flags`` rather than the main ``--help``.
 """
@@ -15,17 +16,35 @@ import os
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_type_hints
 
-from trainer.flat_config import MODEL_SIZES
+from pydantic import BaseModel
+
+from trainer.config import TrainerConfig
+from trainer.config_flags import value_type
+from trainer.flat_config import FLAT_KEYS, MODEL_SIZES, FlatKey
+
+
+def _taken(flat_key: FlatKey) -> Any:
+    """What a flat key's value is: its converter's parameter type, else its target's."""
+    hints = get_type_hints(flat_key.convert)
+    hints.pop("return", None)
+    taken = next(iter(hints.values()), Any)
+    if taken is not Any:  # a converter's own input (the identity takes anything)
+        return taken
+    section, name = flat_key.target.split(".")
+    model = TrainerConfig.model_fields[section].annotation
+    assert isinstance(model, type) and issubclass(model, BaseModel)
+    return model.model_fields[name].annotation
 
 
 @dataclass(frozen=True)
 class RecipeFlag:
+    """One of a guide's flags: the flat key of the same name, read as that key's value (a
+    switch for a yes/no one)."""
+
     flag: str
     recipe: str
-    help: str
-    type: Callable[[str], Any] | None = None  # None: a switch (no value)
     choices: tuple[str, ...] | None = None
 
     @property
@@ -39,43 +58,51 @@ class RecipeFlag:
         """The flat config key this flag sets."""
         return self.flag.lstrip("-").replace("-", "_")
 
+    @property
+    def help(self) -> str:
+        flat_key = FLAT_KEYS[self.key]
+        return flat_key.target + (f" ({flat_key.note})" if flat_key.note else "")
+
+    @property
+    def type(self) -> Callable[[str], Any] | None:
+        """How the flag reads its value; None: a switch (no value)."""
+        taken = _taken(FLAT_KEYS[self.key])
+        return None if taken is bool else value_type(taken)[0]
+
 
 RECIPE_FLAGS: tuple[RecipeFlag, ...] = (
-    RecipeFlag(
-        "--model-size", "reasoning-format", "model size; its Qwen hub id", str, tuple(MODEL_SIZES)
+    RecipeFlag("--model-size", "reasoning-format", tuple(MODEL_SIZES)),
+    *(
+        RecipeFlag(flag, "reasoning-format")
+        for flag in (
+            "--use-lora",
+            "--disable-wandb",
+            "--batch-size",
+            "--learning-rate",
+            "--gradient-accumulation-steps",
+        )
     ),
-    RecipeFlag("--use-lora", "reasoning-format", "train a LoRA adapter (lora.enabled)"),
-    RecipeFlag("--disable-wandb", "reasoning-format", "no wandb logging (training.report_to: [])"),
-    RecipeFlag("--batch-size", "reasoning-format", "prompts per device, each sampled n times", int),
-    RecipeFlag("--learning-rate", "reasoning-format", "training.learning_rate", float),
-    RecipeFlag(
-        "--gradient-accumulation-steps",
-        "reasoning-format",
-        "training.gradient_accumulation_steps",
-        int,
+    *(
+        RecipeFlag(flag, "q-code")
+        for flag in (
+            "--use_vllm",
+            "--learning_rate",
+            "--per_device_train_batch_size",
+            "--gradient_accumulation_steps",
+            "--simple_eval_problems",
+            "--repeat_eval_problems",
+            "--eval_steps",
+            "--generation_temp",
+            "--use_reasoning_format",
+            "--base_reward_weight",
+            "--perfect_reward_weight",
+            "--max_tests_per_problem",
+            "--max_model_len",
+            "--use_wandb",
+            "--wandb_name",
+            "--wandb_project",
+        )
     ),
-    RecipeFlag("--use_vllm", "q-code", "generate with vLLM (generation.use_vllm)"),
-    RecipeFlag("--learning_rate", "q-code", "training.learning_rate", float),
-    RecipeFlag(
-        "--per_device_train_batch_size", "q-code", "training.per_device_train_batch_size", int
-    ),
-    RecipeFlag(
-        "--gradient_accumulation_steps", "q-code", "training.gradient_accumulation_steps", int
-    ),
-    RecipeFlag("--simple_eval_problems", "q-code", "eval.num_problems", int),
-    RecipeFlag("--repeat_eval_problems", "q-code", "eval.num_samples (k of pass@k)", int),
-    RecipeFlag("--eval_steps", "q-code", "eval.every_steps", int),
-    RecipeFlag("--generation_temp", "q-code", "generation.temperature", float),
-    RecipeFlag(
-        "--use_reasoning_format", "q-code", "<reasoning>/<answer> format (data.reasoning_format)"
-    ),
-    RecipeFlag("--base_reward_weight", "q-code", "reward.base_weight", float),
-    RecipeFlag("--perfect_reward_weight", "q-code", "reward.perfect_weight", float),
-    RecipeFlag("--max_tests_per_problem", "q-code", "reward.max_tests", int),
-    RecipeFlag("--max_model_len", "q-code", "generation.vllm_max_model_length", int),
-    RecipeFlag("--use_wandb", "q-code", "log to wandb (training.report_to: [wandb])"),
-    RecipeFlag("--wandb_name", "q-code", "training.run_name", str),
-    RecipeFlag("--wandb_project", "q-code", "training.wandb_project", str),
 )
 
 
@@ -91,7 +118,8 @@ def add_recipe_flags(
         text = f"{flag.recipe}: {flag.help}" if shown else argparse.SUPPRESS
         if flag.flag in listed:
             text = flag.help
-        if flag.type is None:
+        read = flag.type
+        if read is None:
             group.add_argument(
                 flag.flag, dest=flag.dest, action="store_const", const=True, help=text
             )
@@ -99,7 +127,7 @@ def add_recipe_flags(
             group.add_argument(
                 flag.flag,
                 dest=flag.dest,
-                type=flag.type,
+                type=read,
                 choices=flag.choices,
                 metavar=flag.key.upper(),
                 help=text,

@@ -45,3 +45,16 @@ def test_every_flag_is_a_flat_key() -> None:
 def test_hub_offline_reason_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     assert hub_offline_reason() == "HF_HUB_OFFLINE is set"
+
+
+def test_each_flag_reads_what_its_key_holds() -> None:
+    by_flag = {flag.flag: flag for flag in RECIPE_FLAGS}
+    # The config field the key sets: an int, a float, a text, a yes/no (a switch).
+    assert by_flag["--batch-size"].type is int and by_flag["--generation_temp"].type is float
+    assert by_flag["--wandb_name"].type is str and by_flag["--use-lora"].type is None
+    # A converted key: what its converter takes (true → [wandb]).
+    assert by_flag["--use_wandb"].type is None and by_flag["--model-size"].type is str
+    assert by_flag["--max_model_len"].help == "generation.vllm_max_model_length"
+    assert parse(["--batch-size", "2", "--use_wandb"]).__dict__["recipe_flag--batch-size"] == 2
+    with pytest.raises(SystemExit):
+        parse(["--batch-size", "two"])
