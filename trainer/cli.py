@@ -29,7 +29,7 @@ from pathlib import Path
 import yaml
 
 from trainer.config import TrainerConfig, read_raw
-from trainer.config_flags import add_config_flags, given_values
+from trainer.config_flags import add_config_flags, config_keys, given_values
 from trainer.flat_config import FLAT_KEYS, map_flat_keys
 from trainer.recipe import Layer, Recipe, RecipeError, explain, file_layer, resolve
 from trainer.recipe_defaults import RECIPES
@@ -72,8 +72,14 @@ class _RecipeFlagsHelp(argparse.Action):
             description="Flags of the guides the recipes come from, accepted so that their "
             "command lines run as written. Each sets the flat key of the same name (the "
             "mapping table is in docs/trainer.md).",
-            epilog="Other spellings, also accepted: --model (--model_path), --max-steps "
-            "(--max_steps), --allow_unavailable (--allow-unavailable).",
+            epilog="Other spellings, also accepted: "
+            + ", ".join(
+                f"{alias} ({item.flag.name})"
+                for item in config_keys(TrainerConfig)
+                if item.flag is not None
+                for alias in item.flag.aliases
+            )
+            + ".",
             add_help=False,
         )
         add_recipe_flags(flags, shown=True)

@@ -70,39 +70,21 @@ class RecipeFlag:
         return None if taken is bool else value_type(taken)[0]
 
 
-RECIPE_FLAGS: tuple[RecipeFlag, ...] = (
-    RecipeFlag("--model-size", "reasoning-format", tuple(MODEL_SIZES)),
-    *(
-        RecipeFlag(flag, "reasoning-format")
-        for flag in (
-            "--use-lora",
-            "--disable-wandb",
-            "--batch-size",
-            "--learning-rate",
-            "--gradient-accumulation-steps",
-        )
-    ),
-    *(
-        RecipeFlag(flag, "q-code")
-        for flag in (
-            "--use_vllm",
-            "--learning_rate",
-            "--per_device_train_batch_size",
-            "--gradient_accumulation_steps",
-            "--simple_eval_problems",
-            "--repeat_eval_problems",
-            "--eval_steps",
-            "--generation_temp",
-            "--use_reasoning_format",
-            "--base_reward_weight",
-            "--perfect_reward_weight",
-            "--max_tests_per_problem",
-            "--max_model_len",
-            "--use_wandb",
-            "--wandb_name",
-            "--wandb_project",
-        )
-    ),
+# Each guide's flags, as its command lines spell them.
+GUIDE_FLAGS = {
+    "reasoning-format": "--model-size --use-lora --disable-wandb --batch-size --learning-rate "
+    "--gradient-accumulation-steps",
+    "q-code": "--use_vllm --learning_rate --per_device_train_batch_size "
+    "--gradient_accumulation_steps --simple_eval_problems --repeat_eval_problems --eval_steps "
+    "--generation_temp --use_reasoning_format --base_reward_weight --perfect_reward_weight "
+    "--max_tests_per_problem --max_model_len --use_wandb --wandb_name --wandb_project",
+}
+CHOICES = {"--model-size": tuple(MODEL_SIZES)}
+
+RECIPE_FLAGS: tuple[RecipeFlag, ...] = tuple(
+    RecipeFlag(flag, recipe, CHOICES.get(flag))
+    for recipe, flags in GUIDE_FLAGS.items()
+    for flag in flags.split()
 )
 
 
