@@ -1,12 +1,16 @@
-"""Turning a worker's raw result into a TestOutcome."""
+"""Turning a worker's raw result into a TestOutcome.
+
+What a language's own messages say (Python's ``MemoryError``, q's error lines and licence
+failures) is read by that language's :class:`StderrReading`, which its runner passes in.
+"""
 
 from __future__ import annotations
 
 import signal
+from typing import Protocol
 
 from .frames import Reply
-from .models import Failure, Language, Limits, TestCase, TestOutcome
-from .q_errors import has_q_error, is_memory_error, license_problem, q_errors
+from .models import Failure, Limits, TestCase, TestOutcome
 from .q_script import take_proof
 
 EXCERPT_CHARS = 4096
@@ -18,10 +22,18 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     return text[:limit] + f"\n…[{len(text) - limit} more characters]"
 
 
-def python_memory_error(stderr: str) -> bool:
-    """The program died of an uncaught MemoryError (RLIMIT_AS reached)."""
-    lines = stderr.rstrip().splitlines()
-    return bool(lines) and lines[-1].startswith("MemoryError")
+class StderrReading(Protocol):
+    """A language's reading of a run's stderr."""
+
+    def failure(self, stderr: str, limits: Limits) -> tuple[Failure, str] | None:
+        """A failure the language's messages name (memory, licence) and its detail; read
+        after the output cap and the time limits, before signals and the exit status."""
+        ...
+
+    def error(self, stderr: str) -> str | None:
+        """The detail of an error the language reports with exit status 0 (q's error
+        lines), or None."""
+        ...
 
 
 def _signal_name(num: int) -> str:
@@ -38,7 +50,7 @@ NO_Q_PROOF = (
 
 
 def classify(
-    language: Language,
+    reading: StderrReading,
     test: TestCase,
     raw: Reply,
     limits: Limits,
@@ -68,21 +80,17 @@ def classify(
     cpu = raw["cpu_s"]
     if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu >= limits.cpu_s):
         return out(Failure.TIMEOUT, f"CPU-time limit of {limits.cpu_s:g} s exceeded")
-    if language is Language.Q:
-        problem = license_problem(stderr)
-        if problem:
-            return out(Failure.SANDBOX_ERROR, problem)
-        if is_memory_error(stderr):
-            return out(Failure.MEMORY, f"q workspace exhausted: {stderr.strip()[:200]}")
-    elif python_memory_error(stderr):
-        return out(Failure.MEMORY, f"MemoryError: memory limit of {limits.memory_mb} MB")
+    named = reading.failure(stderr, limits)
+    if named is not None:
+        return out(*named)
     if sig is not None:
         return out(Failure.RUNTIME_ERROR, f"killed by {_signal_name(sig)}")
     if exit_code != 0:
         last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
         return out(Failure.RUNTIME_ERROR, f"exit code {exit_code}: {last[:300]}".rstrip(": "))
-    if language is Language.Q and has_q_error(stderr):
-        return out(Failure.RUNTIME_ERROR, "q error: '" + "; '".join(q_errors(stderr))[:300])
+    error = reading.error(stderr)
+    if error is not None:
+        return out(Failure.RUNTIME_ERROR, error)
     if proof is not None:
         shown = take_proof(stdout, proof)
         if shown is None:

@@ -21,11 +21,32 @@ from dataclasses import dataclass
 
 from .classify import classify
 from .frames import JobLimits, PythonJob, Reply, SealedTest
-from .models import Language, Limits, TestCase, TestOutcome
+from .models import Failure, Limits, TestCase, TestOutcome
 from .test_split import SplitTest, asks_about_nan, opaque_names, rewrite_opaque, split_test
 from .verdict import judge_opaque, judge_split
 
 MAIN = "main.py"
+
+
+def python_memory_error(stderr: str) -> bool:
+    """The program died of an uncaught MemoryError (RLIMIT_AS reached)."""
+    lines = stderr.rstrip().splitlines()
+    return bool(lines) and lines[-1].startswith("MemoryError")
+
+
+class PythonStderr:
+    """Python's reading of a run's stderr (``classify.StderrReading``)."""
+
+    def failure(self, stderr: str, limits: Limits) -> tuple[Failure, str] | None:
+        if python_memory_error(stderr):
+            return Failure.MEMORY, f"MemoryError: memory limit of {limits.memory_mb} MB"
+        return None
+
+    def error(self, stderr: str) -> str | None:
+        return None  # Python reports its errors with a non-zero exit status
+
+
+PYTHON_STDERR = PythonStderr()
 
 
 @dataclass(frozen=True)
@@ -84,14 +105,14 @@ def judge_tests(
 
 
 def judge_test(plan: PythonPlan, replies: list[Reply], limits: Limits) -> TestOutcome:
-    base = classify(Language.PYTHON, plan.test, replies[0], limits)
+    base = classify(PYTHON_STDERR, plan.test, replies[0], limits)
     if plan.test.code is None:
         return base
     if plan.split is None:
         return judge_opaque(base, replies[0], plan.nonce)
     reference = None
     if plan.reference is not None:
-        ref_base = classify(Language.PYTHON, TestCase(), replies[1], limits)
+        ref_base = classify(PYTHON_STDERR, TestCase(), replies[1], limits)
         reference = (ref_base, replies[1], plan.reference["nonce"])
     return judge_split(plan.split, base, replies[0], plan.nonce, reference)
 

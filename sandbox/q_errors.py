@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from .models import Failure, Limits
+
 # q signals errors as a line starting with a single quote: 'type, 'length, 'rank, 'nyi,
 # 'foo (a signal), '2024.01.01T... msg (licence/daemon failures carry a timestamp).
 _Q_ERROR_LINE = re.compile(r"^'(\S.*)$", re.MULTILINE)
@@ -74,3 +76,23 @@ def license_problem(stderr: str) -> str | None:
         f"{msg}: check QLIC / KDB_K4LICENSE_B64; the licence must be valid for this "
         "host and core count and not expired"
     )
+
+
+class QStderr:
+    """q's reading of a run's stderr (``classify.StderrReading``)."""
+
+    def failure(self, stderr: str, limits: Limits) -> tuple[Failure, str] | None:
+        problem = license_problem(stderr)
+        if problem:
+            return Failure.SANDBOX_ERROR, problem
+        if is_memory_error(stderr):
+            return Failure.MEMORY, f"q workspace exhausted: {stderr.strip()[:200]}"
+        return None
+
+    def error(self, stderr: str) -> str | None:
+        if not has_q_error(stderr):
+            return None
+        return "q error: '" + "; '".join(q_errors(stderr))[:300]
+
+
+Q_STDERR = QStderr()

@@ -1,41 +1,42 @@
-"""The Sandbox: the public entry point the service calls."""
+"""The Sandbox: the public entry point the service calls.
+
+It owns what every language shares (the warm worker pools and their bubblewrap plan, the
+fair scheduler, the sandbox's Python) and hands each ``run_tests`` to its language's runner
+(``sandbox/languages.py``).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import os
-import secrets
 import shutil
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 from . import remote_calls, value_codec
 from .bwrap import QLIC, QLIC_SRC, SCRATCH, BwrapPlan, bwrap_argv
-from .classify import classify
 from .config import SandboxConfig
 from .errors import SandboxUnavailable
-from .frames import Job, JobLimits, Reply, WorkerConfig
-from .host_work import HostWork
+from .frames import Job, Reply, WorkerConfig
 from .interpreter import PythonInfo, probe_python
+from .language_runner import Turn, WorkerSetup
+from .languages import start_runners
 from .models import Isolation, Language, Limits, TestCase, TestOutcome
 from .pool import WorkerPool, WorkerSpec
-from .python_tests import judge_tests, plan_tests
-from .q_engine import PykxInstall, QEngine, QSetup, choose_q, find_pykx
-from .q_license import LicenseDir, prepare_license
-from .q_script import SCRIPT_NAME, build_script
+from .q_runner import QRunner
 from .reaper import become_subreaper
 from .scheduler import FairScheduler, current_flow
-from .status import IsolationStatus, PoolStatus, PythonStatus, QStatus, SandboxStatus
+from .status import IsolationStatus, PoolStatus, PythonStatus, SandboxStatus
 
 CODEC_SOURCE = Path(value_codec.__file__).read_text(encoding="utf-8")
 REMOTE_SOURCE = Path(remote_calls.__file__).read_text(encoding="utf-8")
+T = TypeVar("T")
 
-# Reference workers get their own uid range (Python pool: +0, q pool: +1000).
-REFERENCE_UID_OFFSET = 2000
 # Imported once in each warm worker so solutions do not pay for them per test. Nothing
 # stateful that forked jobs would share (e.g. no `random`: every job would get one seed).
 PREIMPORT = (
@@ -59,7 +60,6 @@ PREIMPORT = (
     "traceback",
     "linecache",
 )
-_Q_VERSION_SCRIPT = '-1 (string .z.K)," ",string .z.k;\n'
 
 
 class Sandbox:
@@ -77,16 +77,8 @@ class Sandbox:
         self._as_root = os.geteuid() == 0
         self._lock = threading.Lock()
         self._pools: dict[Language, WorkerPool] = {}
-        # Expected sides that are not literals are computed here, in workers that never
-        # run a program: no program can find their values in a worker's memory.
-        self._references: WorkerPool | None = None
-        # The host's CPU work on Python tests, in processes of its own (started on first use).
-        self._host_work: HostWork | None = None
+        self._other_pools: list[WorkerPool] = []  # a runner's own (Python's reference runs)
         self._python: PythonInfo | None = None
-        self._license: LicenseDir | None = None
-        self._pykx: PykxInstall | None = None  # the sandbox Python's pykx, once looked for
-        self._pykx_looked = False
-        self._q_version: str | None = None
         self._closed = False
         self._executor = ThreadPoolExecutor(
             max_workers=max(1, config.workers), thread_name_prefix="sandbox"
@@ -95,6 +87,7 @@ class Sandbox:
         self._scheduler = FairScheduler(
             max(1, config.workers), on_wait=on_queue_wait, on_flow_wait=on_request_queue_wait
         )
+        self._runners = start_runners(_Workers(self))
         # Anything that escapes a worker tree re-parents to us (and is reaped), not to init.
         self.subreaper = become_subreaper()
 
@@ -115,39 +108,10 @@ class Sandbox:
 
         flow = current_flow.get() or object()
 
-        def run(job: Job, on: WorkerPool = pool) -> asyncio.Future[Reply]:
-            return asyncio.wrap_future(
-                self._scheduler.submit(flow, on.run, job, limits.wall_s), loop=loop
-            )
+        def run(job: Job) -> asyncio.Future[Reply]:
+            return self._submit(flow, pool, job, limits.wall_s)
 
-        if language is Language.PYTHON:
-            # Splitting the asserts, planning the jobs and judging the replies is the host's
-            # CPU work: in its worker processes, in this request's turn (sandbox/host_work.py).
-            host = self._host()
-            plans = await host.call(flow, plan_tests, program, list(tests), _job_limits(limits))
-            references = [p.reference for p in plans if p.reference is not None]
-            ref_pool = self._references
-            if references and ref_pool is None:
-                ref_pool = await loop.run_in_executor(self._executor, self._reference_pool)
-            replies = await asyncio.gather(
-                *(run(p.job) for p in plans),
-                *(run(r, ref_pool) for r in references if ref_pool is not None),
-            )
-            by_reference = iter(replies[len(plans) :])
-            got = [
-                [reply, *([next(by_reference)] if p.reference else [])]
-                for p, reply in zip(plans, replies, strict=False)
-            ]
-            return await host.call(flow, judge_tests, plans, got, limits)
-        proofs = [secrets.token_hex(16) for _ in tests]
-        jobs = [
-            self._job(language, program, t, limits, p) for t, p in zip(tests, proofs, strict=True)
-        ]
-        replies = await asyncio.gather(*(run(job) for job in jobs))
-        return [
-            classify(language, t, r, limits, proof)
-            for t, r, proof in zip(tests, replies, proofs, strict=True)
-        ]
+        return await self._runners[language].run_tests(program, tests, limits, Turn(flow, run))
 
     def queue_wait_s(self) -> float:
         """How long the oldest job still queued has waited for a worker (0: none queued)."""
@@ -176,7 +140,7 @@ class Sandbox:
         loop = asyncio.get_running_loop()
         pool = await loop.run_in_executor(self._executor, self._pool, Language.PYTHON)
         await loop.run_in_executor(self._executor, pool.warm)
-        await self._host().warm()
+        await self._runners[Language.PYTHON].warm()
 
     def status(self) -> SandboxStatus:
         """Readiness facts for /ready (blocking; may start one worker the first time)."""
@@ -206,10 +170,12 @@ class Sandbox:
             lang: PoolStatus(alive=pool.alive(), spawned=pool.spawned, retired=pool.retired)
             for lang, pool in self._pools.items()
         }
+        q = self._runners[Language.Q]
+        assert isinstance(q, QRunner)
         return SandboxStatus(
             isolation=isolation,
             python=python,
-            q=self._q_status(),
+            q=q.status(lambda: self._pool(Language.Q)),
             workers=workers,
             subreaper=self.subreaper,
         )
@@ -222,17 +188,13 @@ class Sandbox:
             if self._closed:
                 return
             self._closed = True
-            pools = list(self._pools.values())
-            if self._references is not None:
-                pools.append(self._references)
+            pools = [*self._pools.values(), *self._other_pools]
         for pool in pools:
             pool.close()
-        if self._host_work is not None:
-            self._host_work.close()
+        for runner in self._runners.values():
+            runner.close()
         self._executor.shutdown(wait=False, cancel_futures=True)
         self._scheduler.shutdown()
-        if self._license:
-            self._license.cleanup()
 
     def __enter__(self) -> Sandbox:
         return self
@@ -246,48 +208,17 @@ class Sandbox:
     def _bwrap(self) -> bool:
         return self.config.isolation is Isolation.BWRAP
 
-    def _job(
-        self,
-        language: Language,
-        program: str,
-        test: TestCase,
-        limits: Limits,
-        proof: str | None = None,
-    ) -> Job:
-        """A q job (Python tests are planned by ``python_tests.plan_test``)."""
-        lim = _job_limits(limits)
-        q = self._q_setup()
-        # q reserves its workspace on top of the interpreter itself.
-        lim["memory_mb"] = limits.memory_mb + self.config.q_workspace_mb
-        env = {"QHOME": q.home}
-        return {
-            "kind": "exec",
-            "argv": q.argv(self.config.q_workspace_mb),
-            "files": {SCRIPT_NAME: build_script(program, test.code, proof)},
-            "stdin": test.stdin or "",
-            "env": env,
-            "limits": lim,
-        }
-
-    def _q_setup(self) -> QSetup:
-        """The q this sandbox runs (sandbox/q_engine.py); SandboxUnavailable if none."""
-        cfg = self.config
+    def _python_info(self) -> PythonInfo:
         if self._python is None:
-            self._python = probe_python(cfg.python)
-        if not self._pykx_looked and cfg.q_engine is not QEngine.BINARY:
-            self._pykx, self._pykx_looked = find_pykx(self._python.executable), True
-        return choose_q(cfg.q_engine, cfg.q_bin, cfg.q_home, self._pykx, self._python)
+            self._python = probe_python(self.config.python)
+        return self._python
 
-    def _host(self) -> HostWork:
-        """The host's worker processes: one per sandbox worker, up to the cores this
-        process may run on."""
-        with self._lock:
-            if self._closed:
-                raise SandboxUnavailable("sandbox is closed")
-            if self._host_work is None:
-                cores = len(os.sched_getaffinity(0))
-                self._host_work = HostWork(min(max(1, self.config.workers), cores))
-            return self._host_work
+    def _submit(
+        self, flow: Hashable, pool: WorkerPool, job: Job, wall_s: float
+    ) -> asyncio.Future[Reply]:
+        return asyncio.wrap_future(
+            self._scheduler.submit(flow, pool.run, job, wall_s), loop=asyncio.get_running_loop()
+        )
 
     def _pool(self, language: Language) -> WorkerPool:
         with self._lock:
@@ -295,21 +226,20 @@ class Sandbox:
                 raise SandboxUnavailable("sandbox is closed")
             pool = self._pools.get(language)
             if pool is None:
-                pool = WorkerPool(
-                    self._spec(language), self.config.workers, self.config.recycle_after
-                )
+                spec = self._spec(language)
+                pool = WorkerPool(spec, self.config.workers, self.config.recycle_after)
                 self._pools[language] = pool
             return pool
 
-    def _reference_pool(self) -> WorkerPool:
+    def _other_pool(self, language: Language, uid_shift: int) -> WorkerPool:
         with self._lock:
             if self._closed:
                 raise SandboxUnavailable("sandbox is closed")
-            if self._references is None:
-                spec = self._spec(Language.PYTHON)
-                spec = replace(spec, uid_base=spec.uid_base + REFERENCE_UID_OFFSET)
-                self._references = WorkerPool(spec, self.config.workers, self.config.recycle_after)
-            return self._references
+            spec = self._spec(language)
+            spec = replace(spec, uid_base=spec.uid_base + uid_shift)
+            pool = WorkerPool(spec, self.config.workers, self.config.recycle_after)
+            self._other_pools.append(pool)
+            return pool
 
     def _spec(self, language: Language) -> WorkerSpec:
         cfg = self.config
@@ -319,9 +249,7 @@ class Sandbox:
                 "isolation=none to run code with rlimits and timeouts only (unsafe for "
                 "untrusted code)"
             )
-        if self._python is None:
-            self._python = probe_python(cfg.python)
-        info = self._python
+        info = self._python_info()
         ro_paths = list(info.mount_paths())
         worker_cfg: WorkerConfig = {
             "scratch": SCRATCH,
@@ -329,26 +257,10 @@ class Sandbox:
             "codec": CODEC_SOURCE,
             "remote": REMOTE_SOURCE,
         }
-        license_dir: str | None = None
-        if language is Language.Q:
-            q = self._q_setup()
-            q.verify()
-            if self._license is None:
-                try:
-                    self._license = prepare_license(
-                        cfg.q_license_dir,
-                        cfg.q_license_b64.get_secret_value() if cfg.q_license_b64 else None,
-                        cfg.q_k4_license_b64.get_secret_value() if cfg.q_k4_license_b64 else None,
-                    )
-                except SandboxUnavailable as exc:
-                    if not q.label:
-                        raise
-                    # "pykx 4.2.0 found (…/pykx/lib), but no q licence: set QLIC …"
-                    raise SandboxUnavailable(
-                        f"{q.label} found ({q.home}), but {exc.reason}"
-                    ) from exc
-            license_dir = self._license.path
-            ro_paths += q.mounts
+        setup: WorkerSetup = self._runners[language].worker_setup()
+        license_dir = setup.license_dir
+        ro_paths += setup.mounts
+        if license_dir is not None:
             worker_cfg["qlic_src"], worker_cfg["qlic"] = QLIC_SRC, QLIC
         if not self._bwrap:
             if license_dir is not None:  # q: the worker copies the licence into its dir
@@ -370,46 +282,35 @@ class Sandbox:
             license_dir=license_dir,
             as_root=self._as_root,
         )
-        # Python pool and q pool get distinct uid ranges so NPROC never mixes them.
-        base = cfg.uid_base + (1000 if language is Language.Q else 0)
+        # Each language's pool gets a uid range of its own so NPROC never mixes them.
         return WorkerSpec(
             prefix=bwrap_argv(plan),
             python=info.executable,
             config=worker_cfg,
             drop_uid=self._as_root,
-            uid_base=base,
-        )
-
-    def _q_status(self) -> QStatus:
-        if self._q_version is not None:
-            return QStatus(available=True, version=self._q_version)
-        try:
-            pool = self._pool(Language.Q)
-            probe = TestCase(code=_Q_VERSION_SCRIPT)
-            raw = pool.run(self._job(Language.Q, "", probe, Limits(wall_s=5.0)), 5.0)
-        except SandboxUnavailable as exc:
-            return QStatus(available=False, reason=exc.reason)
-        outcome = classify(Language.Q, probe, raw, Limits(wall_s=5.0))
-        if outcome.exit_code != 0 or outcome.failure.value not in ("none",):
-            return QStatus(available=False, reason=outcome.detail)
-        self._q_version = outcome.stdout.strip()
-        label = self._q_setup().label
-        if label:  # "4.1 2025.02.18 (pykx 4.2.0)"
-            self._q_version += f" ({label})"
-        return QStatus(
-            available=True,
-            version=self._q_version,
-            warning=(self._license.warning or None) if self._license else None,
+            uid_base=cfg.uid_base + setup.uid_offset,
         )
 
 
-def _job_limits(limits: Limits) -> JobLimits:
-    return {
-        "wall_s": limits.wall_s,
-        "cpu_s": limits.cpu_s,
-        "memory_mb": limits.memory_mb,
-        "max_processes": limits.max_processes,
-        "max_output_bytes": limits.max_output_bytes,
-        "max_file_bytes": limits.max_file_bytes,
-        "max_open_files": limits.max_open_files,
-    }
+class _Workers:
+    """What the sandbox lends its language runners (``language_runner.Workers``)."""
+
+    def __init__(self, sandbox: Sandbox) -> None:
+        self._sandbox = sandbox
+
+    @property
+    def config(self) -> SandboxConfig:
+        return self._sandbox.config
+
+    def python(self) -> PythonInfo:
+        return self._sandbox._python_info()
+
+    def pool(self, language: Language, uid_shift: int) -> WorkerPool:
+        return self._sandbox._other_pool(language, uid_shift)
+
+    def submit(self, flow: Hashable, pool: WorkerPool, job: Job, wall_s: float) -> Awaitable[Reply]:
+        return self._sandbox._submit(flow, pool, job, wall_s)
+
+    def blocking(self, call: Callable[[], T]) -> Awaitable[T]:
+        loop = asyncio.get_running_loop()
+        return loop.run_in_executor(self._sandbox._executor, call)

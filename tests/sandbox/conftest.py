@@ -10,6 +10,8 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 from sandbox import Language, Limits, Sandbox, SandboxConfig, TestCase, TestOutcome
+from sandbox.python_runner import PythonRunner
+from sandbox.q_runner import QRunner
 
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bwrap not installed")
 
@@ -70,3 +72,17 @@ def host_processes() -> dict[int, tuple[str, str]]:
         state = raw[raw.rindex(b")") + 2 :].split()[0].decode()
         procs[int(name)] = (comm, state)
     return procs
+
+
+def q_runner(sandbox: Sandbox) -> QRunner:
+    """The sandbox's q runner (internals: its jobs and its q, read by tests)."""
+    runner = sandbox._runners[Language.Q]
+    assert isinstance(runner, QRunner)
+    return runner
+
+
+def python_runner(sandbox: Sandbox) -> PythonRunner:
+    """The sandbox's Python runner (internals: its reference pool, read by tests)."""
+    runner = sandbox._runners[Language.PYTHON]
+    assert isinstance(runner, PythonRunner)
+    return runner

@@ -7,9 +7,10 @@ import signal
 
 import pytest
 
-from sandbox import Failure, Language, Limits, TestCase
-from sandbox.classify import EXCERPT_CHARS, classify, excerpt, python_memory_error
+from sandbox import Failure, Limits, TestCase
+from sandbox.classify import EXCERPT_CHARS, classify, excerpt
 from sandbox.frames import JobError, JobResult
+from sandbox.python_tests import PYTHON_STDERR, python_memory_error
 from tests.sandbox.job_results import job_result
 
 LIMITS = Limits(wall_s=1.0, cpu_s=2.0, memory_mb=256, max_output_bytes=1000)
@@ -21,23 +22,23 @@ def _raw(**changes: object) -> JobResult:
 
 
 def test_matching_stripped_stdout_passes() -> None:
-    outcome = classify(Language.PYTHON, PRINTS_4, _raw(stdout="  4 \n"), LIMITS)
+    outcome = classify(PYTHON_STDERR, PRINTS_4, _raw(stdout="  4 \n"), LIMITS)
     assert outcome.passed and outcome.failure is Failure.NONE
 
 
 def test_different_stdout_is_a_wrong_output() -> None:
-    outcome = classify(Language.PYTHON, PRINTS_4, _raw(stdout="5\n"), LIMITS)
+    outcome = classify(PYTHON_STDERR, PRINTS_4, _raw(stdout="5\n"), LIMITS)
     assert not outcome.passed and outcome.failure is Failure.WRONG_OUTPUT
 
 
 def test_exit_status_zero_alone_does_not_pass_a_test_with_an_expected_output() -> None:
-    outcome = classify(Language.PYTHON, PRINTS_4, _raw(stdout=""), LIMITS)
+    outcome = classify(PYTHON_STDERR, PRINTS_4, _raw(stdout=""), LIMITS)
     assert outcome.failure is Failure.WRONG_OUTPUT
 
 
 def test_a_worker_error_is_a_sandbox_error() -> None:
     error: JobError = {"error": "worker died"}
-    outcome = classify(Language.PYTHON, PRINTS_4, error, LIMITS)
+    outcome = classify(PYTHON_STDERR, PRINTS_4, error, LIMITS)
     assert outcome.failure is Failure.SANDBOX_ERROR and outcome.detail == "worker died"
 
 
@@ -57,7 +58,7 @@ def test_a_worker_error_is_a_sandbox_error() -> None:
 def test_failures_in_the_order_they_are_checked(
     raw: JobResult, failure: Failure, detail: str
 ) -> None:
-    outcome = classify(Language.PYTHON, PRINTS_4, raw, LIMITS)
+    outcome = classify(PYTHON_STDERR, PRINTS_4, raw, LIMITS)
     assert not outcome.passed
     assert outcome.failure is failure
     assert detail in outcome.detail
@@ -65,7 +66,7 @@ def test_failures_in_the_order_they_are_checked(
 
 def test_a_kill_below_the_cpu_budget_is_not_called_a_timeout() -> None:
     raw = _raw(exit_code=None, signal=signal.SIGKILL, cpu_s=0.5)
-    outcome = classify(Language.PYTHON, PRINTS_4, raw, LIMITS)
+    outcome = classify(PYTHON_STDERR, PRINTS_4, raw, LIMITS)
     assert outcome.failure is Failure.RUNTIME_ERROR and "SIGKILL" in outcome.detail
 
 
@@ -80,5 +81,5 @@ def test_long_output_is_cut_and_says_how_much_is_missing() -> None:
     cut = excerpt(text)
     assert cut.startswith("x" * EXCERPT_CHARS) and cut.endswith("[10 more characters]")
     assert excerpt("short") == "short"
-    outcome = classify(Language.PYTHON, PRINTS_4, _raw(stdout=text), LIMITS)
+    outcome = classify(PYTHON_STDERR, PRINTS_4, _raw(stdout=text), LIMITS)
     assert outcome.stdout == cut  # what a result carries is the excerpt

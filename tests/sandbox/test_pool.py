@@ -18,10 +18,11 @@ import pytest
 
 from sandbox import Language, Limits, SandboxConfig, SandboxUnavailable, TestCase
 from sandbox.frames import Job, Reply
+from sandbox.language_runner import job_limits
 from sandbox.pool import HOST_GRACE_S, WorkerPool, WorkerSpec
 from sandbox.python_tests import plan_test
 from sandbox.reaper import reap_adopted
-from sandbox.runner import Sandbox, _job_limits
+from sandbox.runner import Sandbox
 
 from .conftest import host_processes, needs_bwrap
 
@@ -51,7 +52,7 @@ def make_pool(spec: WorkerSpec) -> Iterator[MakePool]:
 
 
 def job(program: str, wall_s: float = 2.0) -> Job:
-    return plan_test(program, TestCase(), _job_limits(Limits(wall_s=wall_s))).job
+    return plan_test(program, TestCase(), job_limits(Limits(wall_s=wall_s))).job
 
 
 def stdout(reply: Reply) -> str:

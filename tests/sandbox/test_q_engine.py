@@ -36,7 +36,7 @@ from sandbox.q_engine import (
 )
 from services.settings import Settings
 
-from .conftest import needs_bwrap
+from .conftest import needs_bwrap, q_runner
 from .pykx_layout import PykxLayout, make_pykx_layout, make_venv
 
 NOT_A_LICENCE = base64.b64encode(b"not a licence, but a licence file all the same").decode()
@@ -188,14 +188,14 @@ def test_both_engines_run_the_same_script(tmp_path: Path, layout_sandbox: Sandbo
     test = TestCase(code="show solve 21", expected="expected-output-4242")
     proof = "5f0c9e0d2b7a4c1e8d3f6a9b0c1d2e3f"
     with Sandbox(SandboxConfig(q_bin=str(q_bin), workers=1)) as binary:
-        by_binary = binary._job(Language.Q, "solve:{x*2}\nexit 0;", test, Limits(), proof)
-    by_pykx = layout_sandbox._job(Language.Q, "solve:{x*2}\nexit 0;", test, Limits(), proof)
+        by_binary = q_runner(binary).job("solve:{x*2}\nexit 0;", test, Limits(), proof)
+    by_pykx = q_runner(layout_sandbox).job("solve:{x*2}\nexit 0;", test, Limits(), proof)
     assert (
         by_pykx["files"]
         == by_binary["files"]
         == {"script.q": f'solve:{{x*2}}\nshow solve 21\n-1 "{proof}";\nexit 0;\n'}
     )
-    q = layout_sandbox._q_setup()
+    q = q_runner(layout_sandbox).setup()
     assert by_pykx["kind"] == "exec" and by_pykx["argv"] == q.argv(512)
     assert "expected-output-4242" not in json.dumps(by_pykx)
 
@@ -222,7 +222,8 @@ def test_the_runner_reports_an_engine_it_cannot_load(layout: PykxLayout) -> None
 
 def test_licence_reaches_q_as_its_folder_and_never_as_a_variable(layout_sandbox: Sandbox) -> None:
     spec = layout_sandbox._spec(Language.Q)
-    licence_dir = layout_sandbox._license.path if layout_sandbox._license else ""
+    licence = q_runner(layout_sandbox)._license
+    licence_dir = licence.path if licence else ""
     argv = list(spec.prefix)
     # The licence folder (decoded from base64, private) is bound for q workers only ...
     assert ["--ro-bind", licence_dir, QLIC_SRC] == argv[argv.index(licence_dir) - 1 :][:3]
@@ -230,8 +231,8 @@ def test_licence_reaches_q_as_its_folder_and_never_as_a_variable(layout_sandbox:
     assert QLIC_SRC not in layout_sandbox._spec(Language.PYTHON).prefix
     # ... and no environment of the sandbox, the worker or a job holds the licence.
     decoded = base64.b64decode(NOT_A_LICENCE).decode()
-    job = layout_sandbox._job(Language.Q, "x:1", TestCase(code="show x"), Limits())
-    assert job["kind"] == "exec" and job["env"] == {"QHOME": layout_sandbox._q_setup().home}
+    job = q_runner(layout_sandbox).job("x:1", TestCase(code="show x"), Limits())
+    assert job["kind"] == "exec" and job["env"] == {"QHOME": q_runner(layout_sandbox).setup().home}
     for text in (json.dumps(argv), json.dumps(spec.config), json.dumps(job)):
         assert NOT_A_LICENCE not in text and decoded not in text and "KDB_" not in text
 

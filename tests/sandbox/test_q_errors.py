@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from sandbox import Failure, Language, Limits, TestCase
+from sandbox import Failure, Limits, TestCase
 from sandbox.classify import classify
-from sandbox.q_errors import has_q_error, is_memory_error, license_problem, q_errors
+from sandbox.q_errors import Q_STDERR, has_q_error, is_memory_error, license_problem, q_errors
 from tests.sandbox.job_results import job_result
 
 
@@ -61,13 +61,13 @@ def test_ordinary_errors_are_not_license_failures(stderr: str) -> None:
 def test_q_classification() -> None:
     t = TestCase(code="show 42", expected="42")
     lim = Limits()
-    assert classify(Language.Q, t, job_result(stdout="42\n"), lim).passed
-    o = classify(Language.Q, t, job_result(stdout="42\n", stderr="'type\n"), lim)
+    assert classify(Q_STDERR, t, job_result(stdout="42\n"), lim).passed
+    o = classify(Q_STDERR, t, job_result(stdout="42\n", stderr="'type\n"), lim)
     assert o.failure is Failure.RUNTIME_ERROR and "'type" in o.detail  # exit 0 is not enough
-    assert classify(Language.Q, t, job_result(stdout="41"), lim).failure is Failure.WRONG_OUTPUT
-    o = classify(Language.Q, t, job_result(exit_code=1, stderr="'kc.lic\n"), lim)
+    assert classify(Q_STDERR, t, job_result(stdout="41"), lim).failure is Failure.WRONG_OUTPUT
+    o = classify(Q_STDERR, t, job_result(exit_code=1, stderr="'kc.lic\n"), lim)
     assert o.failure is Failure.SANDBOX_ERROR and "k4.lic" in o.detail
-    o = classify(Language.Q, t, job_result(exit_code=1, stderr="'wsfull\n"), lim)
+    o = classify(Q_STDERR, t, job_result(exit_code=1, stderr="'wsfull\n"), lim)
     assert o.failure is Failure.MEMORY
-    o = classify(Language.Q, t, job_result(exit_code=None, signal=9, timed_out=True), lim)
+    o = classify(Q_STDERR, t, job_result(exit_code=None, signal=9, timed_out=True), lim)
     assert o.failure is Failure.TIMEOUT

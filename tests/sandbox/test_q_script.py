@@ -6,9 +6,11 @@ import json
 import secrets
 from pathlib import Path
 
-from sandbox import Failure, Language, Limits, Sandbox, SandboxConfig, TestCase
+from sandbox import Failure, Limits, Sandbox, SandboxConfig, TestCase
 from sandbox.classify import classify
+from sandbox.q_errors import Q_STDERR
 from sandbox.q_script import build_script, q_argv, strip_trailing_exit, take_proof
+from tests.sandbox.conftest import q_runner
 from tests.sandbox.job_results import job_result
 
 
@@ -44,16 +46,16 @@ def test_take_proof() -> None:
 def test_q_tests_need_the_completion_line() -> None:
     lim = Limits()
     t = TestCase(code="show solve 21", expected="42")
-    ok = classify(Language.Q, t, job_result(stdout=f"42\n{PROOF}\n"), lim, PROOF)
+    ok = classify(Q_STDERR, t, job_result(stdout=f"42\n{PROOF}\n"), lim, PROOF)
     assert ok.passed and ok.stdout == "42\n"
     # `exit 0` in the solution after printing the right answer: q never reached the end.
-    early = classify(Language.Q, t, job_result(stdout="42\n"), lim, PROOF)
+    early = classify(Q_STDERR, t, job_result(stdout="42\n"), lim, PROOF)
     assert early.failure is Failure.NO_RESULT and not early.passed
     silent = TestCase(code="solve 21", expected="")
     assert (
-        classify(Language.Q, silent, job_result(stdout=""), lim, PROOF).failure is Failure.NO_RESULT
+        classify(Q_STDERR, silent, job_result(stdout=""), lim, PROOF).failure is Failure.NO_RESULT
     )
-    wrong = classify(Language.Q, t, job_result(stdout=f"41\n{PROOF}\n"), lim, PROOF)
+    wrong = classify(Q_STDERR, t, job_result(stdout=f"41\n{PROOF}\n"), lim, PROOF)
     assert wrong.failure is Failure.WRONG_OUTPUT
 
 
@@ -65,8 +67,8 @@ def test_q_jobs_carry_a_fresh_proof_and_never_the_expected_output(tmp_path: Path
     sandbox = Sandbox(SandboxConfig(q_bin=str(q_bin), q_home=str(tmp_path)))
     try:
         test = TestCase(code="show solve 21", expected="expected-output-4242")
-        first = sandbox._job(Language.Q, "solve:{x*2}", test, Limits(), secrets.token_hex(16))
-        second = sandbox._job(Language.Q, "solve:{x*2}", test, Limits(), secrets.token_hex(16))
+        first = q_runner(sandbox).job("solve:{x*2}", test, Limits(), secrets.token_hex(16))
+        second = q_runner(sandbox).job("solve:{x*2}", test, Limits(), secrets.token_hex(16))
     finally:
         sandbox.close()
     assert "expected-output-4242" not in json.dumps(first)

@@ -28,7 +28,7 @@ from sandbox import (
 )
 from sandbox.q_script import SCRIPT_NAME
 
-from .conftest import Runner, needs_bwrap
+from .conftest import Runner, needs_bwrap, python_runner, q_runner
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -72,9 +72,9 @@ def test_expected_sides_run_in_a_pool_started_only_when_a_test_needs_one(
 ) -> None:
     runner = Runner(sandbox)
     assert runner.one(PROGRAM, TestCase(code="assert f([2, 1]) == [1, 2]")).passed
-    assert sandbox._references is None
+    assert python_runner(sandbox)._references is None
     assert runner.one(PROGRAM, TestCase(code="assert f([2, 1]) == sorted([2, 1])")).passed
-    references = sandbox._references
+    references = python_runner(sandbox)._references
     assert references is not None
     python = sandbox._pools[Language.PYTHON]
     assert references is not python
@@ -134,7 +134,7 @@ def test_q_job_runs_the_script_with_the_workspace_on_top_of_the_memory_limit(
     q_bin = os.path.join(home, "l64", "q")
     config = SandboxConfig(workers=1, q_bin=q_bin, q_workspace_mb=300)
     with Sandbox(config) as sb:
-        job = sb._job(Language.Q, "f:{x+1}", TestCase(code="show f 1", stdin="in"), Limits())
+        job = q_runner(sb).job("f:{x+1}", TestCase(code="show f 1", stdin="in"), Limits())
     assert job["kind"] == "exec"
     assert job["argv"][0] == q_bin
     assert job["env"] == {"QHOME": home}  # the directory above q's l64/
