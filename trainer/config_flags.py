@@ -2,8 +2,8 @@
 builds them from its dataclasses.
 
 Every config key is a flag of its own name, ``--section.key VALUE`` (``--grpo.beta 0.02``,
-``--training.report_to '[wandb]'``): a number or text as the field's type reads it, any
-other value in YAML. A field that carries a :class:`Flag` also has that short spelling,
+``--training.report_to '[wandb]'``): a number or text as the field's type reads it (``null``
+where the key may be unset), any other value in YAML. A field that carries a :class:`Flag` also has that short spelling,
 listed in ``grpo-train --help`` (``--model_path``, ``--max_steps``, ``--mode``), declared
 next to the field it sets::
 
@@ -114,12 +114,32 @@ def value_type(annotation: Any) -> tuple[Callable[[str], Any], tuple[str, ...] |
     return yaml_value, None
 
 
+@dataclass(frozen=True)
+class _OrNull:
+    """Reads ``null`` as None (for a key that may have no value), else as ``read`` does."""
+
+    read: Callable[[str], Any]
+
+    @property
+    def __name__(self) -> str:  # argparse names it in "invalid int value: 'x'"
+        return getattr(self.read, "__name__", "value")
+
+    def __call__(self, text: str) -> Any:
+        return None if text == "null" else self.read(text)
+
+
 def add_config_flags(parser: argparse.ArgumentParser, config: type[BaseModel]) -> None:
     """Each key's ``--section.key`` (not listed in ``--help``) and each short flag."""
     for item in config_keys(config):
         read, choices = value_type(item.annotation)
+        nullable = read is not yaml_value and type(None) in get_args(item.annotation)
         parser.add_argument(
-            f"--{item.key}", dest=item.key, type=read, choices=choices, help=argparse.SUPPRESS
+            f"--{item.key}",
+            dest=item.key,
+            type=_OrNull(read) if nullable else read,
+            choices=choices,
+            default=argparse.SUPPRESS,  # absent unless given: a YAML null is a value
+            help=argparse.SUPPRESS,
         )
         flag = item.flag
         if flag is None:
@@ -150,9 +170,8 @@ def given_values(
     short: list[GivenValue] = []
     full: list[GivenValue] = []
     for item in config_keys(config):
-        value = getattr(args, item.key)
-        if value is not None:
-            full.append(GivenValue(item.key, value, (f"--{item.key}",)))
+        if item.key in vars(args):
+            full.append(GivenValue(item.key, vars(args)[item.key], (f"--{item.key}",)))
         flag = item.flag
         if flag is not None and getattr(args, flag.dest) is not None:
             names = (flag.name, *flag.aliases)

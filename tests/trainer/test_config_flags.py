@@ -35,6 +35,7 @@ def test_section_key_flags_set_their_key_read_as_the_fields_type() -> None:
         "--model.path", "1.5",  # a text field keeps its text
         "--reward.mode", "tinyv_only",
         "--service.timeout_s", "9",
+        "--training.save_total_limit", "null",
     ]  # fmt: skip
     recipe = resolve_recipe(parse_args(argv), argv)
     config = recipe.config
@@ -44,6 +45,7 @@ def test_section_key_flags_set_their_key_read_as_the_fields_type() -> None:
     assert config.training.gradient_checkpointing is True
     assert config.data.reasoning_format == "none" and config.model.path == "1.5"
     assert config.reward.mode == "verifier_only" and config.service.http.timeout_s == 9
+    assert config.training.save_total_limit is None  # YAML's null: no limit
     assert recipe.sources["grpo.beta"] == "flag --grpo.beta"
     assert recipe.sources["service.timeout_s"] == "flag --service.timeout_s"
 
