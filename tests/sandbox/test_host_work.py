@@ -1,5 +1,5 @@
 """The host's worker processes: calls run in another process, in their flow's turn, and a
-process that dies is replaced (its call tried once more)."""
+process that dies is replaced (its calls tried once more, each alone)."""
 
 from __future__ import annotations
 
@@ -51,6 +51,16 @@ def _always_dies() -> None:
     os._exit(1)
 
 
+def _dies_if(die: bool, value: int) -> int:
+    if die:
+        os._exit(1)
+    return value
+
+
+def _raises(message: str) -> None:
+    raise ValueError(message)
+
+
 async def test_a_call_runs_in_another_process(host: HostWork) -> None:
     assert await host.call(object(), _pid) != os.getpid()
 
@@ -78,3 +88,52 @@ async def test_a_call_that_kills_its_process_twice_is_unavailable(host: HostWork
     with pytest.raises(SandboxUnavailable, match="died"):
         await host.call(object(), _always_dies)
     assert await host.call(object(), _pid) != os.getpid()  # the host work goes on
+
+
+async def test_a_call_that_kills_a_shared_message_fails_alone(host: HostWork) -> None:
+    # Once the function's cost is known, calls queued together travel in one message; the
+    # process that one of them kills takes the others' message with it. They are tried
+    # again one by one: theirs come back, and only the killer's item is unavailable.
+    assert await host.call(object(), _dies_if, False, -1) == -1
+    flow = object()
+    outcomes = await asyncio.gather(
+        *(host.call(flow, _dies_if, value == 3, value) for value in range(8)),
+        return_exceptions=True,
+    )
+    assert outcomes[:3] == [0, 1, 2] and outcomes[4:] == [4, 5, 6, 7]
+    assert isinstance(outcomes[3], SandboxUnavailable)
+
+
+async def test_the_functions_exception_is_the_callers(host: HostWork) -> None:
+    with pytest.raises(ValueError, match="not a test"):
+        await host.call(object(), _raises, "not a test")
+    with pytest.raises(TypeError, match="cannot reach"):  # an argument that does not pickle
+        await host.call(object(), _pid, lambda: None)
+    # In a message with others, only the call that cannot travel fails.
+    flow = object()
+    outcomes = await asyncio.gather(
+        *(host.call(flow, _dies_if, False, v if v != 2 else lambda: None) for v in range(5)),
+        return_exceptions=True,
+    )
+    assert [o for i, o in enumerate(outcomes) if i != 2] == [0, 1, 3, 4]
+    assert isinstance(outcomes[2], TypeError)
+    assert await host.call(object(), _pid) != os.getpid()
+
+
+def test_one_event_loop_after_another_shares_the_processes() -> None:
+    # asyncio.run per call, as synchronous callers do: the next loop takes the processes over.
+    work = HostWork(1)
+    try:
+        first = asyncio.run(work.call(object(), _pid))
+        second = asyncio.run(work.call(object(), _pid))
+        assert first == second != os.getpid()
+    finally:
+        work.close()
+
+
+async def test_a_closed_host_refuses_calls() -> None:
+    work = HostWork(1)
+    assert await work.call(object(), _pid) != os.getpid()
+    work.close()
+    with pytest.raises(SandboxUnavailable, match="closed"):
+        await work.call(object(), _pid)
