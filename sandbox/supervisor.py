@@ -48,6 +48,7 @@ from .python_harness import OpaqueTest, ProgramServer, SplitHarness, run_python
 from .q_license_copy import install_license, license_env
 
 JOB_DIR = "job"
+# The most of a job's report (``REPORT_FD``) kept; a longer one is cut and no longer parses.
 REPORT_CAP = 8 * 1024 * 1024
 # How often a job's CPU is read while its CPU budget, not the wall clock, is the limit.
 CPU_POLL_S = 0.02
