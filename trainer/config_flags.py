@@ -2,10 +2,10 @@
 builds them from its dataclasses.
 
 Every config key is a flag of its own name, ``--section.key VALUE`` (``--grpo.beta 0.02``,
-``--training.report_to '[wandb]'``): a number or text as the field's type reads it (``null``
-where the key may be unset), any other value in YAML. A field that carries a :class:`Flag` also has that short spelling,
-listed in ``grpo-train --help`` (``--model_path``, ``--max_steps``, ``--mode``), declared
-next to the field it sets::
+``--training.report_to '[wandb]'``): a number or text as the field's type reads it
+(``null`` where the key may be unset), any other value in YAML. A field that carries a
+:class:`Flag` also has that short spelling, listed in ``grpo-train --help``
+(``--model_path``, ``--max_steps``, ``--mode``), declared next to the field it sets::
 
     path: Annotated[str, Flag("--model_path", "PATH", "model folder or hub id")] = Field(...)
 
