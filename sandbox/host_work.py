@@ -114,6 +114,7 @@ class _Call:
 class _Worker:
     process: BaseProcess
     conn: Connection
+    fd: int
     calls: list[_Call] = field(default_factory=list)  # the message it is running
 
 
@@ -168,8 +169,8 @@ class HostWork:
         def detach() -> None:
             for worker in workers:
                 if loop is not None and not loop.is_closed():
-                    loop.remove_reader(worker.conn.fileno())
-                worker.conn.close()
+                    loop.remove_reader(worker.fd)
+                worker.conn.close()  # a no-op where the worker was lost meanwhile
             for call in calls:
                 _fail(call, closed)
 
@@ -195,8 +196,8 @@ class HostWork:
             _stop(worker)
         for worker in self._idle:
             if old is not None and not old.is_closed():
-                old.remove_reader(worker.conn.fileno())
-            loop.add_reader(worker.conn.fileno(), self._on_reply, worker)
+                old.remove_reader(worker.fd)
+            loop.add_reader(worker.fd, self._on_reply, worker)
         self._busy.clear()
         self._queues.clear()
         self._running.clear()
@@ -283,6 +284,10 @@ class HostWork:
             self._running.pop(call.flow, None)
 
     def _on_reply(self, worker: _Worker) -> None:
+        if self._closed:  # its process was stopped: close() settles the calls
+            if self._loop is not None:
+                self._loop.remove_reader(worker.fd)
+            return
         try:
             outcomes = pickle.loads(worker.conn.recv_bytes())
         except (EOFError, OSError, pickle.UnpicklingError):
@@ -308,7 +313,7 @@ class HostWork:
     def _lost(self, worker: _Worker) -> None:
         """The worker died: replace it, and try each of its calls once more, alone."""
         if self._loop is not None:
-            self._loop.remove_reader(worker.conn.fileno())
+            self._loop.remove_reader(worker.fd)
         _stop(worker)
         self._busy.discard(worker)
         if worker in self._idle:
@@ -341,7 +346,7 @@ class HostWork:
             )
             process.start()
             theirs.close()
-            return _Worker(process, ours)
+            return _Worker(process, ours, ours.fileno())
 
         def started(future: asyncio.Future[_Worker]) -> None:
             error = future.exception()
@@ -360,7 +365,7 @@ class HostWork:
                     self._running.clear()
                 return
             worker = future.result()
-            loop.add_reader(worker.conn.fileno(), self._on_reply, worker)
+            loop.add_reader(worker.fd, self._on_reply, worker)
             self._idle.append(worker)
             self._dispatch()
 

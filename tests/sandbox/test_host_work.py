@@ -137,3 +137,20 @@ async def test_a_closed_host_refuses_calls() -> None:
     work.close()
     with pytest.raises(SandboxUnavailable, match="closed"):
         await work.call(object(), _pid)
+
+
+async def test_closing_from_another_thread_leaves_the_loop_clean() -> None:
+    # The service closes its sandbox from a worker thread while the loop runs: the killed
+    # processes' pipes must not reach the loop's exception handler.
+    loop = asyncio.get_running_loop()
+    errors: list[dict[str, object]] = []
+    loop.set_exception_handler(lambda _loop, context: errors.append(context))
+    work = HostWork(2)
+    await work.warm()
+    pending = asyncio.ensure_future(work.call(object(), _busy, 5.0))
+    await asyncio.sleep(0.2)
+    await asyncio.to_thread(work.close)
+    with pytest.raises(SandboxUnavailable, match="closed"):
+        await asyncio.wait_for(pending, 10)
+    await asyncio.sleep(0.2)
+    assert errors == []
