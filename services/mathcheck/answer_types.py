@@ -160,6 +160,9 @@ class Function:
     # The body as written (the numeric probe reads it, renaming the argument).
     body_text: str
     canonical: str
+    # Names the qualifier after the formula declares free ("for some constant c"): bound
+    # names too, like the argument.
+    constants: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,7 @@ formula does not name has it in place of the argument (``g(s) = 3s+1`` against `
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -492,21 +493,58 @@ def _matrices(reference: Matrix, answer: Matrix) -> Verdict:
 def _functions(reference: Function, answer: Function) -> Decision | None:
     """Two formulas, each in its own argument: equal when they are one function, whatever
     the argument is called (and whatever the function: ``g`` is no part of the values)."""
+    if reference.constants or answer.constants:
+        constants = _constants_renamed(reference, answer)
+        if constants is not None:
+            return constants
     if reference.argument == answer.argument:
         return _decide(reference.body, answer.body)
     return _renamed(reference.body_text, reference.argument, answer.body_text, answer.argument)
+
+
+# Constants declared free on a side, at most this many, are tried in every order.
+_MAX_CONSTANTS = 3
+
+
+def _constants_renamed(reference: Function, answer: Function) -> Verdict | None:
+    """Two formulas where a side declares its constants free ("for some constant c"): the
+    argument and those constants are bound names, so one side's names may stand for the
+    other's in any one-to-one way (``f(x) = cx`` for some constant c against ``f(t) =
+    kt``). Only when that side declares every name of its formula but the argument, and
+    both sides have as many such names; None otherwise, or when a renaming cannot be
+    probed (the table is symmetric: either side may declare)."""
+    mine = unknowns(reference.body_text, letters_multiply=True)
+    theirs = unknowns(answer.body_text, letters_multiply=True)
+    if mine is None or theirs is None:
+        return None
+    my_free, their_free = mine - {reference.argument}, theirs - {answer.argument}
+    declared = (bool(my_free) and reference.constants >= my_free) or (
+        bool(their_free) and answer.constants >= their_free
+    )
+    if not declared or len(my_free) != len(their_free) or len(my_free) > _MAX_CONSTANTS:
+        return None
+    undecided = False
+    for order in itertools.permutations(sorted(my_free)):
+        renamed = dict(zip(sorted(their_free), order, strict=True))
+        renamed[answer.argument] = reference.argument
+        same = probe(reference.body_text, answer.body_text, renamed=renamed, letters_multiply=True)
+        if same:
+            return Verdict(True, Method.NUMERIC)
+        undecided = undecided or same is None
+    return None if undecided else Verdict(False, Method.NUMERIC)
 
 
 def _renamed(mine: str, argument: str, theirs: str, other_argument: str) -> Verdict | None:
     """``theirs`` in ``other_argument`` against ``mine`` in ``argument``, by their values
     with the one argument standing for the other; different when one side uses the other's
     argument as a name of its own (``g(t) = 3s + 1`` is not ``g(s) = 3s + 1``)."""
-    my_names, their_names = unknowns(mine), unknowns(theirs)
+    my_names = unknowns(mine, letters_multiply=True)
+    their_names = unknowns(theirs, letters_multiply=True)
     if my_names is None or their_names is None:
         return None
     if argument in their_names or other_argument in my_names:
         return Verdict(False, Method.NUMERIC)
-    same = probe(mine, theirs, renamed={other_argument: argument})
+    same = probe(mine, theirs, renamed={other_argument: argument}, letters_multiply=True)
     return None if same is None else Verdict(same, Method.NUMERIC)
 
 
@@ -515,7 +553,8 @@ def _function_and_other(function: Function, other: Answer) -> Decision | None:
     the body does not name, in place of the argument, is the formula with it renamed
     (``g(s) = 3s + 1`` against ``3t + 1``)."""
     if isinstance(other, Expr | Word):
-        my_names, their_names = unknowns(function.body_text), unknowns(other.canonical)
+        my_names = unknowns(function.body_text, letters_multiply=True)
+        their_names = unknowns(other.canonical, letters_multiply=True)
         if my_names is not None and their_names is not None:
             extra = their_names - my_names
             if function.argument not in their_names and len(extra) == 1:

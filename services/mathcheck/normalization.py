@@ -99,8 +99,6 @@ _NAMED_SETS = {
             "real numbers",
             "every real number",
             "any real number",
-            "(-\\infty,\\infty)",
-            "(-\\infty,+\\infty)",
             "x\\in\\mathbb{R}",
             "all real x",
             "all real values",

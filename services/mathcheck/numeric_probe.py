@@ -78,6 +78,9 @@ _FRACTIONS = ("\\frac", "\\dfrac", "\\tfrac", "\\cfrac")
 _CONSTANTS = {"\\pi": mpmath.pi, "pi": mpmath.pi}
 _TIMES = ("\\cdot", "\\times", "*")
 _CLOSING = {"(": ")", "{": "}", "[": "]"}
+# Letters that may start the name of a function written without its backslash.
+_FUNCTION_WORDS = ("sin", "cos", "tan", "sec", "csc", "cot", "log", "ln", "exp", "sqr", "pi", "arc")
+_MAX_LETTER_PRODUCT = 3
 
 
 class _Unreadable(Exception):
@@ -93,7 +96,10 @@ class Expression:
 
 
 class _Reader:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, letters_multiply: bool = False) -> None:
+        # In a function's formula, letters written together are a product of one-letter
+        # names ("cx" is c·x); elsewhere such a word may be a name, and is not read.
+        self.letters_multiply = letters_multiply
         self.tokens: list[tuple[str, str]] = []
         position = 0
         while position < len(text):
@@ -238,6 +244,11 @@ class _Reader:
         raise _Unreadable(name)
 
     def _letter(self, letter: str) -> Value:
+        if len(letter) != 1 and self._product_of_letters(letter):
+            value = self._letter(letter[0])
+            for other in letter[1:]:
+                value = _combined(value, self._letter(other), mpmath.fmul)
+            return value
         if len(letter) != 1:
             # "ab" may be a·b or a name; "sinx" a function without parentheses.
             raise _Unreadable(letter)
@@ -247,6 +258,16 @@ class _Reader:
             return _constant(mpmath.mpc(0, 1))
         self.unknowns.add(letter)
         return lambda point: point[letter]
+
+    def _product_of_letters(self, word: str) -> bool:
+        """Whether ``word`` is read as one-letter names multiplied: only in a function's
+        formula, up to three letters, none of them the start of a function's name
+        ("sinx", "lnx", "cosx" stay unread)."""
+        return (
+            self.letters_multiply
+            and len(word) <= _MAX_LETTER_PRODUCT
+            and not word.lower().startswith(_FUNCTION_WORDS)
+        )
 
     def _braced(self) -> Value:
         """A group in braces, or one digit or one letter: "\\frac12"; "x^2y" is x²·y, and
@@ -375,13 +396,14 @@ _NOT_READ = re.compile(r"[.,;:=<>|_'%$&~\"]|\d[eE][+-]?\d")
 _BASE = re.compile(r"\\log_")
 
 
-def read_expression(text: str) -> Expression | None:
-    """``text`` read for evaluation, or None when the reader is not sure what it means."""
+def read_expression(text: str, letters_multiply: bool = False) -> Expression | None:
+    """``text`` read for evaluation, or None when the reader is not sure what it means
+    (``letters_multiply``: a function's formula, where ``cx`` is c·x)."""
     if _NOT_READ.search(_BASE.sub("", text)) is not None:
         return None
     text = text.replace("\\left", "").replace("\\right", "")
     try:
-        reader = _Reader(text)
+        reader = _Reader(text, letters_multiply)
         value = reader.whole()
     except (_Unreadable, RecursionError):
         return None
@@ -432,12 +454,15 @@ def probe(
     answer: str,
     seed: int | None = None,
     renamed: Mapping[str, str] | None = None,
+    letters_multiply: bool = False,
 ) -> bool | None:
     """Whether the two expressions are equal by their values; None when undecided.
     ``renamed`` maps unknowns of the answer to the reference's names they stand for (a
-    function's argument: ``3t+1`` against ``3s+1`` with ``{"t": "s"}``)."""
+    function's argument: ``3t+1`` against ``3s+1`` with ``{"t": "s"}``); with
+    ``letters_multiply`` both are formulas of functions (``cx`` is c·x)."""
     renamed = renamed or {}
-    left, right = read_expression(reference), read_expression(answer)
+    left = read_expression(reference, letters_multiply)
+    right = read_expression(answer, letters_multiply)
     if left is None or right is None:
         return None
     if left.unknowns != {renamed.get(name, name) for name in right.unknowns}:
@@ -502,9 +527,9 @@ def rounds_to(text: str, decimal: Fraction, places: int) -> bool | None:
     return approximates(exact, decimal, places)
 
 
-def unknowns(text: str) -> frozenset[str] | None:
+def unknowns(text: str, letters_multiply: bool = False) -> frozenset[str] | None:
     """The names of the unknowns of an expression the reader reads, else None."""
-    expression = read_expression(text)
+    expression = read_expression(text, letters_multiply)
     return None if expression is None else expression.unknowns
 
 

@@ -17,7 +17,7 @@ import resource
 
 from pebble import ProcessPool
 
-from services.mathcheck.symbolic import SymbolicVerdict, symbolic_equal, warm_up
+from services.mathcheck.symbolic import LogConvention, SymbolicVerdict, symbolic_equal, warm_up
 
 
 class SymbolicTimeout(Exception):
@@ -34,21 +34,36 @@ def _init_worker(memory_mb: int) -> None:
     warm_up()
 
 
-def _compare(reference: str, answer: str, normalized: tuple[str, str] | None) -> SymbolicVerdict:
-    verdict = symbolic_equal(reference, answer)
+def _compare(
+    reference: str,
+    answer: str,
+    normalized: tuple[str, str] | None,
+    log_convention: LogConvention = LogConvention.REFERENCE,
+) -> SymbolicVerdict:
+    verdict = symbolic_equal(reference, answer, log_convention)
     # The normalised strings (units, "x =" and \\text{} stripped) are a second chance for
     # answers the parser could not read; a parsed "not equal" stands.
     if not verdict.equal and not verdict.parsed and normalized is not None:
-        retry = symbolic_equal(*normalized)
+        retry = symbolic_equal(*normalized, log_convention)
         if retry.equal:
             return retry
     return verdict
 
 
 class SymbolicPool:
-    def __init__(self, workers: int, timeout_s: float, memory_mb: int) -> None:
+    """``log_convention``: what ``\\log`` without a base means to the symbolic engine
+    (``symbolic.LogConvention``; the reference's convention unless set)."""
+
+    def __init__(
+        self,
+        workers: int,
+        timeout_s: float,
+        memory_mb: int,
+        log_convention: LogConvention = LogConvention.REFERENCE,
+    ) -> None:
         self.workers = workers
         self.timeout_s = timeout_s
+        self.log_convention = log_convention
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["sympy", "math_verify", "services.mathcheck.preload"])
         self._pool = ProcessPool(
@@ -71,7 +86,9 @@ class SymbolicPool:
     ) -> SymbolicVerdict:
         """Compare in a worker; raises SymbolicTimeout or SymbolicFailure."""
         future = self._pool.schedule(
-            _compare, args=(reference, answer, normalized), timeout=self.timeout_s
+            _compare,
+            args=(reference, answer, normalized, self.log_convention),
+            timeout=self.timeout_s,
         )
         try:
             result: SymbolicVerdict = await asyncio.wrap_future(future)

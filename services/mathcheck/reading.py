@@ -71,6 +71,8 @@ _TEXT = re.compile(rf"\\(?:{TEXT_FONT})\s*\{{([^{{}}]*)\}}")
 _SEPARATED = re.compile(r"[,&]|\band\b")
 # Normalisation lower-cases words; a single letter may be a variable, so it is no word.
 _WORDS = re.compile(r"^[a-z][a-z \-']*$")
+# The canonical form of the real numbers by name (``normalization._NAMED_SETS``).
+REAL_LINE = "\\mathbb{R}"
 
 
 def read(text: str) -> Answer:
@@ -137,24 +139,36 @@ def _function(text: str) -> Function | None:
     argument = argument[:-1].strip()
     if len(argument) != 1 or not argument.isascii() or not argument.isalpha():
         return None
-    body = _without_qualifier(body).strip()
-    parts = split_top_level(body, ",")
-    if not body or parts is None or len(parts) != 1:
+    formula, qualifier = _without_qualifier(body)
+    parts = split_top_level(formula, ",")
+    if not formula or parts is None or len(parts) != 1:
         return None
-    value = read(body)
-    return Function(name, argument, value, body, f"{name}({argument})={value.canonical}")
+    value = read(formula)
+    canonical = f"{name}({argument})={value.canonical}"
+    constants = _letters_named(qualifier) - {argument}
+    if constants:
+        canonical += " for constants " + ", ".join(sorted(constants))
+    return Function(name, argument, value, formula, canonical, constants)
 
 
-def _without_qualifier(body: str) -> str:
-    """The formula without what is said after it: "cx \\text{ for some constant } c"."""
+def _letters_named(qualifier: str) -> frozenset[str]:
+    """The names of one letter in a qualifier: "for some constant $c$" names c, "where k
+    is a constant" names k (and the article a, which a formula without a does not use)."""
+    words = "".join(ch if ch.isascii() and ch.isalpha() else " " for ch in qualifier).split()
+    return frozenset(word for word in words if len(word) == 1)
+
+
+def _without_qualifier(body: str) -> tuple[str, str]:
+    """The formula and what is said after it: "cx \\text{ for some constant } c" is "cx"
+    and "for some constant } c" (empty when nothing is)."""
     lowered = body.lower()
     cuts = [index for word in _QUALIFIERS if (index := lowered.find(word)) > 0]
     if not cuts:
-        return body
+        return body.strip(), ""
     kept = body[: min(cuts)].rstrip()
     while (ending := next((e for e in _BEFORE_QUALIFIER if kept.endswith(e)), None)) is not None:
         kept = kept[: -len(ending)].rstrip()
-    return kept
+    return kept.strip(), body[min(cuts) :]
 
 
 _NAME = r"[a-zA-Z](?:_\{?\w+\}?)?"
@@ -402,6 +416,10 @@ def read_normalized(canonical: str) -> Answer:
         return Choice(canonical)
     if len(canonical) > 1 and _WORDS.match(canonical):
         return Word(canonical)
+    if canonical == REAL_LINE:
+        # The real numbers are the interval (-\\infty, \\infty): one value, whichever is
+        # written ("all real numbers", "x \\in \\mathbb{R}" and the interval itself).
+        return Interval(Sequence("(", ")", (float("-inf"), float("inf"))), canonical)
     return _structure(canonical) or _union(canonical) or _collection(canonical) or Expr(canonical)
 
 

@@ -25,11 +25,31 @@ import functools
 import logging
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
 # A lone "i" (not part of a word or a command such as \pi or \sin).
 _IMAGINARY_UNIT = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])")
+
+
+class LogConvention(StrEnum):
+    """What ``\\log`` without a base means (a base written, ``\\log_2``, is always kept).
+
+    * ``reference`` (the default): the reference's convention. Where the reference writes
+      ``\\ln`` and no ``\\log`` without a base, an answer's ``\\log`` without a base is the
+      natural logarithm; otherwise it is base 10, as the parser reads it (datasets that
+      write ``\\log 100 = 2`` mean base 10).
+    * ``natural``: every ``\\log`` without a base, on either side, is the natural logarithm.
+    * ``common``: every ``\\log`` without a base is base 10, whatever the reference writes.
+
+    A side that writes a base somewhere (``\\log_{10}``) keeps its reading in every
+    convention, and so does an answer that writes ``\\ln`` itself under ``reference``.
+    """
+
+    REFERENCE = "reference"
+    NATURAL = "natural"
+    COMMON = "common"
 
 
 @dataclass(frozen=True)
@@ -138,15 +158,17 @@ def _in_the_reference_convention(reference: str, answer: str, parsed: list[Any])
     ``\\ln`` and no ``\\log`` without a base, an answer's ``\\log`` without a base is the
     natural logarithm (the parser reads it as base 10: the base goes). An answer that
     writes ``\\ln`` or a base itself keeps its reading."""
+    if "\\ln" not in reference or _has_bare_log(reference) or "\\ln" in answer:
+        return parsed
+    return _natural_logarithms(answer, parsed)
+
+
+def _natural_logarithms(text: str, parsed: list[Any]) -> list[Any]:
+    """``parsed`` with each ``\\log`` of ``text`` written without a base read as the natural
+    logarithm; unchanged when ``text`` has none, or writes a base somewhere."""
     import sympy
 
-    if (
-        "\\ln" not in reference
-        or _has_bare_log(reference)
-        or not _has_bare_log(answer)
-        or "\\ln" in answer
-        or "\\log_" in answer.replace(" ", "")
-    ):
+    if not _has_bare_log(text) or "\\log_" in text.replace(" ", ""):
         return parsed
 
     def natural(item: Any) -> Any:
@@ -161,12 +183,19 @@ def _in_the_reference_convention(reference: str, answer: str, parsed: list[Any])
     return [natural(item) for item in parsed]
 
 
-def symbolic_equal(reference: str, answer: str) -> SymbolicVerdict:
-    """Whether ``answer`` equals ``reference`` as mathematics (reference is the gold)."""
+def symbolic_equal(
+    reference: str, answer: str, log_convention: LogConvention = LogConvention.REFERENCE
+) -> SymbolicVerdict:
+    """Whether ``answer`` equals ``reference`` as mathematics (reference is the gold);
+    ``\\log`` without a base read by ``log_convention``."""
     from math_verify import verify
 
-    gold = _parse(reference)
-    pred = _in_the_reference_convention(reference, answer, _parse(answer))
+    gold, pred = _parse(reference), _parse(answer)
+    if log_convention is LogConvention.REFERENCE:
+        pred = _in_the_reference_convention(reference, answer, pred)
+    elif log_convention is LogConvention.NATURAL:
+        gold = _natural_logarithms(reference, gold)
+        pred = _natural_logarithms(answer, pred)
     if not gold:
         return SymbolicVerdict(False, "reference could not be parsed", parsed=False)
     if not pred:

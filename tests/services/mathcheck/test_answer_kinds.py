@@ -10,14 +10,14 @@ from fractions import Fraction
 import pytest
 
 from services.mathcheck.alignment import align
-from services.mathcheck.answer_types import Function
+from services.mathcheck.answer_types import Function, Interval
 from services.mathcheck.comparison import equal
 from services.mathcheck.extraction import ExtractionMethod, cut_off, extract_answer
 from services.mathcheck.normalization import normalize_answer, parse_number
 from services.mathcheck.numeric_probe import probe, rounds_to
 from services.mathcheck.phrases import math_from_phrase
 from services.mathcheck.reading import read
-from services.mathcheck.symbolic import symbolic_equal
+from services.mathcheck.symbolic import LogConvention, symbolic_equal
 from services.protocol import ExtractionPolicy
 
 
@@ -70,6 +70,42 @@ def test_functions_equal_up_to_renaming_their_argument(
     reference: str, answer: str, expected: bool
 ) -> None:
     assert _judged(reference, answer) is expected
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        # letters written together in a formula are a product of its names: cx is c·x
+        ("f(x) = cx", "f(t) = ct", True),
+        ("f(x) = ax + b", "f(t) = at + b", True),
+        ("f(x) = cx", "ct", True),
+        # a constant declared free ("for some constant c") is a bound name, like the argument
+        ("f(x) = cx \\text{ for some constant } c", "f(t) = kt", True),
+        ("f(x) = cx \\text{ where } c \\text{ is a constant}", "g(s) = ks", True),
+        ("f(x) = ax + b \\text{ for some constants } a, b", "f(t) = bt + a", True),
+        ("f(x) = cx + d \\text{ for some constants } c, d", "f(t) = kt + m", True),
+        # near-misses: another formula, a name that is not the argument's, a constant never
+        # declared free (it may be one the question gave)
+        ("f(x) = cx", "f(t) = ct^2", False),
+        ("f(x) = cx", "f(t) = xt", False),
+        ("f(x) = cx", "f(x) = kx", False),
+        ("f(x) = cx \\text{ for some constant } c", "f(t) = kt^2", False),
+        ("f(x) = cx \\text{ for some constant } c", "f(t) = kt + 1", False),
+        ("f(x) = ax + b \\text{ for some constants } a, b", "f(t) = at^2 + b", False),
+    ],
+)
+def test_functions_with_constants_equal_up_to_renaming(
+    reference: str, answer: str, expected: bool
+) -> None:
+    assert _judged(reference, answer) is expected
+    assert _judged(answer, reference) is expected
+
+
+def test_letters_multiply_only_in_a_formula() -> None:
+    assert probe("cx", "xc", letters_multiply=True) is True
+    assert probe("cx", "xc") is None  # elsewhere "cx" may be a name
+    # a function's name written without its backslash is not a product of letters
+    assert probe("sinx", "\\sin(x)", letters_multiply=True) is None
 
 
 def test_the_probe_renames_only_what_it_is_told() -> None:
@@ -295,3 +331,61 @@ def test_log_without_a_base_takes_the_references_convention(
     reference: str, answer: str, expected: bool
 ) -> None:
     assert symbolic_equal(reference, answer).equal is expected
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "natural", "common"),
+    [
+        # natural: every \\log without a base is ln, on either side
+        ("\\log 100", "2", False, True),
+        ("\\log e", "1", True, False),
+        ("\\ln 10", "\\log 10", True, False),
+        ("\\frac{\\ln 3}{2}", "\\frac{\\log 3}{2}", True, False),
+        # a base written is kept in every convention
+        ("\\log_{10} 100", "2", True, True),
+        ("\\frac{\\ln 3}{2}", "\\frac{\\log_{10} 3}{2}", False, False),
+        ("\\log 100", "\\log_{10} 100", False, True),
+        # whatever the base, the laws of logarithms hold
+        ("2\\log 5", "\\log 25", True, True),
+        ("\\log 8", "3\\log 2", True, True),
+    ],
+)
+def test_the_log_convention_is_a_setting(
+    reference: str, answer: str, natural: bool, common: bool
+) -> None:
+    for convention, expected in ((LogConvention.NATURAL, natural), (LogConvention.COMMON, common)):
+        assert symbolic_equal(reference, answer, convention).equal is expected
+        assert symbolic_equal(answer, reference, convention).equal is expected
+    # the default is the reference's convention (above)
+    assert (
+        symbolic_equal(reference, answer).equal
+        is symbolic_equal(reference, answer, LogConvention.REFERENCE).equal
+    )
+
+
+@pytest.mark.parametrize(
+    "written", ["\\mathbb{R}", "(-\\infty, \\infty)", "(-\\infty,+\\infty)", "all real numbers"]
+)
+def test_the_real_numbers_are_read_as_the_interval_they_are(written: str) -> None:
+    value = read(written)
+    assert isinstance(value, Interval)
+    assert value.ends.entries == (float("-inf"), float("inf"))
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("(-\\infty, \\infty)", "\\mathbb{R}", True),
+        ("(-\\infty, +\\infty)", "x \\in \\mathbb{R}", True),
+        ("(-\\infty, \\infty)", "all real numbers", True),
+        ("(-\\infty, \\infty)", "-\\infty < x < \\infty", True),
+        # near-misses: a half-line, the line without a point, a relation
+        ("\\mathbb{R}", "(0, \\infty)", False),
+        ("\\mathbb{R}", "(-\\infty, 0) \\cup (0, \\infty)", False),
+        ("\\mathbb{R}", "x > 0", False),
+    ],
+)
+def test_the_interval_rule_compares_the_real_line(
+    reference: str, answer: str, expected: bool
+) -> None:
+    assert _both_ways(reference, answer) is expected

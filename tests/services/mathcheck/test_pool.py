@@ -8,6 +8,7 @@ import time
 import pytest
 
 from services.mathcheck.pool import SymbolicPool, SymbolicTimeout
+from services.mathcheck.symbolic import LogConvention
 
 # Passes the cheap guards but keeps sympy busy far longer than any deadline.
 _STUCK = "\\prod_{k=1}^{5000} (x+k)"
@@ -29,5 +30,20 @@ def test_stuck_comparison_is_killed_and_the_pool_recovers() -> None:
             assert all(v.equal for v in results)
         finally:
             pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_pools_log_convention_reaches_its_workers() -> None:
+    async def scenario() -> None:
+        natural = SymbolicPool(1, 10.0, 2048, log_convention=LogConvention.NATURAL)
+        default = SymbolicPool(1, 10.0, 2048)
+        try:
+            assert (await natural.compare("1", "\\log e")).equal
+            assert not (await natural.compare("2", "\\log 100")).equal
+            assert (await default.compare("2", "\\log 100")).equal
+        finally:
+            natural.close()
+            default.close()
 
     asyncio.run(scenario())
