@@ -94,6 +94,7 @@ def _pct(values: list[float], q: float) -> float:
 
 
 async def measure(items: list[dict[str, Any]], workers: int) -> dict[str, Any]:
+    from services.api.results import score_batch
     from services.composition import build_backends
     from services.metrics import Metrics
     from services.protocol import RewardOptions
@@ -111,7 +112,7 @@ async def measure(items: list[dict[str, Any]], workers: int) -> dict[str, Any]:
     async with build_backends(settings, Metrics(), admission=True) as backends:
         scorer = backends.scorer
         # Starts the sandbox's and the host's processes before the clock does.
-        await scorer.score_batch(workload(GROUP, "check", seed=99), RewardOptions())
+        await score_batch(scorer, workload(GROUP, "check", seed=99), RewardOptions().to_policy())
         late: list[float] = []
         done = False
 
@@ -123,7 +124,7 @@ async def measure(items: list[dict[str, Any]], workers: int) -> dict[str, Any]:
 
         prober = asyncio.ensure_future(probe())
         started, cpu = time.perf_counter(), time.thread_time()
-        response = await scorer.score_batch(items, RewardOptions())
+        response = await score_batch(scorer, items, RewardOptions().to_policy())
         seconds, loop_cpu = time.perf_counter() - started, time.thread_time() - cpu
         done = True
         await prober

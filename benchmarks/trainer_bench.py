@@ -40,6 +40,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harness.service import running_service
+from services.api.results import score_batch
 from services.client.http import Item, Result
 from services.llm_stage import LLMStage
 from services.mathcheck.checker import MathChecker
@@ -82,9 +83,10 @@ class InProcessScorer:
             pool = SymbolicPool(s.math_workers, s.math_timeout_s, s.math_memory_mb)
             await pool.warm()
             self._checker = MathChecker(pool, s.cache_size)
-            stage = LLMStage(None, s.mode, Metrics(), s.llm.verdict_source)
+            stage = LLMStage(None, Metrics())
             self._scorer = Scorer(s, self._checker, Metrics(), None, stage)
-        response = await self._scorer.score_batch(list(items), RewardOptions(**options))
+        policy = RewardOptions(**options).to_policy(self._settings.defaults)
+        response = await score_batch(self._scorer, list(items), policy)
         return [result.model_dump(mode="json") for result in response.results]
 
     async def aclose(self) -> None:

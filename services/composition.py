@@ -78,7 +78,7 @@ async def build_backends(
         verifier = None
         if settings.llm.base_urls:
             verifier = await stack.enter_async_context(VerifierClient(settings.llm))
-        stage = LLMStage(verifier, settings.mode, metrics, settings.llm.verdict_source)
+        stage = LLMStage(verifier, metrics)
         code_judge = _code_judge(settings, sandbox, metrics) if sandbox is not None else None
         gate = _admission(settings, metrics, sandbox, checker) if admission else None
         scorer = Scorer(settings, checker, metrics, code_judge, stage, gate)
@@ -103,7 +103,6 @@ def _code_judge(settings: Settings, sandbox: Sandbox, metrics: Metrics) -> CodeJ
     )
     return CodeJudge(
         sandbox,
-        settings.every_test_after_timeout,
         wall_backstop=settings.code_wall_backstop,
         outcomes=outcomes,
         tests=TestLimits(settings.code_max_tests, settings.code_max_tests_ceiling),
@@ -145,14 +144,14 @@ def _canary_monitor(
     """The canaries score through the same checker, sandbox and verifier as /score, with
     metric sinks of their own: the request counters on /metrics stay the requests'."""
     own = Metrics()
-    stage = LLMStage(verifier, settings.mode, own, settings.llm.verdict_source)
+    stage = LLMStage(verifier, own)
     scorer = Scorer(settings, checker, own, code_judge, stage)
     return CanaryMonitor(
         scorer,
         metrics,
         settings.exploit_canary_interval_s,
         verifier=verifier is not None,
-        answer_after_reasoning=settings.answer_after_reasoning,
+        defaults=settings.defaults,
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from services.protocol import Judge, Status, Task
+from services.domain import Judge, Status, Task
 
 EvidenceT = TypeVar("EvidenceT")
 

@@ -4,8 +4,9 @@ Runs after the task judges, with one batched call for every item that needs it. 
 tasks it refines, and how, their registry entries say (``verification``: today math's,
 :mod:`services.tasks.math.verification`): whether the mode asks about a judged item, the
 span the verifier may see (or why none may be shown), and the judgement the verdict gives.
-The verifier's probability is combined with the rule verdict by the request's reward
-policy; when it cannot answer, the task's hooks keep the rule verdict and say so.
+The verifier's probability is combined with the rule verdict by the request's scoring
+policy (its mode, verdict source and reward policy, resolved at the edge); when it cannot
+answer, the task's hooks keep the rule verdict and say so.
 """
 
 from __future__ import annotations
@@ -13,28 +14,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from services.domain import Mode, VerdictSource
 from services.judgement import Judgement
 from services.metrics import Metrics
-from services.protocol import Mode, RewardOptions, VerdictSource
-from services.rewards.policy import RewardPolicy
 from services.tasks.entry import Refused, Verification
 from services.tasks.judging import TaskItem
+from services.tasks.policy import ScoringPolicy
 from services.tasks.registry import entry_of
 from services.verifier import VerifierClient, VerifierJudgement, VerifyRequest
 from services.verifier.not_configured import NOT_CONFIGURED
 
 
 class LLMStage:
-    def __init__(
-        self,
-        client: VerifierClient | None,
-        default_mode: Mode,
-        metrics: Metrics,
-        default_source: VerdictSource,
-    ) -> None:
+    def __init__(self, client: VerifierClient | None, metrics: Metrics) -> None:
         self._client = client
-        self._default_mode = default_mode
-        self._default_source = default_source
         self._metrics = metrics
 
     @property
@@ -45,13 +38,11 @@ class LLMStage:
         self,
         items: Sequence[TaskItem | None],
         judgements: list[Judgement[Any]],
-        options: RewardOptions,
-        policy: RewardPolicy,
+        policy: ScoringPolicy,
     ) -> list[Judgement[Any]]:
         """The judgements, with the verifier's verdict on every item the mode asks about;
         ``items`` are the request's items in order (None where one was invalid)."""
-        mode = options.mode or self._default_mode
-        source = options.verdict_source or self._default_source
+        mode, source = policy.mode, policy.verdict_source
         refined = list(judgements)
         asked: list[tuple[int, Verification[Any], str]] = []
         for index, item in enumerate(items):
@@ -72,7 +63,7 @@ class LLMStage:
         ]
         verdicts = await self._judge(requests, source)
         for (index, hooks, shown), verdict in zip(asked, verdicts, strict=True):
-            refined[index] = hooks.refined(judgements[index], verdict, shown, mode, source, policy)
+            refined[index] = hooks.refined(judgements[index], verdict, shown, policy)
             outcome = "judged" if verdict.ok else "fallback"
             self._metrics.verifier_items.labels(mode=mode.value, outcome=outcome).inc()
             if verdict.ok:

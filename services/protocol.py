@@ -2,102 +2,28 @@
 
 from __future__ import annotations
 
-import math
-from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    WithJsonSchema,
-    field_validator,
-)
-
-from services.codecheck.test_formats import looks_like_test_data
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 # The test-format conversion is part of the contract: clients convert rows as a CodeItem does.
 from services.codecheck.test_formats import to_test_specs as to_test_specs
-from services.mathcheck.extraction import ExtractionPolicy
+from services.domain import BACKENDS as BACKENDS
+from services.domain import TASK_ALIASES as TASK_ALIASES
+from services.domain import Judge as Judge
+from services.domain import Mode as Mode
+from services.domain import Status as Status
+from services.domain import Task as Task
+from services.domain import VerdictSource as VerdictSource
+from services.mathcheck.extraction import ExtractionPolicy as ExtractionPolicy
+from services.tasks.items import ItemBase, Strict, TaskWire
+from services.tasks.math.wire import MAX_REFERENCE_CHARS, Reference
+from services.tasks.math.wire import reference_text as reference_text
+from services.tasks.policy import DEFAULTS, ScoringPolicy, ServerDefaults
+from services.tasks.registry import wires
 
 
-# The name of an item's task. The contract lists the built-in tasks; a task added at runtime
-# (services.tasks.registry.register) adds its name with Task.add, and its results report that
-# name. A former name (TASK_ALIASES) is read as the task it names now. (A comment, not a
-# docstring: a docstring would become the schema's description.)
-class Task(StrEnum):
-    MATH = "math"
-    CODE = "code"
-    RUBRIC = "rubric"
-    CRITIQUE = "critique"
-
-    @classmethod
-    def _missing_(cls, value: object) -> Task | None:
-        if not isinstance(value, str):
-            return None
-        return TASK_ALIASES.get(value) or _ADDED_TASKS.get(value)
-
-    @classmethod
-    def add(cls, name: str) -> Task:
-        """The name of a task added at runtime, as a value of this type. The built-in names
-        are members; an added one is accepted wherever a task name is read, and is not
-        listed in the OpenAPI document, which describes the built-in tasks."""
-        known = _ADDED_TASKS.get(name) or cls._value2member_map_.get(name) or TASK_ALIASES.get(name)
-        if isinstance(known, Task):
-            return known
-        added = str.__new__(cls, name)
-        added._value_ = name
-        added._name_ = name.upper()
-        _ADDED_TASKS[name] = added
-        return added
-
-
-_ADDED_TASKS: dict[str, Task] = {}
-
-# Former task names still accepted on the wire and in trainer configs, and the task each
-# names now: 'grade' was the critique task's name until it was renamed (the /grade route,
-# which grades one math answer, is another thing and keeps its name).
-TASK_ALIASES: dict[str, Task] = {"grade": Task.CRITIQUE}
-
-
-class Mode(StrEnum):
-    RULE = "rule"
-    ADDON = "addon"
-    MIXED = "mixed"
-    VERIFIER_ONLY = "verifier_only"
-
-    @classmethod
-    def _missing_(cls, value: object) -> Mode | None:
-        # TinyV's name for verifier_only (its run scripts' VERIFIER_SETUP=tinyv_only).
-        return cls.VERIFIER_ONLY if value == "tinyv_only" else None
-
-
-class VerdictSource(StrEnum):
-    """How the served model judges an answer inside the modes."""
-
-    TINYV = "tinyv"  # a True/False verdict: a probability (logprobs) or text
-    RUBRIC = "rubric"  # a graded critique ending in "Total Score: X/10": min(10, X)/10
-
-
-class Status(StrEnum):
-    OK = "ok"
-    TIMEOUT = "timeout"
-    ERROR = "error"
-    UNAVAILABLE = "unavailable"
-
-
-class Judge(StrEnum):
-    RULE = "rule"
-    VERIFIER = "verifier"
-    NONE = "none"
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class RewardOptions(_Strict):
+class RewardOptions(Strict):
     """Per-request scoring options; every field has a default."""
 
     mode: Mode | None = Field(
@@ -154,133 +80,48 @@ class RewardOptions(_Strict):
         "default the rest are skipped and count as failed); the server default when omitted.",
     )
 
-
-class _ItemBase(_Strict):
-    id: str | int | None = Field(None, description="Echoed back in the result.")
-    prompt: str = Field("", description="The question the model answered.")
-    completion: str = Field(description="The model's output.")
-
-
-MAX_REFERENCE_CHARS = 100_000
+    def to_policy(self, defaults: ServerDefaults = DEFAULTS) -> ScoringPolicy:
+        """These options as the pipeline reads them: one frozen policy, the server's
+        ``defaults`` in place of every option left out."""
+        return defaults.resolve(**dict(self))
 
 
-def reference_text(value: Any) -> Any:
-    """A math reference as text. A number is converted exactly, as datasets hold it: an int
-    as its digits, a float as its ``repr`` (``0.1`` stays ``"0.1"``). A boolean is not a
-    number, and NaN or an infinity is no answer; text passes as it is (the math judge says
-    when it holds no answer)."""
-    if value is None:
-        raise ValueError("the reference is missing (null)")
-    if isinstance(value, bool):
-        raise ValueError(
-            f"the reference is a boolean ({str(value).lower()}), not an answer; "
-            "send the answer as text"
-        )
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"the reference is {value}, not a finite number")
-        return repr(value)
-    return value
+# An item of any task the registry lists: its ``task`` field names the item model that reads
+# it (services/tasks/<task>/wire.py).
+if TYPE_CHECKING:
+    ScoreItem = ItemBase
+else:
+    ScoreItem = Annotated[Union[tuple(w.item for w in wires())], Field(discriminator="task")]  # noqa: UP007
 
 
-# A math reference on the wire: text, or a number read as its exact text.
-Reference = Annotated[
-    str,
-    BeforeValidator(reference_text),
-    WithJsonSchema(
-        {"anyOf": [{"type": "string", "maxLength": MAX_REFERENCE_CHARS}, {"type": "number"}]}
-    ),
-]
-
-
-class MathItem(_ItemBase):
-    task: Literal[Task.MATH] = Task.MATH
-    reference: Reference = Field(
-        description="Ground-truth final answer: text, or a number (converted exactly: 4 is "
-        '"4", 0.1 is "0.1"; a boolean, NaN or an infinity is an error). An empty reference, '
-        "one with a control character, or one with no answer in it is an item error.",
-        max_length=MAX_REFERENCE_CHARS,
-    )
-
-    @field_validator("reference")
-    @classmethod
-    def _not_code_tests(cls, reference: str) -> str:
-        # A verl code row's ground_truth is JSON test data: judging it as a math answer
-        # would hand out a plausible-looking reward for the wrong task.
-        if looks_like_test_data(reference):
-            raise ValueError("the reference is code test data; send the item as task 'code'")
-        return reference
-
-
-class TestSpec(_Strict):
-    code: str | None = Field(None, description="Test code appended after the solution.")
-    stdin: str | None = Field(None, description="Standard input for the program.")
-    expected: str | None = Field(None, description="Expected standard output (stripped).")
-
-
-class CodeItem(_ItemBase):
-    task: Literal[Task.CODE]
-    language: Literal["q", "python"]
-    tests: Annotated[list[TestSpec], BeforeValidator(to_test_specs)] = Field(
-        min_length=1,
-        description="A list of {code?, stdin?, expected?}, or a dataset's own test format, "
-        "converted on arrival: verl/PRIME or APPS/TACO inputs/outputs (fn_name for call-based "
-        "tests; also as a JSON string or under input_output), LiveCodeBench test cases "
-        "(testtype stdin/functional, func_name), HumanEval {test, entry_point}, MBPP assert "
-        "lists or {test_list}, KodCode pytest source.",
-    )
-    max_tests: int | None = Field(
-        None,
-        ge=1,
-        description="Run the first N tests. Default: all of them, up to the server's limit "
-        "(VERIFIER_CODE_MAX_TESTS, 64); at most the server's ceiling "
-        "(VERIFIER_CODE_MAX_TESTS_CEILING, 512). Tests left out are counted in the result "
-        "(tests_not_run) and its detail says why; when the server's limit, not max_tests, "
-        "left them out, the item earns no perfect bonus.",
-    )
-    timeout_s: float | None = Field(None, gt=0, le=60, description="Per-test timeout (default 1).")
-
-
-class RubricItem(_ItemBase):
-    task: Literal[Task.RUBRIC]
-    reference: float = Field(ge=0.0, le=1.0, description="Target score in [0, 1].")
-    rubric: str = Field("", description="Optional grading criteria shown to the grader.")
-
-
-class CritiqueItem(_ItemBase):
-    """Training a rubric reward model: the completion is the policy's own graded critique.
-    'grade' is accepted as the task's former name; results name the task 'critique'."""
-
-    task: Literal[Task.CRITIQUE, "grade"]
-    reference: float = Field(ge=0.0, le=1.0, description="Target score in [0, 1].")
-
-    @field_validator("task")
-    @classmethod
-    def _canonical_name(cls, task: str) -> Task:
-        return Task(task)
-
-
-AnyItem = MathItem | CodeItem | RubricItem | CritiqueItem
-ScoreItem = Annotated[MathItem | CodeItem | RubricItem | CritiqueItem, Field(discriminator="task")]
-
-
-class ScoreRequest(_Strict):
+class ScoreRequest(Strict):
     """A batch: every item is scored independently; results come back in order."""
 
     items: list[ScoreItem]
     options: RewardOptions = Field(default_factory=RewardOptions)
 
 
-class MathScoreRequest(_Strict):
-    items: list[MathItem]
-    options: RewardOptions = Field(default_factory=RewardOptions)
+def task_wire(name: str) -> TaskWire:
+    """A task's wire side by its name (a former name gives the task it names now): its
+    item model and how a training row becomes one of its items."""
+    task = Task(name)
+    return next(wire for wire in wires() if wire.name is task)
 
 
-class CodeScoreRequest(_Strict):
-    items: list[CodeItem]
-    options: RewardOptions = Field(default_factory=RewardOptions)
+def _typed_request(name: str, item: type[ItemBase]) -> type[Strict]:
+    """A task's typed batch body: ``{items: [<its item>], options}``."""
+    fields: Any = {
+        "items": (list[item], ...),  # type: ignore[valid-type]
+        "options": (RewardOptions, Field(default_factory=RewardOptions)),
+    }
+    return create_model(name, __base__=Strict, __module__=__name__, **fields)
+
+
+# The typed batch bodies (``MathScoreRequest``, ...), by task, of the tasks that have a
+# typed route.
+TYPED_REQUESTS: dict[Task, type[Strict]] = {
+    w.name: _typed_request(w.route.body, w.item) for w in wires() if w.route is not None
+}
 
 
 class RewardModelRequest(BaseModel):
@@ -310,11 +151,6 @@ class RewardModelResponse(BaseModel):
     )
 
 
-class RubricScoreRequest(_Strict):
-    items: list[RubricItem]
-    options: RewardOptions = Field(default_factory=RewardOptions)
-
-
 class ScoreResult(BaseModel):
     index: int = Field(description="Position of the item in the request.")
     id: str | int | None = None
@@ -342,7 +178,7 @@ class ScoreResponse(BaseModel):
     summary: BatchSummary
 
 
-class GradeRequest(_Strict):
+class GradeRequest(Strict):
     question: str = ""
     answer: str = Field(description="The answer to grade: a bare answer or a full solution.")
     reference: Reference = Field(
@@ -372,10 +208,6 @@ class GradeResponse(BaseModel):
 class HealthResponse(BaseModel):
     status: Literal["ok"] = "ok"
     version: str
-
-
-# The backends /ready reports, by name; VERIFIER_REQUIRED_BACKENDS picks from these.
-BACKENDS = ("math", "sandbox", "q", "llm_verifier", "canaries")
 
 
 class BackendStatus(BaseModel):

@@ -30,8 +30,8 @@ import ray
 from fastapi import FastAPI
 from ray import serve
 
+from services.api.readiness import readiness
 from services.app import create_app
-from services.readiness import readiness
 from services.settings import Settings
 
 # The worker counts a replica sizes itself, unless the operator sets them.

@@ -11,10 +11,12 @@ A ``/score`` item goes through these stages, in this order:
 4. the LLM stage (:mod:`services.llm_stage`) refines the verdicts of the tasks it applies
    to (math) with the served verifier where the mode asks for it;
 5. the task's reward rule gives the reward under the request's
-   :class:`~services.rewards.policy.RewardPolicy`, and the reward is clamped into the
-   interval that policy defines for the task (a value that is not a finite number never
+   :class:`~services.tasks.policy.ScoringPolicy` (its options, resolved against the
+   server's defaults at the edge), and the reward is clamped into the interval that policy
+   defines for the task (a value that is not a finite number never
    becomes a reward: :func:`~services.rewards.policy.bounded_reward`);
-6. :func:`services.results.to_result` builds the wire result with the task's presenter.
+6. at the API's edge, :func:`services.api.results.to_result` builds the wire result with
+   the task's presenter.
 
 Which tasks exist, and each one's item model, judge, reward rule and presenter, the
 scorer learns only from :mod:`services.tasks.registry`.
@@ -29,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import Counter
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import replace
@@ -38,13 +39,12 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 from pydantic import ValidationError
 
 from services.admission import Admission, Backend
+from services.domain import Status, Task
 from services.judgement import Judgement, unjudged
 from services.llm_stage import LLMStage
 from services.mathcheck.checker import Checker
 from services.metrics import Metrics
-from services.protocol import BatchSummary, RewardOptions, ScoreResponse, ScoreResult, Status, Task
-from services.results import to_result
-from services.rewards.policy import NO_REWARD, Reward, RewardPolicy, bounded_reward
+from services.rewards.policy import NO_REWARD, Reward, bounded_reward
 from services.settings import Settings
 from services.tasks.entry import JudgeParts
 from services.tasks.judging import (
@@ -55,13 +55,14 @@ from services.tasks.judging import (
     TaskJudge,
     task_of,
 )
+from services.tasks.policy import ScoringPolicy
 from services.tasks.registry import entry_of, item_adapter
 
 log = logging.getLogger(__name__)
 
 # Items validated, or results built, between two turns of the event loop: a large batch's
 # own work on the loop leaves it to other requests and /health every few milliseconds.
-_SLICE = 128
+SLICE = 128
 
 
 def describe_validation_error(error: ValidationError) -> str:
@@ -97,7 +98,7 @@ def _lost(index: int, item: TaskItem | None) -> Judgement[Any]:
     return unjudged(index, item_id, task, Status.ERROR, reason)
 
 
-def _rewarded(judgement: Judgement[Any], policy: RewardPolicy) -> tuple[Judgement[Any], Reward]:
+def _rewarded(judgement: Judgement[Any], policy: ScoringPolicy) -> tuple[Judgement[Any], Reward]:
     """The judgement's reward under ``policy``, clamped into the task's reward interval;
     the judgement says so where the clamp changed it (an error where the value was not a
     finite number)."""
@@ -117,14 +118,14 @@ class PacedDemanding(Protocol):
     """A :class:`~services.tasks.judging.Demanding` judge whose count takes a while for a
     large request, so it gives the event loop turns while it counts."""
 
-    async def paced_demand(self, entries: Sequence[Entry], options: RewardOptions) -> int: ...
+    async def paced_demand(self, entries: Sequence[Entry], policy: ScoringPolicy) -> int: ...
 
 
 class Scored(NamedTuple):
-    """One item's judgement (its verdict and evidence) and its wire result."""
+    """One item's final judgement (its verdict and evidence) and its reward."""
 
     judgement: Judgement[Any]
-    result: ScoreResult
+    reward: Reward
 
 
 class Scorer:
@@ -144,46 +145,28 @@ class Scorer:
         self._admission = admission
         self._metrics = metrics
         self._llm = llm
-        self._parts = JudgeParts(settings, checker, metrics, code, llm.client)
+        self._parts = JudgeParts(checker, metrics, code, llm.client)
         self._judges: dict[Task, TaskJudge] = {}
 
-    async def score_batch(
-        self, raw_items: list[Any], options: RewardOptions, *, only: Task | None = None
-    ) -> ScoreResponse:
-        """Score every item; ``only`` restricts the batch to one task (the typed routes),
-        which items may then omit."""
-        started = time.perf_counter()
-        results = [
-            scored.result for scored in await self.score_items(raw_items, options, only=only)
-        ]
-        rewards = [r.reward for r in results if r.reward is not None]
-        summary = BatchSummary(
-            items=len(results),
-            by_status=dict(Counter(r.status.value for r in results)),
-            mean_reward=sum(rewards) / len(rewards) if rewards else None,
-            elapsed_s=round(time.perf_counter() - started, 6),
-        )
-        return ScoreResponse(results=results, summary=summary)
-
     async def score_items(
-        self, raw_items: list[Any], options: RewardOptions, *, only: Task | None = None
+        self, raw_items: list[Any], policy: ScoringPolicy, *, only: Task | None = None
     ) -> list[Scored]:
-        """Every item's final judgement and its result, in the request's order."""
-        policy = RewardPolicy.from_options(options)
-        items, judgements = await self.judge_batch(raw_items, options, only=only)
-        judgements = await self._llm.refine(items, judgements, options, policy)
+        """Every item's final judgement and its reward, in the request's order; ``only``
+        restricts the batch to one task (the typed routes), which items may then omit."""
+        items, judgements = await self.judge_batch(raw_items, policy, only=only)
+        judgements = await self._llm.refine(items, judgements, policy)
         scored = []
         for count, judgement in enumerate(judgements, 1):
-            if count % _SLICE == 0:
+            if count % SLICE == 0:
                 await asyncio.sleep(0)  # other requests, /health, between slices
             judgement, reward = _rewarded(judgement, policy)
-            scored.append(Scored(judgement, to_result(judgement, reward)))
+            scored.append(Scored(judgement, reward))
             label = judgement.task.value if judgement.task is not None else "invalid"
             self._metrics.items.labels(task=label, status=judgement.status.value).inc()
         return scored
 
     async def judge_batch(
-        self, raw_items: list[Any], options: RewardOptions, *, only: Task | None = None
+        self, raw_items: list[Any], policy: ScoringPolicy, *, only: Task | None = None
     ) -> tuple[list[TaskItem | None], list[Judgement[Any]]]:
         """Validate every item and hand each task's items to its judge, all concurrently.
 
@@ -193,18 +176,18 @@ class Scorer:
         """
         budget = self._settings.batch_timeout_s
         deadline = asyncio.get_running_loop().time() + budget
-        context = BatchContext(options, deadline, budget)
+        context = BatchContext(policy, deadline, budget)
         parsed: list[Entry | Judgement[Any]] = []
         for index, raw in enumerate(raw_items):
             parsed.append(parse_item(index, raw, only))
-            if index % _SLICE == _SLICE - 1:
+            if index % SLICE == SLICE - 1:
                 await asyncio.sleep(0)  # other requests, /health, between slices
         by_task: dict[Task, list[Entry]] = {}
         for entry in parsed:
             if isinstance(entry, Entry):
                 by_task.setdefault(entry.task, []).append(entry)
         gate = self._admission
-        demand = await self.demand(by_task, options) if gate else {}
+        demand = await self.demand(by_task, policy) if gate else {}
         with gate.admit(demand) if gate else nullcontext():
             judged = await asyncio.gather(
                 *(self._judge_task(task, group, context) for task, group in by_task.items())
@@ -219,7 +202,7 @@ class Scorer:
         ]
 
     async def demand(
-        self, by_task: dict[Task, list[Entry]], options: RewardOptions
+        self, by_task: dict[Task, list[Entry]], policy: ScoringPolicy
     ) -> dict[Backend, int]:
         """The work a request's valid items ask of each bounded backend: as the task's judge
         counts it where it can (the code judge leaves out runs its cache holds and repeats
@@ -232,9 +215,9 @@ class Scorer:
                 continue
             judge = self._judge_of(task)
             if isinstance(judge, PacedDemanding):
-                units[entry.backend] += await judge.paced_demand(group, options)
+                units[entry.backend] += await judge.paced_demand(group, policy)
             elif isinstance(judge, Demanding):
-                units[entry.backend] += judge.demand(group, options)
+                units[entry.backend] += judge.demand(group, policy)
             else:
                 units[entry.backend] += sum(entry.demand(e.item) for e in group)
         return units

@@ -20,9 +20,11 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from sandbox import SandboxConfig
-from services.protocol import BACKENDS, ExtractionPolicy, Mode
+from services.domain import BACKENDS, Mode
+from services.mathcheck.extraction import ExtractionPolicy
 from services.reference_docs import SHOWN_DEFAULT, section_parts
 from services.tasks.code.selection import DEFAULT_MAX_TESTS, MAX_TESTS_CEILING
+from services.tasks.policy import ServerDefaults
 from services.verifier.config import VerifierConfig
 
 PREFIX = "VERIFIER_"
@@ -250,6 +252,17 @@ class Settings(BaseSettings):
     def required(self) -> tuple[str, ...]:
         """``required_backends`` as names, in the order given."""
         return tuple(name for name in self.required_backends.split(",") if name)
+
+    @property
+    def defaults(self) -> ServerDefaults:
+        """What a request that leaves an option out gets (resolved at the API's edge)."""
+        return ServerDefaults(
+            mode=self.mode,
+            verdict_source=self.llm.verdict_source,
+            extraction=self.extraction,
+            answer_after_reasoning=self.answer_after_reasoning,
+            every_test=self.every_test_after_timeout,
+        )
 
 
 # Nested sections, by their field name in Settings (and their variables' infix).

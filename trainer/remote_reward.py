@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from services.protocol import task_wire
 from trainer.config import RewardSection, current_task_name
 from trainer.prompts import message_text
 from trainer.service_client import Item, Result
@@ -39,61 +40,22 @@ def _column(kwargs: dict[str, Any], name: str, size: int) -> list[Any]:
     return list(values) if values is not None else [None] * size
 
 
-def item_tests(tests: Any) -> Any:
-    """A row's tests as the item sends them: a list of test objects without empty fields,
-    or a code dataset's own test data (verl's ``{"inputs", "outputs"}`` as a dict or a JSON
-    string, with ``fn_name`` for call-based items) as it is, which the service converts
-    (and refuses with the reason when it cannot be read)."""
-    if isinstance(tests, str):
-        return tests if tests.strip() else None
-    if isinstance(tests, list):
-        return [
-            {k: v for k, v in test.items() if v is not None} if isinstance(test, dict) else test
-            for test in tests
-        ]
-    return tests
-
-
 def build_item(
     index: int, prompt: str, completion: str, row: dict[str, Any], reward: RewardSection
 ) -> Item | None:
-    """The service item for one completion; None when the row gives nothing to judge."""
+    """The service item for one completion; None when the row gives nothing to judge. The
+    task's own fields come from its wire side (``row_fields`` in its folder's wire.py)."""
     task = current_task_name(str(row.get("task") or reward.task))
-    if task == "critique":
-        if row.get("reference") is None:
-            return None
-        return {
-            "task": "critique",
-            "id": index,
-            "prompt": prompt,
-            "completion": completion,
-            "reference": float(row["reference"]),
-        }
-    if task == "math":
-        if row.get("reference") is None:
-            return None
-        return {
-            "task": "math",
-            "id": index,
-            "prompt": prompt,
-            "completion": completion,
-            "reference": str(row["reference"]),
-        }
-    tests = item_tests(row.get("tests"))
-    if not tests:
-        return None
-    item = {
-        "task": "code",
-        "id": index,
-        "prompt": prompt,
-        "completion": completion,
-        "language": row.get("language") or reward.language,
-        "tests": tests,
+    build = task_wire(task).row_fields
+    defaults = {
+        "language": reward.language,
         "timeout_s": reward.test_timeout_s,
+        "max_tests": reward.max_tests,
     }
-    if reward.max_tests is not None:  # else every test, up to the service's limit
-        item["max_tests"] = reward.max_tests
-    return item
+    fields = build(row, defaults) if build is not None else None
+    if fields is None:
+        return None
+    return {"task": task, "id": index, "prompt": prompt, "completion": completion, **fields}
 
 
 def solved(result: Result) -> float | None:

@@ -15,7 +15,7 @@ from fastapi.security import (
     HTTPBearer,
 )
 
-from services import adapters
+from services.api import adapters
 from services.api.dependencies import Authorized, app_scorer, app_settings, require_key
 from services.api.responses import PARSED_BODY_ERRORS
 from services.protocol import GradeRequest, GradeResponse, RewardModelRequest, RewardModelResponse
@@ -53,9 +53,11 @@ def require_key_or_url_credentials(
     summary="Grade one answer against a reference",
 )
 async def grade(
-    request: GradeRequest, scorer: Annotated[Scorer, Depends(app_scorer)]
+    request: GradeRequest,
+    scorer: Annotated[Scorer, Depends(app_scorer)],
+    settings: Annotated[Settings, Depends(app_settings)],
 ) -> GradeResponse:
-    return await adapters.grade(scorer, request)
+    return await adapters.grade(scorer, request, settings.defaults)
 
 
 @router.post(
@@ -96,4 +98,4 @@ async def get_reward(
         raise RequestValidationError(
             [{"loc": ("body", "query"), "msg": "too many items", "type": "too_long"}]
         )
-    return await adapters.reward_model(scorer, request, end_token or ())
+    return await adapters.reward_model(scorer, request, settings.defaults, end_token or ())

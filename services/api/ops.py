@@ -8,11 +8,11 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import Response
 
 from services.api.dependencies import app_backends, app_metrics, app_settings
+from services.api.readiness import readiness
 from services.api.responses import JSONResponse
 from services.composition import Backends
 from services.metrics import Metrics
 from services.protocol import HealthResponse, ReadyResponse
-from services.readiness import readiness
 from services.settings import Settings
 from services.version import VERSION
 

@@ -10,10 +10,13 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from services.api.dependencies import Authorized, app_scorer, envelope
+from services.api.dependencies import Authorized, app_scorer, app_settings, envelope
 from services.api.responses import BATCH_ERRORS, JSONResponse
-from services.protocol import BatchEnvelope, ScoreRequest, ScoreResponse, Task
+from services.api.results import score_batch
+from services.domain import Task
+from services.protocol import TYPED_REQUESTS, BatchEnvelope, ScoreRequest, ScoreResponse
 from services.scoring import Scorer
+from services.settings import Settings
 from services.tasks.registry import entries
 
 router = APIRouter()
@@ -26,7 +29,7 @@ RENDER_ON_THREAD_ABOVE = 256
 # The bodies the batch routes document; they parse their body themselves (see envelope).
 BATCH_BODIES: tuple[type[BaseModel], ...] = (
     ScoreRequest,
-    *(entry.route.body for entry in entries() if entry.route is not None),
+    *(TYPED_REQUESTS[entry.name] for entry in entries() if entry.route is not None),
 )
 
 
@@ -45,8 +48,10 @@ def _add_score_route(path: str, only: Task | None, body: type[BaseModel], what: 
     async def route(
         envelope_: Annotated[BatchEnvelope, Depends(envelope)],
         scorer_: Annotated[Scorer, Depends(app_scorer)],
+        settings: Annotated[Settings, Depends(app_settings)],
     ) -> Response:
-        scored = await scorer_.score_batch(envelope_.items, envelope_.options, only=only)
+        policy = envelope_.options.to_policy(settings.defaults)
+        scored = await score_batch(scorer_, envelope_.items, policy, only=only)
         if len(scored.results) > RENDER_ON_THREAD_ABOVE:
             return await asyncio.to_thread(render, scored)
         return render(scored)
@@ -71,4 +76,5 @@ def render(response: ScoreResponse) -> Response:
 _add_score_route("/score", None, ScoreRequest, "math, code and rubric items")
 for _entry in entries():
     if _entry.route is not None:
-        _add_score_route(_entry.route.path, _entry.name, _entry.route.body, _entry.route.summary)
+        body = TYPED_REQUESTS[_entry.name]
+        _add_score_route(_entry.route.path, _entry.name, body, _entry.route.summary)

@@ -37,8 +37,11 @@ from services.protocol import (
 
 if TYPE_CHECKING:
     from services.scoring import Scorer
+    from services.tasks.policy import ServerDefaults
 
 T = TypeVar("T")
+# What a call asks of the started backends: the scorer, and the defaults its options take.
+Work = Callable[["Scorer", "ServerDefaults"], Coroutine[Any, Any, T]]
 
 
 class LocalGrader:
@@ -75,6 +78,7 @@ class LocalGrader:
         self._thread: threading.Thread | None = None
         self._stack: AsyncExitStack | None = None
         self._scorer: Scorer | None = None
+        self._defaults: ServerDefaults | None = None
 
     # -- life cycle ----------------------------------------------------------------------
 
@@ -90,7 +94,7 @@ class LocalGrader:
             thread = threading.Thread(target=loop.run_forever, name="local-grader", daemon=True)
             thread.start()
             try:
-                self._stack, self._scorer = asyncio.run_coroutine_threadsafe(
+                self._stack, self._scorer, self._defaults = asyncio.run_coroutine_threadsafe(
                     self._build(), loop
                 ).result()
             except BaseException:
@@ -101,7 +105,7 @@ class LocalGrader:
             self._loop, self._thread = loop, thread
             atexit.register(self.close)  # the worker processes must not outlive the program
 
-    async def _build(self) -> tuple[AsyncExitStack, Scorer]:
+    async def _build(self) -> tuple[AsyncExitStack, Scorer, ServerDefaults]:
         from services.composition import build_backends
         from services.metrics import Metrics
         from services.settings import Settings
@@ -111,13 +115,13 @@ class LocalGrader:
         backends = await stack.enter_async_context(
             build_backends(settings, Metrics(), code=self.code)
         )
-        return stack, backends.scorer
+        return stack, backends.scorer, settings.defaults
 
     def close(self) -> None:
         """Stop the workers (and the sandbox); a later call starts them again."""
         with self._lock:
             loop, thread, stack = self._loop, self._thread, self._stack
-            self._loop = self._thread = self._stack = self._scorer = None
+            self._loop = self._thread = self._stack = self._scorer = self._defaults = None
         if loop is None or thread is None or stack is None:
             return
         atexit.unregister(self.close)
@@ -150,16 +154,16 @@ class LocalGrader:
     ) -> None:
         await asyncio.to_thread(self.close)
 
-    def _submit(self, work: Callable[[Scorer], Coroutine[Any, Any, T]]) -> Future[T]:
+    def _submit(self, work: Work[T]) -> Future[T]:
         self.start()
-        loop, scorer = self._loop, self._scorer
-        assert loop is not None and scorer is not None
-        return asyncio.run_coroutine_threadsafe(work(scorer), loop)
+        loop, scorer, defaults = self._loop, self._scorer, self._defaults
+        assert loop is not None and scorer is not None and defaults is not None
+        return asyncio.run_coroutine_threadsafe(work(scorer, defaults), loop)
 
-    def _run(self, work: Callable[[Scorer], Coroutine[Any, Any, T]]) -> T:
+    def _run(self, work: Work[T]) -> T:
         return self._submit(work).result()
 
-    async def _run_async(self, work: Callable[[Scorer], Coroutine[Any, Any, T]]) -> T:
+    async def _run_async(self, work: Work[T]) -> T:
         if self._scorer is None:
             await asyncio.to_thread(self.start)  # seconds of start-up, off the caller's loop
         return await asyncio.wrap_future(self._submit(work))
@@ -310,23 +314,25 @@ def _grade_request(
 
 def _grading(
     requests: Sequence[GradeRequest],
-) -> Callable[[Scorer], Coroutine[Any, Any, list[GradeResponse]]]:
-    async def work(scorer: Scorer) -> list[GradeResponse]:
-        from services import adapters
+) -> Work[list[GradeResponse]]:
+    async def work(scorer: Scorer, defaults: ServerDefaults) -> list[GradeResponse]:
+        from services.api import adapters
 
-        return list(await asyncio.gather(*(adapters.grade(scorer, r) for r in requests)))
+        return list(await asyncio.gather(*(adapters.grade(scorer, r, defaults) for r in requests)))
 
     return work
 
 
 def _scoring(
     items: Sequence[BaseModel | Mapping[str, Any]], options: Options
-) -> Callable[[Scorer], Coroutine[Any, Any, list[ScoreResult]]]:
+) -> Work[list[ScoreResult]]:
     raw = [wire_item(item) for item in items]
     parsed = RewardOptions.model_validate(wire_options(options))
 
-    async def work(scorer: Scorer) -> list[ScoreResult]:
-        return (await scorer.score_batch(raw, parsed)).results
+    async def work(scorer: Scorer, defaults: ServerDefaults) -> list[ScoreResult]:
+        from services.api.results import score_batch
+
+        return (await score_batch(scorer, raw, parsed.to_policy(defaults))).results
 
     return work
 

@@ -11,18 +11,18 @@ as the seeds give them:
   verifier was shown, marked or not; then the same weighted sum.
 * critique and rubric items (seed 004): ``(1 - |score - reference|)**2``.
 
-Every reward lies in its policy's interval (:meth:`RewardPolicy.interval`): the lowest and
-highest value the task's formula can give under the request's options, whatever the
-completion. The scorer clamps each reward into it as its last step
+Every reward lies in its task's interval under the request's policy (the task entry's
+``interval``): the lowest and highest value the task's formula can give under the request's
+options, whatever the completion. The scorer clamps each reward into it as its last step
 (:func:`bounded_reward`), and a value that is not a finite number never becomes a reward.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from services.protocol import Mode, RewardOptions, Task
+from services.domain import Mode
 from services.rewards.format_reward import FormatScore
 
 
@@ -139,24 +139,13 @@ NO_REWARD = Reward(None)
 
 @dataclass(frozen=True)
 class RewardPolicy:
-    """The reward parameters of one request: the scale, the format weights and the
-    verifier weight every task shares, and the options a task's own rule reads."""
+    """The reward parameters every task shares: the scale, the format weights and the
+    verifier weight (a request's, resolved into its
+    :class:`~services.tasks.policy.ScoringPolicy`)."""
 
-    scale: RewardScale
-    weights: FormatWeights
-    verifier_weight: float
-    options: RewardOptions
-
-    @classmethod
-    def from_options(cls, options: RewardOptions) -> RewardPolicy:
-        return cls(
-            scale=RewardScale(options.correct, options.wrong, options.no_answer),
-            weights=FormatWeights(
-                options.answer_weight, options.format_weight, options.thinking_weight
-            ),
-            verifier_weight=options.verifier_weight,
-            options=options,
-        )
+    scale: RewardScale = field(default_factory=RewardScale)
+    weights: FormatWeights = field(default_factory=FormatWeights)
+    verifier_weight: float = 1.0
 
     def verifier_score(self, mode: Mode, rule_accepted: bool, probability: float) -> float:
         """The mode's score in [0, 1] from the rule verdict and the verifier's probability."""
@@ -181,25 +170,6 @@ class RewardPolicy:
         score mapped between two of them, plus the format terms."""
         scale = self.scale
         return self.with_format(*_extremes((scale.correct, scale.wrong, scale.no_answer)))
-
-    def code_interval(self) -> RewardInterval:
-        """Code: ``pass_fraction * base_weight`` (0 to ``base_weight``), plus the perfect
-        bonus when every test passes, or ``empty_code_reward``; plus the format terms."""
-        options = self.options
-        perfect = options.base_weight + options.perfect_bonus * options.perfect_weight
-        values = (0.0, options.base_weight, perfect, options.empty_code_reward)
-        return self.with_format(*_extremes(values))
-
-    def interval(self, task: Task) -> RewardInterval | None:
-        """The interval every reward of ``task`` lies in; None for a task whose formula this
-        policy does not know (one added at runtime without an interval of its own)."""
-        if task is Task.MATH:
-            return self.math_interval()
-        if task is Task.CODE:
-            return self.code_interval()
-        if task in (Task.RUBRIC, Task.CRITIQUE):
-            return GRADED_INTERVAL
-        return None
 
 
 @dataclass(frozen=True, slots=True)

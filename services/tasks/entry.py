@@ -1,10 +1,10 @@
 """What a task is to the rest of the service: one :class:`TaskEntry` per task folder.
 
-An entry names the task, its wire item model, how its judge is built from the service's
-backends, its reward rule, how a judgement is presented on the wire, and, where they apply,
-its typed batch route, the bounded backend its items load, and how the LLM stage may refine
-its verdicts. The scorer, the LLM stage, the result builder and the API read tasks only
-through entries (:mod:`services.tasks.registry`).
+An entry holds the task's wire side (its name, item model and typed route: the folder's
+``wire.py``), how its judge is built from the service's backends, its reward rule, how a
+judgement is presented on the wire, and, where they apply, the bounded backend its items
+load and how the LLM stage may refine its verdicts. The scorer, the LLM stage, the result
+builder and the API read tasks only through entries (:mod:`services.tasks.registry`).
 """
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ from typing import Any, Generic, Protocol, TypeVar
 from pydantic import BaseModel
 
 from services.admission import Backend
+from services.domain import Mode, Task
 from services.judgement import Judgement
 from services.mathcheck.checker import Checker
 from services.metrics import Metrics
-from services.protocol import Mode, Task, VerdictSource
-from services.rewards.policy import Reward, RewardInterval, RewardPolicy
-from services.settings import Settings
+from services.rewards.policy import Reward, RewardInterval
+from services.tasks.items import BatchRoute, TaskWire
 from services.tasks.judging import TaskItem, TaskJudge
+from services.tasks.policy import ScoringPolicy
 from services.verifier import VerifierClient, VerifierJudgement, VerifyRequest
 
 EvidenceT = TypeVar("EvidenceT")
@@ -33,7 +34,6 @@ Components = dict[str, float]
 class JudgeParts:
     """The backends judges are built from (the composition root starts them)."""
 
-    settings: Settings
     checker: Checker
     metrics: Metrics
     # The sandboxed code judge; None where code is not scored.
@@ -51,15 +51,6 @@ class Presented:
 
 
 NOT_PRESENTED = Presented({}, None)
-
-
-@dataclass(frozen=True, slots=True)
-class BatchRoute:
-    """A typed shortcut of ``/score`` for one task: its path, body model and summary."""
-
-    path: str
-    body: type[BaseModel]
-    summary: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +84,10 @@ class Verification(Protocol[EvidenceT]):
         judgement: Judgement[EvidenceT],
         verdict: VerifierJudgement,
         shown: str,
-        mode: Mode,
-        source: VerdictSource,
-        policy: RewardPolicy,
+        policy: ScoringPolicy,
     ) -> Judgement[EvidenceT]:
-        """The judgement with the verifier's verdict on ``shown`` (or its failure)."""
+        """The judgement with the verifier's verdict on ``shown`` (or its failure), under
+        the request's mode, verdict source and reward policy."""
         ...
 
 
@@ -105,26 +95,46 @@ def no_demand(item: Any) -> int:
     return 0
 
 
+def verdict_score(judgement: Judgement[Any]) -> float:
+    """Correctness in [0, 1] from the verdict alone: 1 when the item is correct."""
+    return 1.0 if judgement.correct else 0.0
+
+
+def no_answer_never(judgement: Judgement[Any]) -> bool:
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class TaskEntry(Generic[EvidenceT]):
     """One task, as its folder assembles it."""
 
-    name: Task
-    item: type[BaseModel]  # the wire item model; its ``task`` field is ``Literal[name]``
+    wire: TaskWire  # its name, item model and typed route (the folder's wire.py)
     judge: Callable[[JudgeParts], TaskJudge]
-    reward: Callable[[Judgement[EvidenceT], RewardPolicy], Reward]
+    reward: Callable[[Judgement[EvidenceT], ScoringPolicy], Reward]
     present: Callable[[Judgement[EvidenceT], Reward], Presented]
-    route: BatchRoute | None = None
     # The bounded backend an item's work goes to, and how many units of it an item asks.
     backend: Backend | None = None
     demand: Callable[[Any], int] = no_demand
     verification: Verification[EvidenceT] | None = None
-    # The interval every reward of the task lies in under a request's policy; None: the
-    # policy's own for a built-in task (RewardPolicy.interval), else no bound but
-    # finiteness. The scorer clamps each reward into it as its last step.
-    interval: Callable[[RewardPolicy], RewardInterval] | None = None
+    # The interval every reward of the task lies in under a request's policy; None: no
+    # bound but finiteness. The scorer clamps each reward into it as its last step.
+    interval: Callable[[ScoringPolicy], RewardInterval] | None = None
+    # What the adapters of other frameworks read (OpenRLHF's /get_reward): the item's
+    # correctness in [0, 1], and whether the judge found no answer at all.
+    score: Callable[[Judgement[EvidenceT]], float] = verdict_score
+    no_answer: Callable[[Judgement[EvidenceT]], bool] = no_answer_never
 
-    def reward_interval(self, policy: RewardPolicy) -> RewardInterval | None:
-        if self.interval is not None:
-            return self.interval(policy)
-        return policy.interval(self.name)
+    @property
+    def name(self) -> Task:
+        return self.wire.name
+
+    @property
+    def item(self) -> type[BaseModel]:
+        return self.wire.item
+
+    @property
+    def route(self) -> BatchRoute | None:
+        return self.wire.route
+
+    def reward_interval(self, policy: ScoringPolicy) -> RewardInterval | None:
+        return self.interval(policy) if self.interval is not None else None

@@ -13,8 +13,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from services.domain import Status, Task
 from services.judgement import Judgement, unjudged
-from services.protocol import RewardOptions, Status, Task
+from services.tasks.policy import ScoringPolicy
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +23,7 @@ JudgementT = TypeVar("JudgementT", bound=Judgement[Any])
 
 
 class TaskItem(Protocol):
-    """What every task's item model has (see the item models in :mod:`services.protocol`)."""
+    """What every task's item model has (each task's item model)."""
 
     @property
     def task(self) -> str: ...  # its task's name (a Literal of it)
@@ -56,7 +57,7 @@ class Entry:
 class BatchContext:
     """What every judge of one request shares."""
 
-    options: RewardOptions
+    policy: ScoringPolicy
     deadline: float  # event-loop time by which rule verdicts must be in
     budget_s: float  # the batch time budget the deadline came from
 
@@ -72,7 +73,7 @@ class Demanding(Protocol):
     """A judge that counts its items' work on its backend better than its task's entry
     can: what its caches will answer, and repeats within a request, cost nothing."""
 
-    def demand(self, entries: Sequence[Entry], options: RewardOptions) -> int: ...
+    def demand(self, entries: Sequence[Entry], policy: ScoringPolicy) -> int: ...
 
 
 def task_of(item: TaskItem) -> Task:

@@ -1,72 +1,64 @@
-"""Every task the service scores, by name: the one place the rest of the service learns
-what tasks exist.
+"""Every task the service scores, by name: the one place the rest of the service, the wire
+contract and the routes learn what tasks exist.
 
-The scorer validates an item with its task's item model, builds each task's judge, asks its
-reward rule and its presenter; the LLM stage asks its verification hooks; the API adds its
-typed route. Adding a task is one folder under ``services/tasks/`` with a
-:class:`~services.tasks.entry.TaskEntry`, and one line here (or one :func:`register` call).
+A built-in task is a folder under ``services/tasks/`` with a ``wire.py`` (its item model and
+typed route: :class:`~services.tasks.items.TaskWire`, named ``WIRE``) and a ``task.py`` (its
+judge, reward rule and presenter: :class:`~services.tasks.entry.TaskEntry`, named
+``ENTRY``), and one line in :data:`TASKS`. The contract reads only the light ``wire``
+modules (a client that imports it loads no judge); the scorer, the LLM stage and the API
+read the entries.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from functools import lru_cache
-from typing import Annotated, Any, Union
+from functools import cache
+from importlib import import_module
+from typing import TYPE_CHECKING, Annotated, Any, Union
 
 from pydantic import BaseModel, Field, TypeAdapter
 
-from services.protocol import Task
-from services.tasks.code.task import CODE
-from services.tasks.critique.task import CRITIQUE
-from services.tasks.entry import TaskEntry
-from services.tasks.math.task import MATH
-from services.tasks.rubric.task import RUBRIC
+from services.domain import Task
+from services.tasks.items import TaskWire
 
-_TASKS: dict[Task, TaskEntry[Any]] = {}
+if TYPE_CHECKING:
+    from services.tasks.entry import TaskEntry
 
-
-def register(entry: TaskEntry[Any]) -> None:
-    """Add a task; a name already registered is refused."""
-    if entry.name in _TASKS:
-        raise ValueError(f"task {entry.name.value!r} is already registered")
-    _TASKS[entry.name] = entry
+# The built-in tasks, one folder each, in the order the contract lists them.
+TASKS = ("math", "code", "rubric", "critique")
 
 
-def unregister(name: Task) -> None:
-    _TASKS.pop(name, None)
+def _loaded(name: str, module: str, attribute: str) -> Any:
+    Task.add(name)  # a name that is not a built-in member is a value of Task all the same
+    return getattr(import_module(f"services.tasks.{name}.{module}"), attribute)
 
 
-@contextmanager
-def registered(entry: TaskEntry[Any]) -> Iterator[TaskEntry[Any]]:
-    """``entry`` registered for the duration of the block."""
-    register(entry)
-    try:
-        yield entry
-    finally:
-        unregister(entry.name)
+@cache
+def wires() -> tuple[TaskWire, ...]:
+    """Every task's wire side, in registry order."""
+    return tuple(_loaded(name, "wire", "WIRE") for name in TASKS)
+
+
+@cache
+def _entries() -> dict[Task, TaskEntry[Any]]:
+    return {Task(name): _loaded(name, "task", "ENTRY") for name in TASKS}
 
 
 def entry_of(name: Task) -> TaskEntry[Any]:
-    return _TASKS[name]
+    return _entries()[name]
 
 
 def entries() -> list[TaskEntry[Any]]:
-    """The registered tasks, in the order they were registered."""
-    return list(_TASKS.values())
+    """The registered tasks, in registry order."""
+    return list(_entries().values())
 
 
 def item_adapter() -> TypeAdapter[Any]:
     """Validates a raw item as the item model its ``task`` field names (a discriminated
     union of the registered tasks' item models)."""
-    return _union_of(tuple(entry.item for entry in _TASKS.values()))
+    return _union_of(tuple(wire.item for wire in wires()))
 
 
-@lru_cache(maxsize=8)
+@cache
 def _union_of(models: tuple[type[BaseModel], ...]) -> TypeAdapter[Any]:
     union: Any = Union[models]  # noqa: UP007 (a union of types only known at runtime)
     return TypeAdapter(Annotated[union, Field(discriminator="task")])
-
-
-for _entry in (MATH, CODE, RUBRIC, CRITIQUE):
-    register(_entry)

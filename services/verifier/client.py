@@ -13,7 +13,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
-from services.protocol import VerdictSource
+from services.domain import VerdictSource
 from services.verifier.breaker import BreakerState
 from services.verifier.cache import VerdictCache
 from services.verifier.config import VerifierConfig

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from services.protocol import VerdictSource
+from services.domain import VerdictSource
 from services.verifier.config import VerifierConfig
 from services.verifier.types import RubricRequest, VerifyRequest
 

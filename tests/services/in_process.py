@@ -18,7 +18,7 @@ async def rule_scorer() -> AsyncIterator[Scorer]:
     settings = Settings()
     checker = MathWorkers(1, settings.math_timeout_s, settings.math_memory_mb, 64)
     await checker.warm()
-    stage = LLMStage(None, settings.mode, Metrics(), settings.llm.verdict_source)
+    stage = LLMStage(None, Metrics())
     try:
         yield Scorer(settings, checker, Metrics(), None, stage)
     finally:

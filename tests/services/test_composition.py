@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from harness.service import free_port
+from services.api.readiness import NO_SANDBOX, readiness
+from services.api.results import score_batch
 from services.composition import build_backends
 from services.metrics import Metrics
 from services.protocol import RewardOptions, Status
-from services.readiness import NO_SANDBOX, readiness
 from services.settings import Settings
 from services.verifier import BreakerState, ErrorKind, VerifyRequest
 from services.verifier.not_configured import NOT_CONFIGURED
@@ -32,7 +33,7 @@ def _settings(**values: object) -> Settings:
 async def test_math_only_backends_score_math_and_refuse_code() -> None:
     async with build_backends(_settings(), Metrics(), code=False) as backends:
         assert backends.sandbox is None and backends.verifier is None
-        response = await backends.scorer.score_batch([MATH, CODE], RewardOptions())
+        response = await score_batch(backends.scorer, [MATH, CODE], RewardOptions().to_policy())
         math, code = response.results
         assert (math.status, math.reward) == (Status.OK, 1.0)
         assert code.status is Status.UNAVAILABLE and "not enabled" in code.detail
@@ -47,7 +48,7 @@ async def test_full_backends_run_code_in_the_sandbox_and_close() -> None:
     async with build_backends(settings, Metrics()) as backends:
         assert backends.sandbox is not None
         assert backends.sandbox.config.workers == 1
-        response = await backends.scorer.score_batch([CODE], RewardOptions())
+        response = await score_batch(backends.scorer, [CODE], RewardOptions().to_policy())
         (code,) = response.results
         assert code.status is Status.OK and code.reward is not None and code.reward > 0
         ready = await readiness(Settings(required_backends="math"), backends)

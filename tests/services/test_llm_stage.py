@@ -9,17 +9,10 @@ from typing import Any
 from services.judgement import Judgement, unjudged
 from services.llm_stage import LLMStage
 from services.metrics import Metrics
-from services.protocol import (
-    CritiqueItem,
-    MathItem,
-    Mode,
-    RewardOptions,
-    Status,
-    Task,
-    VerdictSource,
-)
-from services.rewards.policy import RewardPolicy
+from services.protocol import Mode, RewardOptions, Status, Task
 from services.tasks.critique.judge import judge_critique
+from services.tasks.critique.wire import CritiqueItem
+from services.tasks.math.wire import MathItem
 from tests.services.tasks.math.test_verification import math_judged
 
 MATH = MathItem(completion="I think it is four.", reference="4")
@@ -30,11 +23,8 @@ def _refine(
     mode: Mode, items: list[Any], judgements: list[Judgement[Any]]
 ) -> tuple[list[Judgement[Any]], Metrics]:
     metrics = Metrics()
-    stage = LLMStage(None, Mode.RULE, metrics, VerdictSource.TINYV)
-    options = RewardOptions(mode=mode)
-    refined = asyncio.run(
-        stage.refine(items, judgements, options, RewardPolicy.from_options(options))
-    )
+    stage = LLMStage(None, metrics)
+    refined = asyncio.run(stage.refine(items, judgements, RewardOptions(mode=mode).to_policy()))
     return refined, metrics
 
 

@@ -17,17 +17,10 @@ import pytest
 from pydantic import ValidationError
 
 from services.app import create_app
-from services.protocol import (
-    TASK_ALIASES,
-    CritiqueItem,
-    GradeRequest,
-    MathItem,
-    ScoreRequest,
-    ScoreResult,
-    Status,
-    Task,
-)
+from services.protocol import TASK_ALIASES, GradeRequest, ScoreRequest, ScoreResult, Status, Task
 from services.settings import Settings
+from services.tasks.critique.wire import CritiqueItem
+from services.tasks.math.wire import MathItem
 
 SNAPSHOT = Path(__file__).with_name("openapi.json")
 

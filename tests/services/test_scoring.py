@@ -10,12 +10,11 @@ from typing import Any
 
 import pytest
 
+from services.api.results import score_batch, to_result
 from services.judgement import Judgement
 from services.llm_stage import LLMStage
 from services.metrics import Metrics
-from services.protocol import Judge, Mode, RewardOptions, Status, Task, VerdictSource
-from services.results import to_result
-from services.rewards.policy import RewardPolicy
+from services.protocol import Judge, Mode, RewardOptions, Status, Task
 from services.scoring import Scorer
 from services.tasks.math.evidence import MathEvidence
 from services.tasks.math.reward import math_reward
@@ -39,7 +38,7 @@ def math_items(*items: dict[str, str]) -> list[dict[str, str]]:
 
 
 async def test_an_item_followed_through_every_stage(scorer: Scorer) -> None:
-    options = RewardOptions(mode=Mode.ADDON, format_weight=0.5)
+    options = RewardOptions(mode=Mode.ADDON, format_weight=0.5).to_policy()
     items, judged = await scorer.judge_batch(math_items(RIGHT, WRONG, NONE), options)
 
     # Stage 1, the math judge: the rule verdict with its evidence, the reference extracted.
@@ -64,9 +63,8 @@ async def test_an_item_followed_through_every_stage(scorer: Scorer) -> None:
 
     # Stage 2, the LLM stage without a verifier: addon does not ask about the accepted
     # answer; the others keep their rule verdicts, labelled.
-    policy = RewardPolicy.from_options(options)
-    stage = LLMStage(None, Mode.RULE, Metrics(), VerdictSource.TINYV)
-    refined = await stage.refine(items, judged, options, policy)
+    stage = LLMStage(None, Metrics())
+    refined = await stage.refine(items, judged, options)
     assert refined[0] is right
     for before, after in zip(judged[1:], refined[1:], strict=True):
         assert after.status is Status.UNAVAILABLE and after.judge is Judge.RULE
@@ -79,7 +77,7 @@ async def test_an_item_followed_through_every_stage(scorer: Scorer) -> None:
     assert "verifier saw" not in refined[2].detail
 
     # Stages 3 and 4, the reward policy and the wire result.
-    results = [to_result(j, math_reward(j, policy)) for j in refined]
+    results = [to_result(j, math_reward(j, options)) for j in refined]
     assert [r.reward for r in results] == [1.5, -1.0, -0.5]
     assert results[0].components == {
         "format": 1.0,
@@ -97,14 +95,14 @@ async def test_an_item_followed_through_every_stage(scorer: Scorer) -> None:
     assert [r.extracted for r in results] == ["4", "5", "four"]
 
     # The scorer runs the same stages.
-    response = await scorer.score_batch(math_items(RIGHT, WRONG, NONE), options)
+    response = await score_batch(scorer, math_items(RIGHT, WRONG, NONE), options)
     assert [r.model_dump() for r in response.results] == [r.model_dump() for r in results]
     assert response.summary.by_status == {"ok": 1, "unavailable": 2}
 
 
 async def test_verifier_only_without_a_verifier_gives_no_reward(scorer: Scorer) -> None:
-    response = await scorer.score_batch(
-        math_items(RIGHT, NONE), RewardOptions(mode=Mode.VERIFIER_ONLY)
+    response = await score_batch(
+        scorer, math_items(RIGHT, NONE), RewardOptions(mode=Mode.VERIFIER_ONLY).to_policy()
     )
     right, none = response.results
     assert (right.reward, right.judge, right.status) == (None, Judge.NONE, Status.UNAVAILABLE)
@@ -121,7 +119,7 @@ async def test_every_task_dispatches_to_its_judge(scorer: Scorer) -> None:
         {"task": "code", "language": "python", "completion": "print(1)", "tests": [{}]},
         {"task": "poetry", "completion": "?"},
     ]
-    response = await scorer.score_batch(raw, RewardOptions())
+    response = await score_batch(scorer, raw, RewardOptions().to_policy())
     math, critique, rubric, code, invalid = response.results
     assert (math.task, math.reward, math.judge) == (Task.MATH, 1.0, Judge.RULE)
     assert (critique.task, critique.judge) == (Task.CRITIQUE, Judge.RULE)
@@ -140,15 +138,13 @@ async def test_every_task_dispatches_to_its_judge(scorer: Scorer) -> None:
 
 
 async def test_judgements_are_internal_and_results_are_wire_types(scorer: Scorer) -> None:
-    _, judged = await scorer.judge_batch(math_items(RIGHT), RewardOptions())
+    _, judged = await scorer.judge_batch(math_items(RIGHT), RewardOptions().to_policy())
     assert isinstance(judged[0], Judgement) and isinstance(judged[0].evidence, MathEvidence)
     long_answer = "\\boxed{" + "1" * 5000 + "}"
     _, (judgement,) = await scorer.judge_batch(
-        math_items({"completion": long_answer}), RewardOptions()
+        math_items({"completion": long_answer}), RewardOptions().to_policy()
     )
     # The judgement holds the full answer; only the response's echo is cut.
     assert math_evidence(judgement).answer == "1" * 5000
-    result = to_result(
-        judgement, math_reward(judgement, RewardPolicy.from_options(RewardOptions()))
-    )
+    result = to_result(judgement, math_reward(judgement, RewardOptions().to_policy()))
     assert result.extracted is not None and result.extracted.endswith("[904 more characters]")

@@ -12,13 +12,15 @@ from sandbox import Failure, Language, Limits, Sandbox, SandboxUnavailable, Test
 from sandbox.scheduler import current_flow
 from services.codecheck.extraction import extract_code
 from services.codecheck.outcome_cache import OutcomeCache, Run, RunKey
+from services.domain import Judge, Status, Task
 from services.judgement import Judgement
-from services.protocol import CodeItem, Judge, RewardOptions, Status, Task, TestSpec
 from services.rewards.format_reward import score_format
 from services.tasks.code.evidence import CodeEvidence, PassCount
 from services.tasks.code.pacing import PER_TURN, Pacer
 from services.tasks.code.selection import Selection, TestLimits
+from services.tasks.code.wire import CodeItem, TestSpec
 from services.tasks.judging import BatchContext, Entry, items_of, judge_each
+from services.tasks.policy import ScoringPolicy
 
 DEFAULT_TIMEOUT_S = 1.0
 # The wall-clock backstop of a test, as a multiple of its CPU-time limit (the timeout).
@@ -64,7 +66,6 @@ class CodeJudge:
     def __init__(
         self,
         sandbox: Sandbox,
-        every_test_after_timeout: bool = False,
         *,
         wall_backstop: float = DEFAULT_WALL_BACKSTOP,
         outcomes: OutcomeCache | None = None,
@@ -72,7 +73,6 @@ class CodeJudge:
     ) -> None:
         self._sandbox = sandbox
         self._tests = tests or TestLimits()
-        self._every_test = every_test_after_timeout
         self._wall_backstop = max(1.0, wall_backstop)
         self._outcomes = outcomes or OutcomeCache(0, 0)
 
@@ -93,25 +93,25 @@ class CodeJudge:
 
         async def one(index: int, item: CodeItem) -> Judgement[CodeEvidence]:
             await pacer.turn()
-            return await self.judge_item(index, item, context.options, runs)
+            return await self.judge_item(index, item, context.policy, runs)
 
         return await judge_each(entries, context, CodeItem, one)
 
-    def demand(self, entries: Sequence[Entry], options: RewardOptions) -> int:
+    def demand(self, entries: Sequence[Entry], policy: ScoringPolicy) -> int:
         """The sandboxed tests these items will ask for: none for an item without code or
         with a test that checks nothing, none for a run the cache holds, and items that
         repeat one another run once."""
-        keys = {self._key_of(item, options) for item in items_of(entries, CodeItem)}
+        keys = {self._key_of(item, policy) for item in items_of(entries, CodeItem)}
         return sum(
             len(key.tests) for key in keys if key is not None and not self._outcomes.holds(key)
         )
 
-    async def paced_demand(self, entries: Sequence[Entry], options: RewardOptions) -> int:
+    async def paced_demand(self, entries: Sequence[Entry], policy: ScoringPolicy) -> int:
         """:meth:`demand`, a slice of items per turn of the event loop: finding 4,096 items'
         programs and their runs' keys held the loop for a second."""
         keys: set[RunKey] = set()
         for count, item in enumerate(items_of(entries, CodeItem), 1):
-            key = self._key_of(item, options)
+            key = self._key_of(item, policy)
             if key is not None:
                 keys.add(key)
             if count % PER_TURN == 0:
@@ -124,21 +124,20 @@ class CodeJudge:
                 await asyncio.sleep(0)
         return demand
 
-    def _key_of(self, item: CodeItem, options: RewardOptions) -> RunKey | None:
+    def _key_of(self, item: CodeItem, policy: ScoringPolicy) -> RunKey | None:
         """What the item's run depends on (None: nothing of it runs)."""
         code = extract_code(item.completion, item.language)
         tests = self._tests.select(item).tests
         if code is None or _unchecked(tests):
             return None
-        return self._run_key(item, tests, code, options)
+        return self._run_key(item, tests, code, policy)
 
     def _run_key(
-        self, item: CodeItem, tests: Sequence[TestSpec], code: str, options: RewardOptions
+        self, item: CodeItem, tests: Sequence[TestSpec], code: str, policy: ScoringPolicy
     ) -> RunKey:
         limits = self.limits(item.timeout_s or DEFAULT_TIMEOUT_S)
         cases = tuple(TestCase(code=t.code, stdin=t.stdin, expected=t.expected) for t in tests)
-        every_test = self._every_test if options.every_test is None else options.every_test
-        return RunKey(Language(item.language), code, cases, limits, every_test)
+        return RunKey(Language(item.language), code, cases, limits, policy.code.every_test)
 
     async def _run(self, key: RunKey) -> Run:
         cached = self._outcomes.get(key)
@@ -164,14 +163,14 @@ class CodeJudge:
         return Run(first + await self._sandbox.run_tests(language, code, cases[1:], limits), 0)
 
     async def judge_item(
-        self, index: int, item: CodeItem, options: RewardOptions, runs: Runs | None = None
+        self, index: int, item: CodeItem, policy: ScoringPolicy, runs: Runs | None = None
     ) -> Judgement[CodeEvidence]:
         code = extract_code(item.completion, item.language)
         selection = self._tests.select(item)
         tests = selection.tests
         evidence = CodeEvidence(
             program=code,
-            format=score_format(item.completion, options.min_thinking_words),
+            format=score_format(item.completion, policy.min_thinking_words),
             tests=_count(selection, passed=0),
         )
         judgement = Judgement(
@@ -195,7 +194,7 @@ class CodeJudge:
             )
             return replace(judgement, status=Status.ERROR, judged=False, detail=detail)
 
-        key = self._run_key(item, tests, code, options)
+        key = self._run_key(item, tests, code, policy)
         runs = {} if runs is None else runs
         if key not in runs:
             runs[key] = asyncio.ensure_future(self._run(key))

@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from services.judgement import Judgement
-from services.protocol import RewardOptions
-from services.rewards.policy import NO_REWARD, Reward, RewardPolicy
+from services.rewards.policy import NO_REWARD, Reward, RewardInterval
 from services.tasks.code.evidence import CodeEvidence
+from services.tasks.code.options import CodeOptions
+from services.tasks.policy import ScoringPolicy
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,7 @@ class CodeRewardWeights:
     perfect_weight: float = 1.0
 
     @classmethod
-    def from_options(cls, options: RewardOptions) -> CodeRewardWeights:
+    def from_options(cls, options: CodeOptions) -> CodeRewardWeights:
         return cls(options.base_weight, options.perfect_bonus, options.perfect_weight)
 
 
@@ -37,14 +38,23 @@ def pass_reward(
     return reward
 
 
-def code_reward(judgement: Judgement[CodeEvidence], policy: RewardPolicy) -> Reward:
+def code_reward(judgement: Judgement[CodeEvidence], policy: ScoringPolicy) -> Reward:
     evidence = judgement.evidence
     if not judgement.judged or evidence is None:
         return NO_REWARD
     if evidence.program is None:
-        answer = policy.options.empty_code_reward
+        answer = policy.code.empty_code_reward
     else:
-        weights = CodeRewardWeights.from_options(policy.options)
+        weights = CodeRewardWeights.from_options(policy.code)
         tests = evidence.tests
         answer = pass_reward(tests.passed, tests.total, weights, complete=not tests.capped)
-    return Reward(policy.total(answer, evidence.format), answer)
+    return Reward(policy.reward.total(answer, evidence.format), answer)
+
+
+def code_interval(policy: ScoringPolicy) -> RewardInterval:
+    """Code: ``pass_fraction * base_weight`` (0 to ``base_weight``), plus the perfect
+    bonus when every test passes, or ``empty_code_reward``; plus the format terms."""
+    options = policy.code
+    perfect = options.base_weight + options.perfect_bonus * options.perfect_weight
+    values = (0.0, options.base_weight, perfect, options.empty_code_reward)
+    return policy.reward.with_format(min(values), max(values))

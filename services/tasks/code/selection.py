@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.protocol import CodeItem, TestSpec
+from services.tasks.code.wire import CodeItem, TestSpec
 
 DEFAULT_MAX_TESTS = 64
 MAX_TESTS_CEILING = 512

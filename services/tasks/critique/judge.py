@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from services.domain import Judge, Status, Task
 from services.judgement import Judgement
-from services.protocol import CritiqueItem, Judge, Status, Task
 from services.tasks.critique.evidence import CritiqueEvidence
 from services.tasks.critique.reading import read_grade
+from services.tasks.critique.wire import CritiqueItem
 from services.tasks.judging import BatchContext, Entry, judge_each
 
 

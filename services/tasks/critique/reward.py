@@ -4,11 +4,12 @@ and 0.0 when no grade could be read from the critique."""
 from __future__ import annotations
 
 from services.judgement import Judgement
-from services.rewards.policy import NO_REWARD, Reward, RewardPolicy, rubric_reward
+from services.rewards.policy import NO_REWARD, Reward, rubric_reward
 from services.tasks.critique.evidence import CritiqueEvidence
+from services.tasks.policy import ScoringPolicy
 
 
-def critique_reward(judgement: Judgement[CritiqueEvidence], policy: RewardPolicy) -> Reward:
+def critique_reward(judgement: Judgement[CritiqueEvidence], policy: ScoringPolicy) -> Reward:
     evidence = judgement.evidence
     if not judgement.judged or evidence is None:
         return NO_REWARD

@@ -17,20 +17,23 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from services.domain import Judge, Status, Task
 from services.judgement import Judgement, unjudged
 from services.mathcheck.checker import Checker, MathVerdict, Outcome
 from services.mathcheck.extraction import (
     Extraction,
     ExtractionMethod,
+    ExtractionPolicy,
     extract_answer,
     reference_answer,
 )
 from services.mathcheck.reasoning import Committed, ReasoningRule, committed
-from services.protocol import ExtractionPolicy, Judge, MathItem, RewardOptions, Status, Task
 from services.rewards.format_reward import score_format
 from services.tasks.judging import BatchContext, Entry, items_of, judge_each
 from services.tasks.math.evidence import MathEvidence, Unmarked
 from services.tasks.math.reference import reference_problem
+from services.tasks.math.wire import MathItem
+from services.tasks.policy import ScoringPolicy
 from services.verifier.answer_bearing import answer_bearing, normalise
 
 # Only the end of a long committed text is searched for an unmarked answer.
@@ -44,18 +47,11 @@ _REASONING_TAG = re.compile(
 
 
 class MathJudge:
-    def __init__(
-        self,
-        checker: Checker,
-        default_extraction: ExtractionPolicy,
-        answer_after_reasoning: bool = True,
-    ) -> None:
+    def __init__(self, checker: Checker) -> None:
         """``checker``: the service's :class:`~services.tasks.math.workers.MathWorkers`
         (each item judged whole in a worker process), or a :class:`MathChecker` (items
         judged here, its symbolic leaves in its pool: the workers themselves, tests)."""
         self._checker = checker
-        self._default_extraction = default_extraction
-        self._answer_after_reasoning = answer_after_reasoning
 
     async def judge(self, entries: Sequence[Entry], context: BatchContext) -> list[Judgement[Any]]:
         from services.tasks.math.workers import MathJob, MathWorkers
@@ -63,9 +59,9 @@ class MathJudge:
         if isinstance(self._checker, MathWorkers):
             # Every item's whole work in the workers, each under its own deadline of
             # compute: no batch budget, which would only turn waiting into timeouts.
-            options = context.options
+            policy = context.policy
             items = items_of(entries, MathItem)
-            jobs = [self._job(item, options, MathJob) for item in items]
+            jobs = [_job(item, policy, MathJob) for item in items]
             judged = await self._checker.judge(jobs)
             return [
                 replace(judgement, index=entry.index, id=item.id)
@@ -76,36 +72,25 @@ class MathJudge:
         gate = asyncio.Semaphore(2 * self._checker.workers)
 
         async def one(index: int, item: MathItem) -> Judgement[MathEvidence]:
-            return await self.judge_item(index, item, context.options, gate)
+            return await self.judge_item(index, item, context.policy, gate)
 
         return await judge_each(entries, context, MathItem, one)
-
-    def _job(self, item: MathItem, options: RewardOptions, job: Any) -> Any:
-        after_reasoning = options.answer_after_reasoning
-        return job(
-            item.reference,
-            item.completion,
-            options.extraction or self._default_extraction,
-            self._answer_after_reasoning if after_reasoning is None else after_reasoning,
-            options.min_thinking_words,
-        )
 
     async def judge_item(
         self,
         index: int,
         item: MathItem,
-        options: RewardOptions,
+        policy: ScoringPolicy,
         gate: asyncio.Semaphore | None = None,
     ) -> Judgement[MathEvidence]:
-        after_reasoning = options.answer_after_reasoning
         return await self.judge_text(
             index,
             item.id,
             item.reference,
             item.completion,
-            options.extraction or self._default_extraction,
-            self._answer_after_reasoning if after_reasoning is None else after_reasoning,
-            options.min_thinking_words,
+            policy.math.extraction,
+            policy.math.answer_after_reasoning,
+            policy.min_thinking_words,
             gate,
         )
 
@@ -169,6 +154,16 @@ class MathJudge:
             evidence=evidence,
             correct=accepted,
         )
+
+
+def _job(item: MathItem, policy: ScoringPolicy, job: Any) -> Any:
+    return job(
+        item.reference,
+        item.completion,
+        policy.math.extraction,
+        policy.math.answer_after_reasoning,
+        policy.min_thinking_words,
+    )
 
 
 def _unmarked(

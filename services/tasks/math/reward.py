@@ -12,8 +12,9 @@ format terms. The table of what each case earns in each mode is in docs/integrit
 from __future__ import annotations
 
 from services.judgement import Judgement
-from services.rewards.policy import NO_REWARD, Reward, RewardPolicy, RewardScale
+from services.rewards.policy import NO_REWARD, Reward, RewardInterval, RewardScale
 from services.tasks.math.evidence import MathEvidence
+from services.tasks.policy import ScoringPolicy
 
 
 def unmarked_right(scale: RewardScale) -> float:
@@ -31,7 +32,8 @@ def rule_answer(scale: RewardScale, evidence: MathEvidence) -> float:
     return scale.no_answer
 
 
-def math_reward(judgement: Judgement[MathEvidence], policy: RewardPolicy) -> Reward:
+def math_reward(judgement: Judgement[MathEvidence], scoring: ScoringPolicy) -> Reward:
+    policy = scoring.reward
     evidence = judgement.evidence
     if evidence is None:
         return NO_REWARD
@@ -50,3 +52,9 @@ def math_reward(judgement: Judgement[MathEvidence], policy: RewardPolicy) -> Rew
     # component for the record, but earns no reward.
     value = policy.total(answer, evidence.format) if judgement.judged else None
     return Reward(value, answer)
+
+
+def math_interval(scoring: ScoringPolicy) -> RewardInterval:
+    """Math: the answer component is ``correct``, ``wrong``, ``no_answer`` or a verifier
+    score mapped between two of them, plus the format terms."""
+    return scoring.reward.math_interval()

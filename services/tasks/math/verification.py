@@ -19,13 +19,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from services.domain import Judge, Mode, Status, VerdictSource
 from services.echo import preview
 from services.judgement import Judgement
-from services.protocol import Judge, Mode, Status, VerdictSource
-from services.rewards.policy import RewardPolicy, needs_verifier
+from services.rewards.policy import needs_verifier
 from services.tasks.entry import Refused
 from services.tasks.judging import TaskItem
 from services.tasks.math.evidence import MathEvidence, VerifierView
+from services.tasks.policy import ScoringPolicy
 from services.verifier import VerifierJudgement, VerifyRequest
 from services.verifier.answer_bearing import answer_bearing
 
@@ -77,12 +78,11 @@ def with_verdict(
     judgement: MathJudgement,
     verdict: VerifierJudgement,
     answer: str,
-    mode: Mode,
-    source: VerdictSource,
-    policy: RewardPolicy,
+    policy: ScoringPolicy,
 ) -> MathJudgement:
     """A math judgement refined by the verifier's verdict on ``answer``: the mode's score
     when the verifier answered, else the rule verdict, labelled (none in verifier_only)."""
+    mode, source = policy.mode, policy.verdict_source
     evidence = _evidence(judgement)
     answered = evidence.answer is not None
     best_effort = f"the best-effort answer {answer[:80]!r} (unmarked)"
@@ -110,7 +110,7 @@ def with_verdict(
     hidden = evidence.unmarked if evidence.unmarked and evidence.unmarked.hidden else None
     if hidden is not None:
         # What the same answer, marked, would score: the cap on the hidden one's reward.
-        score = policy.verifier_score(mode, hidden.accepted, probability)
+        score = policy.reward.verifier_score(mode, hidden.accepted, probability)
         view = VerifierView(answer, True, probability, verdict.label_mass, score, capped=True)
         return replace(
             judgement,
@@ -120,7 +120,7 @@ def with_verdict(
             f"inside the reasoning block, {answer[:80]!r}: its reward is capped at what the "
             f"same answer marked would earn ({mode.value} score {score:.3f}), never raised",
         )
-    score = policy.verifier_score(mode, evidence.accepted, probability)
+    score = policy.reward.verifier_score(mode, evidence.accepted, probability)
     mass = f", label mass {verdict.label_mass:.2f}" if verdict.label_mass is not None else ""
     said = (
         f"rubric score {probability:.2f}"
@@ -164,8 +164,6 @@ class MathVerification:
         judgement: MathJudgement,
         verdict: VerifierJudgement,
         shown: str,
-        mode: Mode,
-        source: VerdictSource,
-        policy: RewardPolicy,
+        policy: ScoringPolicy,
     ) -> MathJudgement:
-        return with_verdict(judgement, verdict, shown, mode, source, policy)
+        return with_verdict(judgement, verdict, shown, policy)

@@ -45,6 +45,7 @@ from typing import Any
 
 from pebble import ProcessExpired, ProcessPool
 
+from services.domain import Status, Task
 from services.judgement import Judgement, unjudged
 from services.mathcheck.checker import (
     CacheListener,
@@ -53,9 +54,9 @@ from services.mathcheck.checker import (
     MethodListener,
     Outcome,
 )
+from services.mathcheck.extraction import ExtractionPolicy
 from services.mathcheck.pool import SymbolicFailure, SymbolicTimeout, _compare
 from services.mathcheck.symbolic import SymbolicVerdict
-from services.protocol import ExtractionPolicy, Status, Task
 
 # Items a chunk carries at most (see benchmarks/math_replica_bench.py for the sweep).
 CHUNK_ITEMS = 16
@@ -163,7 +164,7 @@ class _Worker:
             on_cache=self.hits.append,
             on_method=self.methods.append,
         )
-        self.judge = MathJudge(self.checker, ExtractionPolicy.MARKED)
+        self.judge = MathJudge(self.checker)
 
 
 _WORKER: _Worker | None = None

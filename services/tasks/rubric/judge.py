@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from services.domain import Judge, Status, Task
 from services.judgement import Judgement, unjudged
 from services.metrics import Metrics
-from services.protocol import Judge, RubricItem, Status, Task
 from services.tasks.judging import BatchContext, Entry, items_of
 from services.tasks.rubric.evidence import RubricEvidence
+from services.tasks.rubric.wire import RubricItem
 from services.verifier import ErrorKind, RubricJudgement, RubricRequest, VerifierClient
 from services.verifier.not_configured import NOT_CONFIGURED
 

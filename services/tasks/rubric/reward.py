@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from services.judgement import Judgement
-from services.rewards.policy import NO_REWARD, Reward, RewardPolicy, rubric_reward
+from services.rewards.policy import NO_REWARD, Reward, rubric_reward
+from services.tasks.policy import ScoringPolicy
 from services.tasks.rubric.evidence import RubricEvidence
 
 
-def rubric_task_reward(judgement: Judgement[RubricEvidence], policy: RewardPolicy) -> Reward:
+def rubric_task_reward(judgement: Judgement[RubricEvidence], policy: ScoringPolicy) -> Reward:
     evidence = judgement.evidence
     if not judgement.judged or evidence is None:
         return NO_REWARD

@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-from services.protocol import RubricItem, RubricScoreRequest, Task
-from services.tasks.entry import BatchRoute, JudgeParts, TaskEntry
+from services.rewards.policy import GRADED_INTERVAL
+from services.tasks.entry import JudgeParts, TaskEntry
 from services.tasks.judging import TaskJudge
 from services.tasks.rubric.evidence import RubricEvidence
 from services.tasks.rubric.judge import RubricJudge
 from services.tasks.rubric.result import present_rubric
 from services.tasks.rubric.reward import rubric_task_reward
+from services.tasks.rubric.wire import WIRE
 
 
 def _judge(parts: JudgeParts) -> TaskJudge:
     return RubricJudge(parts.verifier, parts.metrics)
 
 
-RUBRIC: TaskEntry[RubricEvidence] = TaskEntry(
-    name=Task.RUBRIC,
-    item=RubricItem,
+ENTRY: TaskEntry[RubricEvidence] = TaskEntry(
+    wire=WIRE,
     judge=_judge,
     reward=rubric_task_reward,
     present=present_rubric,
-    route=BatchRoute("/score/rubric", RubricScoreRequest, "rubric items (task optional)"),
+    interval=lambda policy: GRADED_INTERVAL,
 )

@@ -21,7 +21,7 @@ from services.client import (
     ScoreResult,
     Status,
 )
-from services.protocol import MathItem
+from services.tasks.math.wire import MathItem
 from tests.conftest import API_KEY
 from tests.scripted_server import serving
 

@@ -8,44 +8,50 @@ import math
 
 import pytest
 
+from services.api.results import score_batch
 from services.protocol import RewardOptions, Task
 from services.rewards.policy import (
     GRADED_INTERVAL,
     Reward,
     RewardInterval,
-    RewardPolicy,
     bounded_reward,
     rubric_reward,
 )
 from services.scoring import Scorer
+from services.tasks.policy import ScoringPolicy
+from services.tasks.registry import entry_of
 
 pytestmark = pytest.mark.anyio
 
 
-def _policy(**options: float) -> RewardPolicy:
-    return RewardPolicy.from_options(RewardOptions(**options))
+def _policy(**options: float) -> ScoringPolicy:
+    return RewardOptions(**options).to_policy()
+
+
+def _interval(policy: ScoringPolicy, task: Task) -> RewardInterval | None:
+    return entry_of(task).reward_interval(policy)
 
 
 def test_the_math_interval_runs_from_the_lowest_outcome_to_correct_plus_format() -> None:
-    assert _policy().interval(Task.MATH) == RewardInterval(-1.0, 1.0)
+    assert _interval(_policy(), Task.MATH) == RewardInterval(-1.0, 1.0)
     # The format term adds up to its weight, the thinking penalty down to minus its weight.
     policy = _policy(format_weight=0.2, thinking_weight=0.5)
-    assert policy.interval(Task.MATH) == RewardInterval(-1.5, 1.2)
+    assert _interval(policy, Task.MATH) == RewardInterval(-1.5, 1.2)
     # TinyV's 1/0/0; a no-answer reward below wrong; a negative answer weight.
-    assert _policy(correct=1, wrong=0, no_answer=0).interval(Task.MATH) == RewardInterval(0, 1)
-    assert _policy(no_answer=-3).interval(Task.MATH) == RewardInterval(-3.0, 1.0)
-    assert _policy(answer_weight=-2).interval(Task.MATH) == RewardInterval(-2.0, 2.0)
+    assert _interval(_policy(correct=1, wrong=0, no_answer=0), Task.MATH) == RewardInterval(0, 1)
+    assert _interval(_policy(no_answer=-3), Task.MATH) == RewardInterval(-3.0, 1.0)
+    assert _interval(_policy(answer_weight=-2), Task.MATH) == RewardInterval(-2.0, 2.0)
 
 
 def test_the_code_interval_holds_the_perfect_bonus_and_the_empty_reward() -> None:
-    assert _policy().interval(Task.CODE) == RewardInterval(-0.5, 2.0)
+    assert _interval(_policy(), Task.CODE) == RewardInterval(-0.5, 2.0)
     policy = _policy(base_weight=2, perfect_bonus=3, perfect_weight=0.5, empty_code_reward=1)
-    assert policy.interval(Task.CODE) == RewardInterval(0.0, 3.5)
+    assert _interval(policy, Task.CODE) == RewardInterval(0.0, 3.5)
 
 
 def test_graded_tasks_lie_in_the_unit_interval() -> None:
     for task in (Task.RUBRIC, Task.CRITIQUE):
-        assert _policy(correct=5).interval(task) == GRADED_INTERVAL == RewardInterval(0, 1)
+        assert _interval(_policy(correct=5), task) == GRADED_INTERVAL == RewardInterval(0, 1)
     # The rubric formula clamps its score on both sides.
     assert rubric_reward(-100.0, 0.5) == rubric_reward(0.0, 0.5) == 0.25
     assert rubric_reward(1e300, 0.0) == 0.0
@@ -86,7 +92,7 @@ async def test_the_scorer_bounds_critique_grades_a_policy_writes(scorer: Scorer)
         {"task": "critique", "completion": f"Total Score: {grade}/10", "reference": 0.5}
         for grade in grades
     ]
-    response = await scorer.score_batch(items, RewardOptions())
+    response = await score_batch(scorer, items, RewardOptions().to_policy())
     for grade, result in zip(grades, response.results, strict=True):
         assert result.status.value == "ok", (grade, result)
         assert result.reward is not None and 0.0 <= result.reward <= 1.0, (grade, result)
@@ -101,10 +107,12 @@ async def test_values_that_overflow_become_an_explicit_error(scorer: Scorer) -> 
     # error and gets the lowest reward of the policy, never inf (JSON null).
     item = {"task": "math", "completion": "\\boxed{4}", "reference": "4"}
     options = RewardOptions(correct=1e308, answer_weight=10.0)
-    (result,) = (await scorer.score_batch([item], options)).results
+    (result,) = (await score_batch(scorer, [item], options.to_policy())).results
     assert result.status.value == "error" and result.reward == -10.0, result
     assert "not a finite number" in result.detail
     # A NaN reward value leaves no finite bound: no reward at all, said so.
-    (nan,) = (await scorer.score_batch([item], RewardOptions(correct=math.nan))).results
+    (nan,) = (
+        await score_batch(scorer, [item], RewardOptions(correct=math.nan).to_policy())
+    ).results
     assert nan.status.value == "error" and nan.reward is None, nan
     assert "no reward given" in nan.detail

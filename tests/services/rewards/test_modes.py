@@ -4,7 +4,6 @@ import pytest
 
 from services.protocol import Mode, RewardOptions
 from services.rewards.policy import (
-    RewardPolicy,
     RewardScale,
     combined_score,
     needs_verifier,
@@ -33,8 +32,8 @@ from services.rewards.policy import (
 def test_combined_score(mode: Mode, rule_correct: bool, p: float, w: float, score: float) -> None:
     assert combined_score(mode, rule_correct, p, w) == pytest.approx(score)
     # A request's verifier_weight is the w its policy scores with.
-    policy = RewardPolicy.from_options(RewardOptions(verifier_weight=w))
-    assert policy.verifier_score(mode, rule_correct, p) == pytest.approx(score)
+    policy = RewardOptions(verifier_weight=w).to_policy()
+    assert policy.reward.verifier_score(mode, rule_correct, p) == pytest.approx(score)
 
 
 def test_only_addon_skips_answers_the_rule_accepts() -> None:

@@ -8,13 +8,10 @@ import pytest
 
 from services.protocol import RewardOptions
 from services.rewards.format_reward import FormatScore
-from services.rewards.policy import RewardPolicy
 
 
 def test_the_total_adds_the_weighted_format_terms() -> None:
-    policy = RewardPolicy.from_options(
-        RewardOptions(answer_weight=2.0, format_weight=0.5, thinking_weight=0.25)
-    )
+    policy = RewardOptions(answer_weight=2.0, format_weight=0.5, thinking_weight=0.25).to_policy()
     fmt = FormatScore(format=1.0, thinking=-1.0, thinking_words=3)
-    assert policy.total(-1.0, fmt) == pytest.approx(-2.0 + 0.5 - 0.25)
-    assert policy.options.answer_weight == 2.0
+    assert policy.reward.total(-1.0, fmt) == pytest.approx(-2.0 + 0.5 - 0.25)
+    assert policy.reward.weights.answer == 2.0

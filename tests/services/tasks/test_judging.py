@@ -8,8 +8,10 @@ from typing import Any
 import pytest
 
 from services.judgement import Judgement
-from services.protocol import CritiqueItem, Judge, MathItem, RewardOptions, Status, Task
+from services.protocol import Judge, RewardOptions, Status, Task
+from services.tasks.critique.wire import CritiqueItem
 from services.tasks.judging import BatchContext, Entry, Unavailable, judge_each, task_of
+from services.tasks.math.wire import MathItem
 
 MATH = MathItem(id="m", completion="\\boxed{1}", reference="1")
 CRITIQUE = CritiqueItem(task=Task.CRITIQUE, id=7, completion="Total Score: 1/10", reference=0.1)
@@ -17,7 +19,7 @@ CRITIQUE = CritiqueItem(task=Task.CRITIQUE, id=7, completion="Total Score: 1/10"
 
 def _context(budget_s: float) -> BatchContext:
     deadline = asyncio.get_running_loop().time() + budget_s
-    return BatchContext(RewardOptions(), deadline, budget_s)
+    return BatchContext(RewardOptions().to_policy(), deadline, budget_s)
 
 
 async def _judge(index: int, item: MathItem) -> Judgement[Any]:

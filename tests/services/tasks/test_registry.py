@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from pydantic import ValidationError
 
 from services.admission import Backend
-from services.protocol import CodeItem, MathItem, Task
-from services.tasks.registry import entries, entry_of, item_adapter, register, registered
+from services.protocol import Task
+from services.tasks.code.wire import CodeItem
+from services.tasks.math.wire import MathItem
+from services.tasks.registry import TASKS, entries, entry_of, item_adapter, wires
 
 
 def test_the_built_in_tasks_in_the_contract_s_order() -> None:
@@ -47,15 +47,12 @@ def test_the_backends_the_tasks_load() -> None:
     assert (math.backend, entry_of(Task.CRITIQUE).backend) == (Backend.MATH, None)
 
 
-def test_a_name_is_registered_once() -> None:
-    with pytest.raises(ValueError, match="already registered"):
-        register(entry_of(Task.MATH))
-    renamed = replace(entry_of(Task.CRITIQUE), name=Task.add("critique_again"))
-    with registered(renamed):
-        with pytest.raises(ValueError, match="already registered"):
-            register(renamed)
-        assert Task("critique_again") is renamed.name
-    assert renamed not in entries()
+def test_each_registry_line_is_a_folder_with_its_wire_and_its_entry() -> None:
+    assert [wire.name for wire in wires()] == [Task(name) for name in TASKS]
+    for name, wire, entry in zip(TASKS, wires(), entries(), strict=True):
+        assert entry.wire is wire
+        assert wire.item.__module__ == f"services.tasks.{name}.wire"
+        assert entry.judge.__module__ == f"services.tasks.{name}.task"
 
 
 def test_an_added_name_is_a_task_name_but_not_a_member() -> None:

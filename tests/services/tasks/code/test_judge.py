@@ -10,15 +10,17 @@ import pytest
 
 from sandbox import Sandbox
 from services.codecheck.outcome_cache import OutcomeCache
-from services.protocol import CodeItem, Judge, RewardOptions, Status, Task
+from services.protocol import Judge, RewardOptions, Status, Task
 from services.settings import Settings
 from services.tasks.code.evidence import PassCount
 from services.tasks.code.judge import CodeJudge, Runs
 from services.tasks.code.selection import TestLimits
+from services.tasks.code.wire import CodeItem
 from services.tasks.judging import BatchContext, Entry
+from services.tasks.policy import ServerDefaults
 
 pytestmark = pytest.mark.anyio
-OPTIONS = RewardOptions()
+OPTIONS = RewardOptions().to_policy()
 ADD = "Here it is.\n```python\ndef add(a, b):\n    return a + b\n```"
 HANG = "```python\ndef add(a, b):\n    while True:\n        pass\n```"
 TESTS = [{"code": "assert add(1, 2) == 3"}, {"code": "assert add(2, 2) == 4"}]
@@ -113,7 +115,8 @@ async def test_a_first_test_timing_out_skips_the_rest_unless_every_test(
     skipped = await CodeJudge(sandbox).judge_item(0, item, OPTIONS)
     assert skipped.evidence is not None and skipped.evidence.tests == PassCount(0, 3, 2)
     assert "2 more skipped after the first test timed out" in skipped.detail
-    every = await CodeJudge(sandbox, every_test_after_timeout=True).judge_item(0, item, OPTIONS)
+    every_test = ServerDefaults(every_test=True).resolve()  # the server's setting
+    every = await CodeJudge(sandbox).judge_item(0, item, every_test)
     assert every.evidence is not None and every.evidence.tests == PassCount(0, 3, 0)
     assert "skipped" not in every.detail and "timeout=3" in every.detail
 
@@ -181,7 +184,9 @@ async def test_demand_counts_only_the_tests_that_will_run(sandbox: Sandbox) -> N
     await scorer.judge_item(4, _item(ADD, TESTS), OPTIONS)
     assert scorer.demand(entries, OPTIONS) == 3  # that run is cached now
     assert await scorer.paced_demand(entries, OPTIONS) == 3
-    assert scorer.demand(entries, RewardOptions(every_test=True)) == 3 + 2  # another run
+    assert (
+        scorer.demand(entries, RewardOptions(every_test=True).to_policy()) == 3 + 2
+    )  # another run
     assert hits == [False]  # counting is not a cache lookup
 
 

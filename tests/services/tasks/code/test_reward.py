@@ -7,12 +7,12 @@ import pytest
 from services.judgement import Judgement
 from services.protocol import RewardOptions, Task
 from services.rewards.format_reward import FormatScore
-from services.rewards.policy import NO_REWARD, RewardPolicy
+from services.rewards.policy import NO_REWARD
 from services.tasks.code.evidence import CodeEvidence, PassCount
 from services.tasks.code.reward import CodeRewardWeights, code_reward, pass_reward
 from tests.services.tasks.judgements import rule_judgement
 
-SEED = RewardPolicy.from_options(RewardOptions())
+SEED = RewardOptions().to_policy()
 STRICT_FORMAT = FormatScore(format=1.0, thinking=0.0, thinking_words=30)
 
 
@@ -35,9 +35,7 @@ def test_seed_003_code_reward() -> None:
     assert code_reward(code(2, 4), SEED).value == pytest.approx(0.5)
     assert code_reward(code(3, 3), SEED).value == pytest.approx(2.0)
     assert code_reward(code(0, 3), SEED).value == 0.0
-    policy = RewardPolicy.from_options(
-        RewardOptions(base_weight=2.0, perfect_bonus=0.5, perfect_weight=3.0)
-    )
+    policy = RewardOptions(base_weight=2.0, perfect_bonus=0.5, perfect_weight=3.0).to_policy()
     assert code_reward(code(1, 4), policy).value == pytest.approx(0.5)
     assert code_reward(code(4, 4), policy).value == pytest.approx(2.0 + 1.5)
 
@@ -56,7 +54,7 @@ def test_no_tests_earn_nothing() -> None:
 
 
 def test_code_format_terms_and_empty_completions() -> None:
-    policy = RewardPolicy.from_options(RewardOptions(format_weight=0.5, empty_code_reward=-0.7))
+    policy = RewardOptions(format_weight=0.5, empty_code_reward=-0.7).to_policy()
     assert code_reward(code(1, 2), policy).value == pytest.approx(0.5 + 0.5)
     empty = code_reward(code(0, 2, program=None), policy)
     assert empty.value == pytest.approx(-0.7 + 0.5) and empty.answer == -0.7

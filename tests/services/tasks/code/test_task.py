@@ -10,13 +10,15 @@ from sandbox import Sandbox
 from services.admission import Backend
 from services.mathcheck.checker import MathChecker
 from services.metrics import Metrics
-from services.protocol import CodeItem, CodeScoreRequest, RewardOptions, Status, Task
+from services.protocol import TYPED_REQUESTS, RewardOptions, Status, Task
 from services.settings import Settings
 from services.tasks.code.judge import CodeJudge
 from services.tasks.code.result import present_code
 from services.tasks.code.reward import code_reward
 from services.tasks.code.selection import DEFAULT_MAX_TESTS, MAX_TESTS_CEILING
-from services.tasks.code.task import CODE, CODE_DISABLED
+from services.tasks.code.task import CODE_DISABLED
+from services.tasks.code.task import ENTRY as CODE
+from services.tasks.code.wire import CodeItem
 from services.tasks.entry import JudgeParts
 from services.tasks.judging import BatchContext, Entry, TaskJudge
 
@@ -34,8 +36,8 @@ def _item(tests: int, max_tests: int | None = None) -> CodeItem:
 
 
 def _judge_one(checker: MathChecker, code: TaskJudge | None) -> tuple[Status, str, bool | None]:
-    parts = JudgeParts(Settings(), checker, Metrics(), code=code, verifier=None)
-    context = BatchContext(RewardOptions(), deadline=1e12, budget_s=30.0)
+    parts = JudgeParts(checker, Metrics(), code=code, verifier=None)
+    context = BatchContext(RewardOptions().to_policy(), deadline=1e12, budget_s=30.0)
     (judgement,) = asyncio.run(CODE.judge(parts).judge([Entry(0, _item(2))], context))
     return judgement.status, judgement.detail, judgement.correct
 
@@ -70,6 +72,7 @@ def test_an_item_asks_the_sandbox_for_each_test_it_takes() -> None:
 
 def test_the_entry_names_its_route_reward_and_presenter() -> None:
     assert CODE.route is not None
-    assert (CODE.route.path, CODE.route.body) == ("/score/code", CodeScoreRequest)
+    assert (CODE.route.path, CODE.route.body) == ("/score/code", "CodeScoreRequest")
+    assert TYPED_REQUESTS[Task.CODE].model_fields["items"].annotation == list[CodeItem]
     assert (CODE.reward, CODE.present) == (code_reward, present_code)
     assert CODE.verification is None

@@ -7,8 +7,9 @@ import asyncio
 
 import pytest
 
-from services.protocol import CritiqueItem, Judge, RewardOptions, Status, Task
+from services.protocol import Judge, RewardOptions, Status, Task
 from services.tasks.critique.judge import CritiqueJudge, judge_critique
+from services.tasks.critique.wire import CritiqueItem
 from services.tasks.judging import BatchContext, Entry
 
 
@@ -33,7 +34,7 @@ def test_an_unreadable_grade_is_judged_without_a_grade() -> None:
 
 
 def test_the_judge_judges_every_entry_of_a_batch_in_its_place() -> None:
-    context = BatchContext(RewardOptions(), deadline=1e12, budget_s=10.0)
+    context = BatchContext(RewardOptions().to_policy(), deadline=1e12, budget_s=10.0)
     entries = [
         Entry(3, critique_item("Total Score: 2/10", 0.2)),
         Entry(7, critique_item("Total Score: 10", 1.0)),

@@ -7,12 +7,12 @@ import pytest
 
 from services.judgement import unjudged
 from services.protocol import RewardOptions, Status, Task
-from services.rewards.policy import NO_REWARD, RewardPolicy
+from services.rewards.policy import NO_REWARD
 from services.tasks.critique.judge import judge_critique
 from services.tasks.critique.reward import critique_reward
 from tests.services.tasks.critique.test_judge import critique_item
 
-POLICY = RewardPolicy.from_options(RewardOptions())
+POLICY = RewardOptions().to_policy()
 
 
 def test_a_readable_grade_is_scored_against_its_target() -> None:

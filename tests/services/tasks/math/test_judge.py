@@ -9,21 +9,24 @@ import pytest
 from services.judgement import Judgement
 from services.mathcheck.checker import MathChecker
 from services.mathcheck.reasoning import ReasoningRule
-from services.protocol import ExtractionPolicy, Judge, MathItem, RewardOptions, Status, Task
+from services.protocol import Judge, RewardOptions, Status, Task
 from services.tasks.math.evidence import MathEvidence
 from services.tasks.math.judge import MathJudge
+from services.tasks.math.wire import MathItem
 
 
 @pytest.fixture(scope="module")
 def judge(math_checker: MathChecker) -> MathJudge:
-    return MathJudge(math_checker, ExtractionPolicy.MARKED)
+    return MathJudge(math_checker)
 
 
 def _judge(
     judge: MathJudge, completion: str, reference: str = "The answer is $4$.", **options: object
 ) -> tuple[Judgement[MathEvidence], MathEvidence]:
     item = MathItem(id="i", completion=completion, reference=reference)
-    judgement = asyncio.run(judge.judge_item(5, item, RewardOptions.model_validate(options)))
+    judgement = asyncio.run(
+        judge.judge_item(5, item, RewardOptions.model_validate(options).to_policy())
+    )
     assert judgement.evidence is not None
     return judgement, judgement.evidence
 

@@ -9,12 +9,13 @@ from services.judgement import Judgement, unjudged
 from services.mathcheck.reasoning import Committed, ReasoningRule
 from services.protocol import RewardOptions, Status, Task
 from services.rewards.format_reward import FormatScore
-from services.rewards.policy import NO_REWARD, RewardPolicy
+from services.rewards.policy import NO_REWARD
 from services.tasks.math.evidence import MathEvidence, Unmarked, VerifierView
 from services.tasks.math.reward import math_reward
+from services.tasks.policy import ScoringPolicy
 from tests.services.tasks.judgements import rule_judgement
 
-SEED_001 = RewardPolicy.from_options(RewardOptions())  # +1 correct, -1 wrong, -0.5 none
+SEED_001 = RewardOptions().to_policy()  # +1 correct, -1 wrong, -0.5 none
 STRICT_FORMAT = FormatScore(format=1.0, thinking=0.0, thinking_words=30)
 NO_FORMAT = FormatScore(format=0.0, thinking=-1.0, thinking_words=0)
 
@@ -42,7 +43,7 @@ def verified(score: float, best_effort: bool = False) -> VerifierView:
     return VerifierView("4", best_effort, probability=score, label_mass=None, score=score)
 
 
-def value(judgement: Judgement[MathEvidence], policy: RewardPolicy = SEED_001) -> float | None:
+def value(judgement: Judgement[MathEvidence], policy: ScoringPolicy = SEED_001) -> float | None:
     return math_reward(judgement, policy).value
 
 
@@ -53,9 +54,7 @@ def test_seed_001_binary_reward() -> None:
 
 
 def test_format_terms_are_weighted_into_the_reward() -> None:
-    policy = RewardPolicy.from_options(
-        RewardOptions(answer_weight=2.0, format_weight=0.5, thinking_weight=0.25)
-    )
+    policy = RewardOptions(answer_weight=2.0, format_weight=0.5, thinking_weight=0.25).to_policy()
     right = math_reward(math(accepted=True, fmt=STRICT_FORMAT), policy)
     assert right.value == pytest.approx(2.0 + 0.5) and right.answer == 1.0
     bare = math_reward(math(accepted=False, fmt=NO_FORMAT), policy)
@@ -63,7 +62,7 @@ def test_format_terms_are_weighted_into_the_reward() -> None:
 
 
 def test_custom_scale() -> None:
-    policy = RewardPolicy.from_options(RewardOptions(correct=2.0, wrong=0.0, no_answer=-3.0))
+    policy = RewardOptions(correct=2.0, wrong=0.0, no_answer=-3.0).to_policy()
     assert [value(math(accepted=a), policy) for a in (True, False)] == [2.0, 0.0]
     assert value(math(answer=None), policy) == -3.0
 
@@ -103,11 +102,11 @@ def test_by_the_rule_an_unmarked_wrong_answer_is_wrong_and_a_right_one_not_credi
     assert value(_unmarked(accepted=True, hidden=hidden)) == -0.5
     # Kept between wrong and correct whatever the scale: never above marking it right,
     # never below being wrong.
-    low = RewardPolicy.from_options(RewardOptions(no_answer=-3.0))
+    low = RewardOptions(no_answer=-3.0).to_policy()
     assert value(_unmarked(accepted=True), low) == -1.0
-    high = RewardPolicy.from_options(RewardOptions(no_answer=3.0))
+    high = RewardOptions(no_answer=3.0).to_policy()
     assert value(_unmarked(accepted=True), high) == 1.0
-    tinyv = RewardPolicy.from_options(RewardOptions(correct=1.0, wrong=0.0, no_answer=0.0))
+    tinyv = RewardOptions(correct=1.0, wrong=0.0, no_answer=0.0).to_policy()
     assert [value(_unmarked(a), tinyv) for a in (False, True)] == [0.0, 0.0]
 
 

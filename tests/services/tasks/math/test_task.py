@@ -1,4 +1,5 @@
-"""The math task's entry: its judge is built from the service's settings and checker, each
+"""The math task's entry: its judge follows the settings' defaults (resolved into the
+request's policy) with the service's checker, each
 item asks one comparison of the math backend, and its batch route is ``/score/math``."""
 
 from __future__ import annotations
@@ -8,22 +9,17 @@ import asyncio
 from services.admission import Backend
 from services.mathcheck.checker import MathChecker
 from services.metrics import Metrics
-from services.protocol import (
-    ExtractionPolicy,
-    MathItem,
-    MathScoreRequest,
-    RewardOptions,
-    Task,
-)
+from services.protocol import TYPED_REQUESTS, ExtractionPolicy, RewardOptions, Task
 from services.settings import Settings
 from services.tasks.entry import JudgeParts
 from services.tasks.judging import BatchContext, Entry
-from services.tasks.math.task import MATH
+from services.tasks.math.task import ENTRY as MATH
+from services.tasks.math.wire import MathItem
 
 
 def _judged(checker: MathChecker, settings: Settings, completion: str) -> bool | None:
-    parts = JudgeParts(settings, checker, Metrics(), code=None, verifier=None)
-    context = BatchContext(RewardOptions(), deadline=1e12, budget_s=10.0)
+    parts = JudgeParts(checker, Metrics(), code=None, verifier=None)
+    context = BatchContext(RewardOptions().to_policy(settings.defaults), 1e12, budget_s=10.0)
     item = MathItem(completion=completion, reference="4")
     (judgement,) = asyncio.run(MATH.judge(parts).judge([Entry(0, item)], context))
     return judgement.correct
@@ -50,5 +46,6 @@ def test_each_item_asks_one_comparison_of_the_math_backend() -> None:
 
 def test_the_batch_route_is_score_math() -> None:
     assert MATH.route is not None
-    assert (MATH.route.path, MATH.route.body) == ("/score/math", MathScoreRequest)
+    assert (MATH.route.path, MATH.route.body) == ("/score/math", "MathScoreRequest")
+    assert TYPED_REQUESTS[Task.MATH].model_fields["items"].annotation == list[MathItem]
     assert MATH.verification is not None

@@ -4,25 +4,25 @@ judgement."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 
+from services.api.results import to_result
 from services.judgement import Judgement
 from services.mathcheck.checker import MathChecker
 from services.mathcheck.reasoning import Committed, ReasoningRule
 from services.protocol import (
     ExtractionPolicy,
     Judge,
-    MathItem,
     Mode,
     RewardOptions,
     Status,
     Task,
     VerdictSource,
 )
-from services.results import to_result
 from services.rewards.format_reward import FormatScore
-from services.rewards.policy import RewardPolicy, needs_verifier
+from services.rewards.policy import needs_verifier
 from services.tasks.entry import Refused
 from services.tasks.math.evidence import MathEvidence, VerifierView
 from services.tasks.math.judge import MathJudge
@@ -33,13 +33,14 @@ from services.tasks.math.verification import (
     with_verdict,
     without_verifier,
 )
+from services.tasks.math.wire import MathItem
 from services.verifier import VerifierJudgement
 from services.verifier.answer_bearing import MAX_SHOWN_CHARS
 
 
 @pytest.fixture(scope="module")
 def judge(math_checker: MathChecker) -> MathJudge:
-    return MathJudge(math_checker, ExtractionPolicy.MARKED)
+    return MathJudge(math_checker)
 
 
 def _rule_judged(
@@ -50,7 +51,7 @@ def _rule_judged(
 ) -> Judgement[MathEvidence]:
     """A judgement as the math judge makes it (the real judge and checker)."""
     item = MathItem(completion=completion, reference=reference)
-    return asyncio.run(judge.judge_item(0, item, RewardOptions(extraction=policy)))
+    return asyncio.run(judge.judge_item(0, item, RewardOptions(extraction=policy).to_policy()))
 
 
 def _shown(judge: MathJudge, completion: str, reference: str = "42") -> str | Refused:
@@ -108,10 +109,13 @@ def _evidence(judgement: Judgement[MathEvidence]) -> MathEvidence:
 
 
 def test_a_verdict_on_an_unmarked_answer_maps_from_wrong_to_correct() -> None:
-    policy = RewardPolicy.from_options(RewardOptions())
+    policy = RewardOptions().to_policy()
     verdict = VerifierJudgement(0.8, label_mass=0.9)
     refined = with_verdict(
-        math_judged(None, False), verdict, "four", Mode.ADDON, VerdictSource.TINYV, policy
+        math_judged(None, False),
+        verdict,
+        "four",
+        replace(policy, mode=Mode.ADDON, verdict_source=VerdictSource.TINYV),
     )
     assert (refined.status, refined.judge, _evidence(refined).verifier) == (
         Status.OK,
@@ -133,10 +137,13 @@ def test_a_verdict_on_an_unmarked_answer_maps_from_wrong_to_correct() -> None:
 
 @pytest.mark.parametrize("mode", [Mode.ADDON, Mode.VERIFIER_ONLY])
 def test_no_verdict_never_claims_the_verifier_saw_the_answer(mode: Mode) -> None:
-    policy = RewardPolicy.from_options(RewardOptions())
+    policy = RewardOptions().to_policy()
     none = VerifierJudgement(None, error="unavailable: no LLM verifier is configured")
     refined = with_verdict(
-        math_judged(None, False), none, "four", mode, VerdictSource.TINYV, policy
+        math_judged(None, False),
+        none,
+        "four",
+        replace(policy, mode=mode, verdict_source=VerdictSource.TINYV),
     )
     assert refined.status is Status.UNAVAILABLE
     assert "saw" not in refined.detail, refined.detail
@@ -148,10 +155,13 @@ def test_no_verdict_never_claims_the_verifier_saw_the_answer(mode: Mode) -> None
 
 
 def test_mixed_weighs_the_rule_verdict_against_the_verifier() -> None:
-    policy = RewardPolicy.from_options(RewardOptions(verifier_weight=0.5))
+    policy = RewardOptions(verifier_weight=0.5).to_policy()
     verdict = VerifierJudgement(0.2)
     refined = with_verdict(
-        math_judged("4", True), verdict, "4", Mode.MIXED, VerdictSource.RUBRIC, policy
+        math_judged("4", True),
+        verdict,
+        "4",
+        replace(policy, mode=Mode.MIXED, verdict_source=VerdictSource.RUBRIC),
     )
     view = _evidence(refined).verifier
     assert view is not None and view.score == pytest.approx(0.6)
@@ -191,15 +201,22 @@ def test_the_unmarked_answer_comes_from_after_the_reasoning_block(judge: MathJud
 def test_a_hidden_answer_is_capped_never_raised_by_the_verifier(
     judge: MathJudge, mode: Mode, probability: float
 ) -> None:
-    policy = RewardPolicy.from_options(RewardOptions(verifier_weight=0.5))
+    policy = RewardOptions(verifier_weight=0.5).to_policy()
     verdict = VerifierJudgement(probability)
     for inside, rule in (("42", -0.5), ("41", -1.0)):
         hidden = _rule_judged(judge, f"<think>so \\boxed{{{inside}}}</think>")
-        refined = with_verdict(hidden, verdict, inside, mode, VerdictSource.TINYV, policy)
+        refined = with_verdict(
+            hidden, verdict, inside, replace(policy, mode=mode, verdict_source=VerdictSource.TINYV)
+        )
         marked = _rule_judged(judge, f"\\boxed{{{inside}}}")
         marked_reward: float | None = 1.0  # addon: the rule accepts it, no verifier asked
         if needs_verifier(mode, rule_correct=_evidence(marked).accepted):
-            as_marked = with_verdict(marked, verdict, inside, mode, VerdictSource.TINYV, policy)
+            as_marked = with_verdict(
+                marked,
+                verdict,
+                inside,
+                replace(policy, mode=mode, verdict_source=VerdictSource.TINYV),
+            )
             marked_reward = math_reward(as_marked, policy).value
         reward = math_reward(refined, policy).value
         assert reward is not None and marked_reward is not None
@@ -238,7 +255,7 @@ def test_master_keys_are_refused_under_every_policy(
 
 
 def test_a_refused_item_keeps_the_rule_verdict_and_says_why() -> None:
-    policy = RewardPolicy.from_options(RewardOptions())
+    policy = RewardOptions().to_policy()
     refused = without_verifier(math_judged(None, False), "only punctuation or whitespace: ':'")
     assert refused.judge is Judge.RULE and _evidence(refused).verifier is None
     assert refused.detail == (

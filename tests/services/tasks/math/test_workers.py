@@ -60,7 +60,7 @@ def test_items_judged_in_workers_get_the_in_process_judgement(workers: MathWorke
     jobs = [_job(reference, answer) for reference, answer in PAIRS]
     pool = SymbolicPool(workers=1, timeout_s=10.0, memory_mb=2048)
     try:
-        judge = MathJudge(MathChecker(pool, 64), ExtractionPolicy.MARKED)
+        judge = MathJudge(MathChecker(pool, 64))
 
         async def both() -> tuple[list[Any], list[Any]]:
             here = [

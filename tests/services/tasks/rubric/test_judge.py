@@ -9,9 +9,10 @@ from typing import Any
 
 from services.judgement import Judgement
 from services.metrics import Metrics
-from services.protocol import Judge, RewardOptions, RubricItem, Status, Task
+from services.protocol import Judge, RewardOptions, Status, Task
 from services.tasks.judging import BatchContext, Entry
 from services.tasks.rubric.judge import RubricJudge, judge_rubric
+from services.tasks.rubric.wire import RubricItem
 from services.verifier import ErrorKind, RubricJudgement
 from services.verifier.types import error_reason
 
@@ -26,7 +27,7 @@ def graded(grade: RubricJudgement) -> Judgement[Any]:
 
 
 def judged_without_a_grader(metrics: Metrics) -> Sequence[Judgement[Any]]:
-    context = BatchContext(RewardOptions(), deadline=1e12, budget_s=10.0)
+    context = BatchContext(RewardOptions().to_policy(), deadline=1e12, budget_s=10.0)
     return asyncio.run(RubricJudge(None, metrics).judge([Entry(0, ITEM)], context))
 
 

@@ -6,12 +6,12 @@ import pytest
 
 from services.metrics import Metrics
 from services.protocol import RewardOptions
-from services.rewards.policy import NO_REWARD, RewardPolicy
+from services.rewards.policy import NO_REWARD
 from services.tasks.rubric.reward import rubric_task_reward
 from services.verifier import RubricJudgement
 from tests.services.tasks.rubric.test_judge import UNREADABLE, graded, judged_without_a_grader
 
-POLICY = RewardPolicy.from_options(RewardOptions())
+POLICY = RewardOptions().to_policy()
 
 
 def test_a_grade_is_scored_against_its_target() -> None:

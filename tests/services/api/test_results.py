@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from services.api.results import to_result
 from services.judgement import unjudged
-from services.protocol import CritiqueItem, Judge, Status, Task
-from services.results import to_result
+from services.protocol import Judge, Status, Task
 from services.rewards.policy import NO_REWARD, Reward
 from services.tasks.critique.judge import judge_critique
+from services.tasks.critique.wire import CritiqueItem
 
 
 def test_a_judged_item_is_presented_by_its_task() -> None:

@@ -2,7 +2,8 @@
 
 Both send their answers through the scorer as ``/score`` items (``/get_reward``: math, or
 code where the label is code test data) and translate each item's judgement (its verdict
-and evidence) and result into their own response shapes.
+and evidence) and reward into their own response shapes. The request's options are resolved
+against the server's defaults here, once, as ``/score``'s are.
 """
 
 from __future__ import annotations
@@ -10,23 +11,23 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from services.api.results import to_result
 from services.codecheck.test_formats import looks_like_test_data
+from services.domain import Judge, Status, Task
 from services.end_tokens import strip_end_tokens
 from services.mathcheck.extraction import reference_answer
 from services.protocol import (
     ExtractionPolicy,
     GradeRequest,
     GradeResponse,
-    Judge,
     RewardModelRequest,
     RewardModelResponse,
     RewardOptions,
-    Status,
-    Task,
 )
 from services.scoring import Scored, Scorer
-from services.tasks.code.evidence import CodeEvidence
 from services.tasks.math.evidence import MathEvidence
+from services.tasks.policy import ServerDefaults
+from services.tasks.registry import entry_of
 
 # How a truncated prompt's tail is found in the query: by its first characters, trying a
 # bounded number of places (a prompt of one repeated character would have thousands).
@@ -35,7 +36,10 @@ _MAX_CANDIDATES = 32
 
 
 async def reward_model(
-    scorer: Scorer, request: RewardModelRequest, end_tokens: Sequence[str] = ()
+    scorer: Scorer,
+    request: RewardModelRequest,
+    defaults: ServerDefaults,
+    end_tokens: Sequence[str] = (),
 ) -> RewardModelResponse:
     """OpenRLHF's remote RM: cut each response out of its query, drop its end tokens and
     score it against its label (math, or code when the label is code test data)."""
@@ -44,14 +48,15 @@ async def reward_model(
     for query, prompt, label in zip(request.query, request.prompts, labels, strict=True):
         response = _response_of(query, prompt)
         items.append(_label_item(strip_end_tokens(response, end_tokens), label))
-    scored = iter(await scorer.score_items([i for i in items if i is not None], request.options))
+    policy = request.options.to_policy(defaults)
+    scored = iter(await scorer.score_items([i for i in items if i is not None], policy))
     results = [next(scored) if item is not None else None for item in items]
     # OpenRLHF needs a number for every sample (it has no "not judged"): an unjudged one
     # gets the no-answer reward and counts in extra_logs["error"] (or "unavailable").
     unjudged = request.options.no_answer
     return RewardModelResponse(
         rewards=[
-            r.result.reward if r is not None and r.result.reward is not None else unjudged
+            r.reward.value if r is not None and r.reward.value is not None else unjudged
             for r in results
         ],
         scores=[_score(r) for r in results],
@@ -97,26 +102,15 @@ def _score(scored: Scored | None) -> float:
     """Correctness in [0, 1]: OpenRLHF's dynamic filtering reads it. A program's fraction of
     tests passed; a math answer's verifier score where the verifier judged it, else 1 when
     it is correct."""
-    if scored is None or scored.result.reward is None:
+    if scored is None or scored.reward.value is None or scored.judgement.task is None:
         return 0.0
-    judgement = scored.judgement
-    evidence = judgement.evidence
-    if isinstance(evidence, CodeEvidence):
-        tests = evidence.tests
-        return tests.passed / tests.total if tests.total else 0.0
-    if isinstance(evidence, MathEvidence) and evidence.verifier is not None:
-        return evidence.verifier.score
-    return 1.0 if judgement.correct else 0.0
+    return entry_of(scored.judgement.task).score(scored.judgement)
 
 
 def _no_answer(scored: Scored) -> bool:
-    """The judge found no answer: no math answer, or no program (among judged programs)."""
-    evidence = scored.judgement.evidence
-    if isinstance(evidence, MathEvidence):
-        return evidence.answer is None
-    if isinstance(evidence, CodeEvidence):
-        return evidence.program is None and scored.judgement.status is Status.OK
-    return False
+    """The judge found no answer (as the item's task says: no math answer, no program)."""
+    task = scored.judgement.task
+    return task is not None and entry_of(task).no_answer(scored.judgement)
 
 
 def _flag(test: Callable[[Scored], bool]) -> Callable[[Scored | None], float]:
@@ -135,7 +129,7 @@ _EXTRA_LOGS: dict[str, Callable[[Scored | None], float]] = {
 }
 
 
-async def grade(scorer: Scorer, request: GradeRequest) -> GradeResponse:
+async def grade(scorer: Scorer, request: GradeRequest, defaults: ServerDefaults) -> GradeResponse:
     """One answer through the same path as a batch item, reported as its judgement's
     verdict."""
     item = {
@@ -149,7 +143,9 @@ async def grade(scorer: Scorer, request: GradeRequest) -> GradeResponse:
         verifier_weight=request.verifier_weight,
         extraction=request.extraction or ExtractionPolicy.LENIENT,
     )
-    ((judgement, result),) = await scorer.score_items([item], options, only=Task.MATH)
+    ((judgement, reward),) = await scorer.score_items(
+        [item], options.to_policy(defaults), only=Task.MATH
+    )
     evidence = judgement.evidence if isinstance(judgement.evidence, MathEvidence) else None
     decided = judgement.judged and judgement.status in (Status.OK, Status.UNAVAILABLE)
     view = evidence.verifier if evidence is not None else None
@@ -158,7 +154,7 @@ async def grade(scorer: Scorer, request: GradeRequest) -> GradeResponse:
         status=judgement.status,
         method=Judge.RULE if judgement.judge is Judge.NONE else judgement.judge,
         probability=view.probability if view is not None else None,
-        extracted_answer=result.extracted,
+        extracted_answer=to_result(judgement, reward).extracted,
         extracted_reference=(
             evidence.reference if evidence is not None else reference_answer(request.reference)
         ),

@@ -1,0 +1,14 @@
+"""The math task's own options, resolved for one request."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from services.mathcheck.extraction import ExtractionPolicy
+
+
+@dataclass(frozen=True, slots=True)
+class MathOptions:
+    extraction: ExtractionPolicy = ExtractionPolicy.MARKED
+    # Search only the text after a closed reasoning block (services.mathcheck.reasoning).
+    answer_after_reasoning: bool = True
