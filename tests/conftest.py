@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -45,3 +46,47 @@ def strict_service_url() -> Iterator[str]:
 def client(service_url: str) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=service_url, timeout=300) as http:
         yield http
+
+
+# `make test` runs the suite on two workers (pytest-xdist: -n 2 --dist loadgroup
+# --no-loadscope-reorder), in groups that keep every expensive fixture's users together, so
+# that a run starts one vLLM server of each kind, one Ray cluster and one compose stack. Each
+# group runs whole on one worker, in collection order; a worker that finishes one takes the
+# next. The first two start at once: the bulk of the suite, and the end-to-end compose test
+# (mostly image builds and waits on them). The others follow, longest first; each starts what
+# it needs for itself (its own vLLM servers, Ray cluster or verl runs, a few-second service).
+GROUPS = {
+    "tests/deploy/test_compose_e2e.py": "compose",
+    "tests/services/verifier/": "vllm",
+    "tests/deploy/test_ray.py": "ray",
+    "tests/trainer/adapters/test_verl_": "verl",
+    "tests/trainer/test_demo.py": "demo",
+}
+SUITE = "suite"
+ORDER = [SUITE, *GROUPS.values()]
+
+
+def group_of(nodeid: str) -> str:
+    """The group of the test ``nodeid`` (a path relative to the repository, then ``::``)."""
+    path = nodeid.split("::", 1)[0]
+    return next((group for prefix, group in GROUPS.items() if path.startswith(prefix)), SUITE)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """xdist's loadgroup scheduling, its groups taken from ``GROUPS``: xdist reads them from
+    ``xdist_group`` marks through a node-id suffix that pytest 9.2's node ids no longer take."""
+    if config.getoption("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    scheduler = LoadScopeScheduling(config, log)
+    scheduler._split_scope = group_of  # a test's scope: the group its users share
+    return scheduler
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("loadgroup", False):  # set on xdist's workers under --dist loadgroup
+        # xdist hands out groups in the order their first tests are collected; the sort is
+        # stable, so each group keeps its own order.
+        items.sort(key=lambda item: ORDER.index(group_of(item.nodeid)))
