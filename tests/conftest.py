@@ -51,16 +51,19 @@ def client(service_url: str) -> Iterator[httpx.Client]:
 # `make test` runs the suite on two workers (pytest-xdist: -n 2 --dist loadgroup
 # --no-loadscope-reorder), in groups that keep every expensive fixture's users together, so
 # that a run starts one vLLM server of each kind, one Ray cluster and one compose stack. Each
-# group runs whole on one worker, in collection order; a worker that finishes one takes the
-# next. The first two start at once: the bulk of the suite, and the end-to-end compose test
-# (mostly image builds and waits on them). The others follow, longest first; each starts what
-# it needs for itself (its own vLLM servers, Ray cluster or verl runs, a few-second service).
+# group runs whole on one worker, in collection order, and the groups are handed out in the
+# order below. The first two start at once: the bulk of the suite, and the end-to-end compose
+# test (mostly image builds and waits on them). xdist queues the third behind the compose
+# test at the start (a worker with at most two tests pending gets the next group), so the
+# third is the shortest; the others go to whichever worker frees up first, longest first.
+# Each starts what it needs for itself (its vLLM servers, Ray cluster or verl runs, and a
+# service of its own where it uses one: a few seconds).
 GROUPS = {
     "tests/deploy/test_compose_e2e.py": "compose",
+    "tests/trainer/test_demo.py": "demo",
     "tests/services/verifier/": "vllm",
     "tests/deploy/test_ray.py": "ray",
     "tests/trainer/adapters/test_verl_": "verl",
-    "tests/trainer/test_demo.py": "demo",
 }
 SUITE = "suite"
 ORDER = [SUITE, *GROUPS.values()]
