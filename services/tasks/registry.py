@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from services.tasks.entry import TaskEntry
 
 # The built-in tasks, one folder each, in the order the contract lists them.
-TASKS = ("math", "code", "rubric", "critique")
+TASKS = ("math", "code", "rubric", "critique", "choice")
 
 
 def _loaded(name: str, module: str, attribute: str) -> Any:

@@ -13,7 +13,8 @@ from services.tasks.registry import TASKS, entries, entry_of, item_adapter, wire
 
 
 def test_the_built_in_tasks_in_the_contract_s_order() -> None:
-    assert [entry.name for entry in entries()] == [Task.MATH, Task.CODE, Task.RUBRIC, Task.CRITIQUE]
+    built_in = [Task.MATH, Task.CODE, Task.RUBRIC, Task.CRITIQUE, Task("choice")]
+    assert [entry.name for entry in entries()] == built_in
     assert [e.route.path for e in entries() if e.route is not None] == [
         "/score/math",
         "/score/code",
