@@ -3,6 +3,8 @@ pointed at a closed loopback port (no server at all)."""
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from harness.service import free_port
@@ -74,3 +76,15 @@ async def test_llm_section_reaches_the_verifier_client() -> None:
         (endpoint,) = backends.verifier.transport.endpoints
         assert endpoint.breaker.state is BreakerState.OPEN
         assert backends.verifier.transport.requests_sent.total() == 1
+
+
+async def test_what_start_up_built_is_out_of_the_collectors_sight_while_backends_live() -> None:
+    # A full collection during a large batch then walks the batch's objects, not the
+    # service's; when the last backends close, the collector sees everything again.
+    before = gc.get_freeze_count()  # another test's backends may be alive in this process
+    async with build_backends(_settings(), Metrics(), code=False):
+        assert gc.get_freeze_count() > before
+        async with build_backends(_settings(), Metrics(), code=False):
+            pass
+        assert gc.get_freeze_count() > before  # the inner backends' exit kept the freeze
+    assert gc.get_freeze_count() == 0 if before == 0 else gc.get_freeze_count() >= before
