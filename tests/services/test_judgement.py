@@ -8,7 +8,7 @@ import pytest
 
 from services.judgement import Judgement, unjudged
 from services.protocol import Judge, Status, Task
-from services.tasks.critique.evidence import CritiqueEvidence
+from services.tasks.critique.judge import CritiqueEvidence
 
 
 def test_a_judgement_names_its_task_and_carries_that_task_s_evidence() -> None:

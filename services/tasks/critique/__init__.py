@@ -2,9 +2,7 @@
 whose ``data_source`` for these rows is ``'grade'``; ``grade`` is accepted on the wire as
 this task's former name).
 
-``reading.py`` reads the critique's grade as the seed does, ``judge.py`` turns it into a
-judgement, ``evidence.py`` is what was read, ``reward.py`` the reward rule, ``result.py``
-the wire components, ``task.py`` the registry entry. The item model, ``CritiqueItem``,
-stays in :mod:`services.protocol` with the other wire types (the contract module holds
-``ScoreRequest``'s item union). No typed route: critique items go to ``/score``.
+``wire.py`` is its item (no typed route: critique items go to ``/score``), ``reading.py``
+reads the critique's grade as the seed does, ``judge.py`` turns it into a judgement with
+its evidence, ``task.py`` is the reward rule, the wire components and the registry entry.
 """

@@ -7,14 +7,21 @@ The completion is a graded critique; its grade is read exactly as the seed reads
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from services.domain import Judge, Status, Task
 from services.judgement import Judgement
-from services.tasks.critique.evidence import CritiqueEvidence
 from services.tasks.critique.reading import read_grade
 from services.tasks.critique.wire import CritiqueItem
 from services.tasks.judging import BatchContext, Entry, judge_each
+
+
+@dataclass(frozen=True, slots=True)
+class CritiqueEvidence:
+    grade_text: str  # the text the seed hands to float()
+    target: float  # the item's target score, in [0, 1]
+    grade: float | None  # X/10 clamped into [0, 1], or None when no grade could be read
 
 
 class CritiqueJudge:

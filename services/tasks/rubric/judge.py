@@ -9,18 +9,24 @@ gets no reward.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from services.domain import Judge, Status, Task
 from services.judgement import Judgement, unjudged
 from services.metrics import Metrics
 from services.tasks.judging import BatchContext, Entry, items_of
-from services.tasks.rubric.evidence import RubricEvidence
 from services.tasks.rubric.wire import RubricItem
 from services.verifier import ErrorKind, RubricJudgement, RubricRequest, VerifierClient
 from services.verifier.not_configured import NOT_CONFIGURED
 
 _CRITIQUE_CHARS = 600
+
+
+@dataclass(frozen=True, slots=True)
+class RubricEvidence:
+    target: float  # the item's target score, in [0, 1]
+    grade: float  # the grader's min(10, X)/10; 0 when its grade could not be read
 
 
 class RubricJudge:
