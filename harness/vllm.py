@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -123,6 +123,7 @@ class VLLMServer:
     gpu: bool = False  # a CUDA vLLM: its own defaults instead of the CPU flags below
     process: subprocess.Popen[bytes] | None = None
     startup_time_s: float = 0.0
+    _launched_at: float = field(default=0.0, init=False, repr=False)
     log_path: Path = field(
         default_factory=lambda: Path(tempfile.mkstemp(prefix="vllm-", suffix=".log")[1])
     )
@@ -167,6 +168,11 @@ class VLLMServer:
     def start(self) -> VLLMServer:
         if self.process is not None and self.process.poll() is None:
             return self
+        self.launch()
+        return self.wait_ready()
+
+    def launch(self) -> None:
+        """Start the process and return at once; ``wait_ready`` waits for its health."""
         env = dict(os.environ)
         env.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
         if not self.gpu:
@@ -175,13 +181,17 @@ class VLLMServer:
             # vLLM keeps one core for its scheduler, which on a 2-core host halves the model's
             # share; giving the worker every core made batches ~1.75x faster there.
             env.setdefault("VLLM_CPU_NUM_OF_RESERVED_CPU", "0")
-        started = time.monotonic()
+        self._launched_at = time.monotonic()
         with self.log_path.open("ab") as log:
             # A new session: stop() signals the whole group (API server + engine core).
             self.process = subprocess.Popen(
                 self.command(), env=env, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True,
             )  # fmt: skip
+
+    def wait_ready(self) -> VLLMServer:
+        """Block until the launched server answers /health; stop it if it never does."""
+        assert self.process is not None, "launch() first"
         try:
             wait_until_ready(
                 self.process, f"{self.url}/health", self.startup_s, self.log_tail, poll_s=0.5
@@ -190,7 +200,7 @@ class VLLMServer:
             self.stop()
             cause = self.first_error()
             raise NotReady(f"vLLM {exc}" + (f"\nfirst error: {cause}" if cause else "")) from None
-        self.startup_time_s = time.monotonic() - started
+        self.startup_time_s = time.monotonic() - self._launched_at
         return self
 
     def warm_up(self) -> float:
@@ -251,6 +261,37 @@ def running_vllm(
     finally:
         server.stop()
         server.log_path.unlink(missing_ok=True)
+
+
+@contextmanager
+def running_vllms(
+    model_dir: Path, api_keys: Sequence[str | None], model: str = "verifier"
+) -> Iterator[list[VLLMServer]]:
+    """One warm server per entry of ``api_keys`` (None: a server without a key), started side
+    by side: their start-ups overlap, which on CPU is most of the time they take."""
+    python = ensure_vllm_venv()
+    folder = vllm_model_dir(model_dir)
+    ports: list[int] = []
+    while len(ports) < len(api_keys):
+        port = free_port()
+        if port not in ports:
+            ports.append(port)
+    servers = [
+        VLLMServer(python=python, model_dir=folder, port=port, model=model, api_key=key)
+        for port, key in zip(ports, api_keys, strict=True)
+    ]
+    try:
+        for server in servers:
+            server.launch()
+        for server in servers:
+            server.wait_ready()
+        for server in servers:
+            server.warm_up()
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+            server.log_path.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

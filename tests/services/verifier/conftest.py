@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness.service import running_service
-from harness.vllm import VLLMServer, VLLMUnavailable, ensure_vllm_venv, running_vllm
+from harness.vllm import VLLMServer, VLLMUnavailable, ensure_vllm_venv, running_vllms
 
 VLLM_API_KEY = "vllm-test-key-not-a-secret"
 
@@ -30,16 +30,21 @@ def vllm_python() -> Path:
 
 
 @pytest.fixture(scope="session")
-def vllm_server(vllm_python: Path, smollm2_dir: Path) -> Iterator[VLLMServer]:
-    with running_vllm(smollm2_dir) as server:
-        yield server
+def vllm_servers(vllm_python: Path, smollm2_dir: Path) -> Iterator[list[VLLMServer]]:
+    """The two servers the tests need, started side by side (their start-ups overlap): one
+    without a key, and one with --api-key, which the restart test kills and restarts."""
+    with running_vllms(smollm2_dir, [None, VLLM_API_KEY]) as servers:
+        yield servers
 
 
 @pytest.fixture(scope="session")
-def vllm_server_with_key(vllm_python: Path, smollm2_dir: Path) -> Iterator[VLLMServer]:
-    """Started with --api-key; the restart test also kills and restarts this one."""
-    with running_vllm(smollm2_dir, api_key=VLLM_API_KEY) as server:
-        yield server
+def vllm_server(vllm_servers: list[VLLMServer]) -> VLLMServer:
+    return vllm_servers[0]
+
+
+@pytest.fixture(scope="session")
+def vllm_server_with_key(vllm_servers: list[VLLMServer]) -> VLLMServer:
+    return vllm_servers[1]
 
 
 @pytest.fixture(scope="session")
