@@ -56,17 +56,18 @@ def client(service_url: str) -> Iterator[httpx.Client]:
 # test (mostly image builds and waits on them). xdist queues the third behind the compose
 # test at the start (a worker with at most two tests pending gets the next group), so the
 # third is the shortest; the others go to whichever worker frees up first, longest first.
-# Each starts what it needs for itself (its vLLM servers, Ray cluster or verl runs, and a
-# service of its own where it uses one: a few seconds).
+# Each starts what it needs for itself (its vLLM servers, Ray, and a service of its own where
+# it uses one: a few seconds). The Ray cluster test and verl's runs, which start a Ray of
+# their own, share a group: never two Rays at once.
 GROUPS = {
     "tests/deploy/test_compose_e2e.py": "compose",
     "tests/trainer/test_demo.py": "demo",
     "tests/services/verifier/": "vllm",
     "tests/deploy/test_ray.py": "ray",
-    "tests/trainer/adapters/test_verl_": "verl",
+    "tests/trainer/adapters/test_verl_": "ray",
 }
 SUITE = "suite"
-ORDER = [SUITE, *GROUPS.values()]
+ORDER = list(dict.fromkeys([SUITE, *GROUPS.values()]))
 
 
 def group_of(nodeid: str) -> str:
