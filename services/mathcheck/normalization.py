@@ -382,26 +382,255 @@ class ParsedNumber:
     percent: bool = False
 
 
-_SIGN = r"[+-]?"
-_PLAIN = r"(?:[1-9]\d{0,2}(?:,\d{3})+|\d+)?(?:\.\d+)?"
-_DECIMAL = re.compile(rf"^({_SIGN})({_PLAIN})$")
-# A comma that cannot be a thousands separator is a decimal comma: "1,22", "0,111", "12,75".
-_DECIMAL_COMMA = re.compile(rf"^({_SIGN})(\d+),(\d+)$")
-# "0.\\overline{3}" and "0.(3)": the digits in the bar or the parentheses repeat.
-_REPEATING = re.compile(
-    rf"^({_SIGN})(\d*)\.(\d*)(?:\\(?:overline|dot|bar)\s*\{{?(\d{{1,20}})\}}?|\((\d{{1,20}})\))$"
-)
-_THOUSANDS_MANTISSA = re.compile(r"^([1-9]\d{0,2}),(\d{3})$")
-_E_NOTATION = re.compile(rf"^({_SIGN})(\d+(?:\.\d+)?)[eE]([+-]?\d+)$")
-_TIMES_TEN = re.compile(
-    rf"^({_SIGN})(?:(\d+(?:[.,]\d+)?)\s*(?:\\times|\\cdot|\*|x)\s*)?10\s*\^\s*\{{?\s*([+-]?\d+)\s*\}}?$"
-)
-_FRACTION = re.compile(
-    rf"^({_SIGN})\s*(?:(\d+)\s*(?:\s|(?=\\frac)))?"
-    rf"(?:\\frac\s*\{{\s*({_SIGN}\d+(?:\.\d+)?)\s*\}}\s*\{{\s*({_SIGN}\d+(?:\.\d+)?)\s*\}}"
-    rf"|\\frac\s*(\d)\s*(\d)"
-    rf"|({_SIGN}\d+(?:\.\d+)?)\s*/\s*({_SIGN}\d+(?:\.\d+)?))$"
-)
+# Plain numbers are scanned character by character, each notation by its own small
+# grammar below (digits are Unicode decimal digits, spaces Unicode spaces):
+#   decimal        sign? (digits | [1-9] digit{0,2} ("," digit{3})+)? ("." digits)?
+#   decimal comma  sign? digits "," digits          ("1,22", "0,111": no thousands group)
+#   repeating      sign? digits? "." digits?
+#                  (bar space* "{"? digit{1,20} "}"? | "(" digit{1,20} ")")
+#   e notation     sign? digits ("." digits)? [eE] sign? digits
+#   times ten      sign? (digits ([.,] digits)? space* times space*)? "10" space* "^" space*
+#                  "{"? space* sign? digits space* "}"?
+#   fraction       sign? space* (digits (space+ | space* &"\frac"))?
+#                  ("\frac" space* "{" number "}" space* "{" number "}" | "\frac" space* digit
+#                  space* digit | number space* "/" space* number)
+# where number is sign? digits ("." digits)?, bar one of \overline \dot \bar, times one
+# of \times \cdot * x. Each ``*_groups`` function returns the parts of its notation, or None.
+
+
+# The two runs the scanner skips: tokens, located with a pattern.
+_DIGIT_RUN = re.compile(r"\d*")
+_SPACE_RUN = re.compile(r"\s*")
+
+
+def _digits_end(text: str, start: int) -> int:
+    """The end of the digits at ``start`` (``start`` when there are none)."""
+    return _DIGIT_RUN.match(text, start).end()  # type: ignore[union-attr]
+
+
+def _spaces_end(text: str, start: int) -> int:
+    return _SPACE_RUN.match(text, start).end()  # type: ignore[union-attr]
+
+
+def _may_be_number(text: str) -> bool:
+    """Whether ``text`` starts as some notation of a number may: after a sign and spaces, a
+    digit, a point, a numerator's sign or ``\\frac``."""
+    rest = _signed(text)[1].lstrip()
+    return rest[:1].isdecimal() or rest[:1] in (".", "+", "-") or rest.startswith("\\frac")
+
+
+def _signed(text: str) -> tuple[str, str]:
+    """The sign (or "") and the rest."""
+    return (text[0], text[1:]) if text[:1] in ("+", "-") else ("", text)
+
+
+def _all_digits(text: str) -> bool:
+    return text != "" and text.isdecimal()
+
+
+def _plain(text: str) -> bool:
+    """ "1,234.5", "12", ".5", "" : an optional whole part (digits, or thousands grouped by
+    commas after a first group of one to three digits not starting with 0), an optional
+    point and digits."""
+    whole, point, fraction = text.partition(".")
+    if point and not _all_digits(fraction):
+        return False
+    if whole == "" or whole.isdecimal():
+        return True
+    groups = whole.split(",")
+    first = groups[0]
+    return (
+        len(groups) >= 2
+        and 1 <= len(first) <= 3
+        and first[0] in "123456789"
+        and first.isdecimal()
+        and all(len(group) == 3 and group.isdecimal() for group in groups[1:])
+    )
+
+
+def decimal_groups(text: str) -> tuple[str, str] | None:
+    sign, rest = _signed(text)
+    return (sign, rest) if _plain(rest) else None
+
+
+def decimal_comma_groups(text: str) -> tuple[str, str, str] | None:
+    if "," not in text:
+        return None
+    sign, rest = _signed(text)
+    whole, comma, fraction = rest.partition(",")
+    if comma and _all_digits(whole) and _all_digits(fraction):
+        return sign, whole, fraction
+    return None
+
+
+_BARS = ("\\overline", "\\dot", "\\bar")
+
+
+def repeating_groups(text: str) -> tuple[str, str, str, str | None, str | None] | None:
+    if "." not in text:
+        return None
+    sign, rest = _signed(text)
+    whole_end = _digits_end(rest, 0)
+    if rest[whole_end : whole_end + 1] != ".":
+        return None
+    fixed_end = _digits_end(rest, whole_end + 1)
+    whole, fixed, tail = rest[:whole_end], rest[whole_end + 1 : fixed_end], rest[fixed_end:]
+    if tail.startswith("(") and tail.endswith(")") and 1 <= len(tail) - 2 <= 20:
+        if _all_digits(tail[1:-1]):
+            return sign, whole, fixed, None, tail[1:-1]
+        return None
+    bar = next((b for b in _BARS if tail.startswith(b)), None)
+    if bar is None:
+        return None
+    at = _spaces_end(tail, len(bar))
+    if tail[at : at + 1] == "{":
+        at += 1
+    end = _digits_end(tail, at)
+    if not 1 <= end - at <= 20:
+        return None
+    after = tail[end:]
+    if after not in ("", "}"):
+        return None
+    return sign, whole, fixed, tail[at:end], None
+
+
+def e_notation_groups(text: str) -> tuple[str, str, str] | None:
+    sign, rest = _signed(text)
+    at = min((i for i in (rest.find("e"), rest.find("E")) if i >= 0), default=-1)
+    if at < 0:
+        return None
+    mantissa, exponent = rest[:at], rest[at + 1 :]
+    if not _point_number(mantissa, "."):
+        return None
+    if not _all_digits(_signed(exponent)[1]):
+        return None
+    return sign, mantissa, exponent
+
+
+def _point_number(text: str, points: str) -> bool:
+    """ "12", "1.5" (or "1,5" when "," is among ``points``): digits, maybe a point and digits."""
+    end = _digits_end(text, 0)
+    if end == 0:
+        return False
+    if end == len(text):
+        return True
+    return text[end] in points and _all_digits(text[end + 1 :])
+
+
+_TIMES = ("\\times", "\\cdot", "*", "x")
+
+
+def times_ten_groups(text: str) -> tuple[str, str | None, str] | None:
+    if "^" not in text:
+        return None
+    sign, rest = _signed(text)
+    mantissa, power = _mantissa_times(rest)
+    if mantissa is not None:
+        exponent = _power_of_ten(power)
+        if exponent is not None:
+            return sign, mantissa, exponent
+    exponent = _power_of_ten(rest)
+    return None if exponent is None else (sign, None, exponent)
+
+
+def _mantissa_times(text: str) -> tuple[str | None, str]:
+    """ "2.5 \\times 10^3" -> ("2.5", "10^3"); (None, text) without a mantissa and a sign of
+    multiplication."""
+    end = _digits_end(text, 0)
+    if end == 0:
+        return None, text
+    if text[end : end + 1] in (".", ",") and (point_end := _digits_end(text, end + 1)) > end + 1:
+        end = point_end
+    at = _spaces_end(text, end)
+    times = next((t for t in _TIMES if text.startswith(t, at)), None)
+    if times is None:
+        return None, text
+    return text[:end], text[_spaces_end(text, at + len(times)) :]
+
+
+def _power_of_ten(text: str) -> str | None:
+    """ "10^{-3}" -> "-3"; None for anything else."""
+    if not text.startswith("10"):
+        return None
+    at = _spaces_end(text, 2)
+    if text[at : at + 1] != "^":
+        return None
+    at = _spaces_end(text, at + 1)
+    if text[at : at + 1] == "{":
+        at = _spaces_end(text, at + 1)
+    start = at
+    if text[at : at + 1] in ("+", "-"):
+        at += 1
+    end = _digits_end(text, at)
+    if end == at:
+        return None
+    after = text[_spaces_end(text, end) :]
+    return text[start:end] if after in ("", "}") else None
+
+
+def fraction_groups(text: str) -> tuple[str, str | None, str, str] | None:
+    if "/" not in text and "\\frac" not in text:
+        return None
+    sign, rest = _signed(text)
+    rest = rest[_spaces_end(rest, 0) :]
+    end = _digits_end(rest, 0)
+    if end > 0:
+        at = _spaces_end(rest, end)
+        if at > end or rest.startswith("\\frac", at):
+            parts = _fraction(rest[at:])
+            if parts is not None:
+                return sign, rest[:end], *parts
+    parts = _fraction(rest)
+    return None if parts is None else (sign, None, *parts)
+
+
+def _signed_number_end(text: str, start: int) -> int | None:
+    """The end of "[+-]?digits(.digits)?" at ``start``; None when there is none."""
+    at = start + 1 if text[start : start + 1] in ("+", "-") else start
+    end = _digits_end(text, at)
+    if end == at:
+        return None
+    if text[end : end + 1] == "." and (point_end := _digits_end(text, end + 1)) > end + 1:
+        end = point_end
+    return end
+
+
+def _fraction(text: str) -> tuple[str, str] | None:
+    """ "\\frac{3}{4}", "\\frac34", "3/4" -> ("3", "4")."""
+    if text.startswith("\\frac"):
+        at = _spaces_end(text, len("\\frac"))
+        if text[at : at + 1] != "{":
+            first = text[at : at + 1]
+            at = _spaces_end(text, at + 1)
+            second = text[at : at + 1]
+            if first.isdecimal() and second.isdecimal() and at + 1 == len(text):
+                return first, second
+            return None
+        terms: list[str] = []
+        for index in range(2):
+            if text[at : at + 1] != "{":
+                return None
+            start = _spaces_end(text, at + 1)
+            end = _signed_number_end(text, start)
+            if end is None:
+                return None
+            close = _spaces_end(text, end)
+            if text[close : close + 1] != "}":
+                return None
+            terms.append(text[start:end])
+            at = close + 1 if index else _spaces_end(text, close + 1)
+        return (terms[0], terms[1]) if at == len(text) else None
+    end = _signed_number_end(text, 0)
+    if end is None:
+        return None
+    at = _spaces_end(text, end)
+    if text[at : at + 1] != "/":
+        return None
+    start = _spaces_end(text, at + 1)
+    last = _signed_number_end(text, start)
+    if last is None or last != len(text):
+        return None
+    return text[:end], text[start:last]
 
 
 def _decimal(sign: str, digits: str) -> ParsedNumber | None:
@@ -452,10 +681,10 @@ def _repeating_shown(text: str) -> ParsedNumber | None:
     ending = next((e for e in _ELLIPSES if text.endswith(e)), None)
     if ending is None:
         return None
-    match = _DECIMAL.match(text[: -len(ending)].rstrip())
-    if match is None or "." not in match.group(2):
+    decimal = decimal_groups(text[: -len(ending)].rstrip())
+    if decimal is None or "." not in decimal[1]:
         return None
-    whole, digits = match.group(2).replace(",", "").split(".", 1)
+    whole, digits = decimal[1].replace(",", "").split(".", 1)
     for period in range(1, min(_MAX_PERIOD, len(digits) // 2) + 1):
         cycle = digits[-period:]
         if digits[-2 * period : -period] == cycle:
@@ -463,32 +692,35 @@ def _repeating_shown(text: str) -> ParsedNumber | None:
             # The fewest digits before the period: "0.1666" is 0.1 then 6 repeating.
             while fixed.endswith(cycle):
                 fixed = fixed[:-period]
-            return _repeating(match.group(1), whole, fixed, cycle)
+            return _repeating(decimal[0], whole, fixed, cycle)
     return None
 
 
 def _parse_unsigned_forms(text: str) -> ParsedNumber | None:
-    match = _REPEATING.match(text)
-    if match is not None:
-        sign, whole, fixed, barred, bracketed = match.groups()
-        return _repeating(sign, whole, fixed, barred or bracketed)
+    if not _may_be_number(text):
+        return None
+    repeating = repeating_groups(text)
+    if repeating is not None:
+        sign, whole, fixed, barred, bracketed = repeating
+        return _repeating(sign, whole, fixed, barred or bracketed or "")
     shown = _repeating_shown(text)
     if shown is not None:
         return shown
 
-    match = _DECIMAL.match(text)
-    if match is not None:
-        return _decimal(match.group(1), match.group(2))
+    decimal = decimal_groups(text)
+    if decimal is not None:
+        return _decimal(*decimal)
 
-    match = _DECIMAL_COMMA.match(text)
-    if match is not None:
-        return _decimal(match.group(1), f"{match.group(2)}.{match.group(3)}")
+    comma = decimal_comma_groups(text)
+    if comma is not None:
+        return _decimal(comma[0], f"{comma[1]}.{comma[2]}")
 
-    match = _E_NOTATION.match(text) or _TIMES_TEN.match(text)
-    if match is not None:
-        sign, mantissa, exponent = match.group(1), match.group(2) or "1", int(match.group(3))
+    scientific = e_notation_groups(text) or times_ten_groups(text)
+    if scientific is not None:
+        sign, exponent = scientific[0], int(scientific[2])
+        mantissa = scientific[1] or "1"
         # "1,2 \\cdot 10^3": a decimal comma; "1,200 \\times 10^3": a thousands separator.
-        mantissa = _THOUSANDS_MANTISSA.sub(r"\1\2", mantissa).replace(",", ".")
+        mantissa = _without_thousands_comma(mantissa).replace(",", ".")
         if abs(exponent) > MAX_DECIMAL_EXPONENT:
             return None
         value = Fraction(mantissa) * Fraction(10) ** exponent
@@ -496,21 +728,28 @@ def _parse_unsigned_forms(text: str) -> ParsedNumber | None:
         places = len(mantissa.partition(".")[2]) - exponent if "." in mantissa else 0
         return ParsedNumber(-value if sign == "-" else value, places if places > 0 else None)
 
-    match = _FRACTION.match(text)
-    if match is not None:
-        sign, whole = match.group(1), match.group(2)
-        num = match.group(3) or match.group(5) or match.group(7)
-        den = match.group(4) or match.group(6) or match.group(8)
+    fraction = fraction_groups(text)
+    if fraction is not None:
+        sign, mixed, num, den = fraction
         denominator = Fraction(den)
         if denominator == 0:
             return None
         value = Fraction(num) / denominator
-        if whole is not None:
+        if mixed is not None:
             if value < 0:
                 return None  # "2 -1/2" is not a mixed number
-            value += int(whole)
+            value += int(mixed)
         return ParsedNumber(-value if sign == "-" else value)
     return None
+
+
+def _without_thousands_comma(mantissa: str) -> str:
+    """ "1,200" -> "1200": a comma before the last three digits of a mantissa of at most
+    six digits, the first not 0, groups thousands; any other stays (a decimal comma)."""
+    whole, comma, rest = mantissa.partition(",")
+    if comma and 1 <= len(whole) <= 3 and whole[0] in "123456789" and len(rest) == 3:
+        return whole + rest
+    return mantissa
 
 
 def numbers_match(reference: ParsedNumber, answer: ParsedNumber) -> bool:
