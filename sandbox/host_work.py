@@ -35,8 +35,10 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import pickle
 import signal
+import struct
 import threading
 import time
 from collections import deque
@@ -56,6 +58,7 @@ CHUNK_S = 0.005
 # The most calls one message carries, however cheap they are.
 MAX_CHUNK = 16
 _AVERAGE_WEIGHT = 0.2  # of the newest call in a function's running average
+_READ_BYTES = 1 << 20
 
 
 def _ready() -> bool:
@@ -114,8 +117,10 @@ class _Call:
 class _Worker:
     process: BaseProcess
     conn: Connection
-    fd: int
+    fd: int  # the connection's socket, non-blocking: the event loop reads and writes it
     calls: list[_Call] = field(default_factory=list)  # the message it is running
+    inbox: bytearray = field(default_factory=bytearray)  # a reply, as far as it has come
+    outbox: memoryview | None = None  # what is left to write of a message
 
 
 class HostWork:
@@ -170,6 +175,7 @@ class HostWork:
             for worker in workers:
                 if loop is not None and not loop.is_closed():
                     loop.remove_reader(worker.fd)
+                    loop.remove_writer(worker.fd)
                 worker.conn.close()  # a no-op where the worker was lost meanwhile
             for call in calls:
                 _fail(call, closed)
@@ -197,7 +203,7 @@ class HostWork:
         for worker in self._idle:
             if old is not None and not old.is_closed():
                 old.remove_reader(worker.fd)
-            loop.add_reader(worker.fd, self._on_reply, worker)
+            loop.add_reader(worker.fd, self._on_readable, worker)
         self._busy.clear()
         self._queues.clear()
         self._running.clear()
@@ -271,10 +277,28 @@ class HostWork:
             return
         self._busy.add(worker)
         worker.calls = live
+        worker.outbox = memoryview(_framed(message))
+        self._write(worker)
+
+    def _write(self, worker: _Worker) -> None:
+        """As much of the worker's message as its socket takes now; the rest when it is
+        writable again (a message of megabytes goes in pieces while the worker reads)."""
+        loop = self._loop
+        assert loop is not None and worker.outbox is not None
         try:
-            worker.conn.send_bytes(message)
+            written = os.write(worker.fd, worker.outbox)
+        except BlockingIOError:
+            written = 0
         except OSError:
             self._lost(worker)
+            return
+        rest = worker.outbox[written:]
+        if rest:
+            loop.add_writer(worker.fd, self._write, worker)
+            worker.outbox = rest
+        else:
+            loop.remove_writer(worker.fd)
+            worker.outbox = None
 
     def _ran(self, call: _Call) -> None:
         left = self._running.get(call.flow, 0) - 1
@@ -283,16 +307,36 @@ class HostWork:
         else:
             self._running.pop(call.flow, None)
 
-    def _on_reply(self, worker: _Worker) -> None:
+    def _on_readable(self, worker: _Worker) -> None:
         if self._closed:  # its process was stopped: close() settles the calls
             if self._loop is not None:
                 self._loop.remove_reader(worker.fd)
             return
-        try:
-            outcomes = pickle.loads(worker.conn.recv_bytes())
-        except (EOFError, OSError, pickle.UnpicklingError):
+        while True:
+            try:
+                chunk = os.read(worker.fd, _READ_BYTES)
+            except BlockingIOError:
+                break
+            except OSError:
+                chunk = b""
+            if not chunk:  # the process has gone
+                self._lost(worker)
+                return
+            worker.inbox += chunk
+        reply = _unframed(worker.inbox)
+        if reply is None:
+            return  # more to come
+        if worker.inbox or not worker.calls:  # a reply it was not asked for
             self._lost(worker)
             return
+        try:
+            outcomes = pickle.loads(reply)
+        except Exception:
+            self._lost(worker)
+            return
+        self._on_reply(worker, outcomes)
+
+    def _on_reply(self, worker: _Worker, outcomes: list[tuple[bool, Any, float]]) -> None:
         calls, worker.calls = worker.calls, []
         self._busy.discard(worker)
         self._idle.append(worker)
@@ -314,7 +358,10 @@ class HostWork:
         """The worker died: replace it, and try each of its calls once more, alone."""
         if self._loop is not None:
             self._loop.remove_reader(worker.fd)
+            self._loop.remove_writer(worker.fd)
         _stop(worker)
+        worker.inbox.clear()
+        worker.outbox = None
         self._busy.discard(worker)
         if worker in self._idle:
             self._idle.remove(worker)
@@ -346,6 +393,7 @@ class HostWork:
             )
             process.start()
             theirs.close()
+            os.set_blocking(ours.fileno(), False)
             return _Worker(process, ours, ours.fileno())
 
         def started(future: asyncio.Future[_Worker]) -> None:
@@ -365,11 +413,37 @@ class HostWork:
                     self._running.clear()
                 return
             worker = future.result()
-            loop.add_reader(worker.fd, self._on_reply, worker)
+            loop.add_reader(worker.fd, self._on_readable, worker)
             self._idle.append(worker)
             self._dispatch()
 
         loop.run_in_executor(None, spawn).add_done_callback(started)
+
+
+def _framed(message: bytes) -> bytes:
+    """``message`` as ``Connection.recv_bytes`` reads it: its length first."""
+    if len(message) > 0x7FFFFFFF:
+        return struct.pack("!iQ", -1, len(message)) + message
+    return struct.pack("!i", len(message)) + message
+
+
+def _unframed(inbox: bytearray) -> bytes | None:
+    """The message at the start of ``inbox`` once all of it has come (taken out of it), as
+    ``Connection.send_bytes`` frames it; None until then."""
+    if len(inbox) < 4:
+        return None
+    (size,) = struct.unpack_from("!i", inbox)
+    start = 4
+    if size == -1:
+        if len(inbox) < 12:
+            return None
+        (size,) = struct.unpack_from("!Q", inbox, 4)
+        start = 12
+    if len(inbox) < start + size:
+        return None
+    message = bytes(inbox[start : start + size])
+    del inbox[: start + size]
+    return message
 
 
 def _message(calls: list[_Call]) -> bytes:

@@ -154,3 +154,24 @@ async def test_closing_from_another_thread_leaves_the_loop_clean() -> None:
         await asyncio.wait_for(pending, 10)
     await asyncio.sleep(0.2)
     assert errors == []
+
+
+def _echo(text: str) -> str:
+    return text
+
+
+@pytest.mark.parametrize("loop_kind", ["asyncio", "uvloop"])
+def test_a_message_of_megabytes_travels_both_ways(loop_kind: str) -> None:
+    # The service runs on uvloop, which makes the socket non-blocking: a 10 MB program and
+    # its 10 MB plan go in pieces, as the socket takes them, never as one blocking write.
+    import uvloop
+
+    loop = uvloop.new_event_loop() if loop_kind == "uvloop" else asyncio.new_event_loop()
+    work = HostWork(1)
+    big = "# " + "z" * 10_000_000
+    try:
+        for _ in range(2):
+            assert loop.run_until_complete(work.call(object(), _echo, big)) == big
+    finally:
+        work.close()
+        loop.close()
