@@ -101,6 +101,14 @@ class ScoreRequest(Strict):
     options: RewardOptions = Field(default_factory=RewardOptions)
 
 
+# The name of a task the trainer can train on: a registered task whose wire side builds
+# an item from a training row (math, code, critique, choice).
+if TYPE_CHECKING:
+    TrainableTask = str
+else:
+    TrainableTask = Literal[tuple(w.name.value for w in wires() if w.row_fields is not None)]
+
+
 def task_wire(name: str) -> TaskWire:
     """A task's wire side by its name (a former name gives the task it names now): its
     item model and how a training row becomes one of its items."""

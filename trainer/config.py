@@ -25,7 +25,7 @@ from pydantic import (
 )
 
 from services.http_policy import HttpPolicy, nest_policy_fields
-from services.protocol import TASK_ALIASES, Mode, RewardOptions
+from services.protocol import TASK_ALIASES, Mode, RewardOptions, TrainableTask
 from trainer.config_flags import Flag
 from trainer.flat_config import map_flat_keys
 
@@ -278,7 +278,7 @@ class RewardSection(RewardOptions):
         RewardOptions.model_fields["verifier_weight"],
         Flag("--verifier_weight", "W", "LLM verifier weight (addon/mixed)"),
     ] = RewardOptions.model_fields["verifier_weight"].default
-    task: Literal["math", "code", "critique"] = Field(
+    task: TrainableTask = Field(
         "math",
         description="What the dataset's rows are; 'critique' (former name 'grade', still "
         "accepted) trains a rubric reward model (the answer field is the target score in "
