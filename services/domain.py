@@ -9,6 +9,14 @@ from __future__ import annotations
 from enum import StrEnum
 
 
+class ExtractionPolicy(StrEnum):
+    """Where the final answer of a completion may come from."""
+
+    BOXED = "boxed"  # only \boxed{} / \fbox{}
+    MARKED = "marked"  # \boxed{}, "#### x", "the answer is x", <answer> tags
+    LENIENT = "lenient"  # marked, else several boxes joined, the last math, a bare answer
+
+
 # The name of an item's task. The contract lists the built-in tasks; a task added at runtime
 # (services.tasks.registry.register) adds its name with Task.add, and its results report that
 # name. A former name (TASK_ALIASES) is read as the task it names now. (A comment, not a

@@ -10,12 +10,12 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from services.codecheck.test_formats import to_test_specs as to_test_specs
 from services.domain import BACKENDS as BACKENDS
 from services.domain import TASK_ALIASES as TASK_ALIASES
+from services.domain import ExtractionPolicy as ExtractionPolicy
 from services.domain import Judge as Judge
 from services.domain import Mode as Mode
 from services.domain import Status as Status
 from services.domain import Task as Task
 from services.domain import VerdictSource as VerdictSource
-from services.mathcheck.extraction import ExtractionPolicy as ExtractionPolicy
 from services.tasks.items import ItemBase, Strict, TaskWire
 from services.tasks.math.wire import MAX_REFERENCE_CHARS, Reference
 from services.tasks.math.wire import reference_text as reference_text

@@ -20,8 +20,7 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from sandbox import SandboxConfig
-from services.domain import BACKENDS, Mode
-from services.mathcheck.extraction import ExtractionPolicy
+from services.domain import BACKENDS, ExtractionPolicy, Mode
 from services.reference_docs import SHOWN_DEFAULT, section_parts
 from services.tasks.code.selection import DEFAULT_MAX_TESTS, MAX_TESTS_CEILING
 from services.tasks.policy import ServerDefaults

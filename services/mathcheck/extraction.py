@@ -24,16 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from services.domain import ExtractionPolicy as ExtractionPolicy
 from services.mathcheck.phrases import math_from_phrase
 from services.mathcheck.vocabulary import POWER_WORD, TEXT_FONT, UNIT_NAME
-
-
-class ExtractionPolicy(StrEnum):
-    """Where the final answer of a completion may come from."""
-
-    BOXED = "boxed"  # only \boxed{} / \fbox{}
-    MARKED = "marked"  # \boxed{}, "#### x", "the answer is x", <answer> tags
-    LENIENT = "lenient"  # marked, else several boxes joined, the last math, a bare answer
 
 
 class ExtractionMethod(StrEnum):

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from services.domain import Mode, VerdictSource
-from services.mathcheck.extraction import ExtractionPolicy
+from services.domain import ExtractionPolicy, Mode, VerdictSource
 from services.rewards.policy import FormatWeights, RewardPolicy, RewardScale
 from services.tasks.code.options import CodeOptions
 from services.tasks.math.options import MathOptions

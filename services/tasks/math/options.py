@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.mathcheck.extraction import ExtractionPolicy
+from services.domain import ExtractionPolicy
 
 
 @dataclass(frozen=True, slots=True)

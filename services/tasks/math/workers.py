@@ -45,7 +45,7 @@ from typing import Any
 
 from pebble import ProcessExpired, ProcessPool
 
-from services.domain import Status, Task
+from services.domain import ExtractionPolicy, Status, Task
 from services.judgement import Judgement, unjudged
 from services.mathcheck.checker import (
     CacheListener,
@@ -54,7 +54,6 @@ from services.mathcheck.checker import (
     MethodListener,
     Outcome,
 )
-from services.mathcheck.extraction import ExtractionPolicy
 from services.mathcheck.pool import SymbolicFailure, SymbolicTimeout, _compare
 from services.mathcheck.symbolic import SymbolicVerdict
 
