@@ -19,6 +19,7 @@ from services.codecheck.outcome_cache import OutcomeCache
 from services.exploits.canaries import CanaryMonitor
 from services.llm_stage import LLMStage
 from services.mathcheck.checker import Checker
+from services.mathcheck.symbolic import LogConvention
 from services.metrics import Metrics
 from services.scoring import Scorer
 from services.settings import Settings
@@ -68,6 +69,7 @@ async def build_backends(
             settings.math_memory_mb,
             settings.cache_size,
             chunk_items=settings.math_chunk_items,
+            log_convention=LogConvention(settings.math_log_convention),
             on_cache=metrics.cache_lookup,
             on_method=metrics.math_decided,
         )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic.fields import FieldInfo
@@ -109,6 +109,13 @@ class Settings(BaseSettings):
     )
     math_memory_mb: int = Field(
         2048, gt=64, description="Address-space limit of each math worker process."
+    )
+    math_log_convention: Literal["reference", "natural", "common"] = Field(
+        "reference",
+        description="What \\log without a base means in a math comparison: 'reference', the "
+        "reference's convention (natural where it writes \\ln and no \\log without a base, "
+        "else base 10); 'natural' or 'common' (base 10) on both sides. A written base "
+        "(\\log_2) is always kept.",
     )
     math_chunk_items: int = Field(
         16,

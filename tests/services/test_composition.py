@@ -88,3 +88,30 @@ async def test_what_start_up_built_is_out_of_the_collectors_sight_while_backends
             pass
         assert gc.get_freeze_count() > before  # the inner backends' exit kept the freeze
     assert gc.get_freeze_count() == 0 if before == 0 else gc.get_freeze_count() >= before
+
+
+@pytest.mark.parametrize(
+    ("convention", "verdicts"),
+    [
+        # \log 100 = 2 | \ln x = \log x | \log 3 / 2 = \ln 3 / 2
+        ("reference", [1.0, 1.0, -1.0]),  # the reference's: \ln, else base 10
+        ("natural", [-1.0, 1.0, 1.0]),
+        ("common", [1.0, -1.0, -1.0]),
+    ],
+)
+async def test_the_log_convention_setting_reaches_the_math_workers(
+    convention: str, verdicts: list[float]
+) -> None:
+    items = [
+        {"task": "math", "completion": f"\\boxed{{{answer}}}", "reference": reference}
+        for reference, answer in [
+            ("\\log 100", "2"),
+            ("\\ln x", "\\log x"),
+            ("\\frac{\\log 3}{2}", "\\frac{\\ln 3}{2}"),
+        ]
+    ]
+    settings = _settings(math_log_convention=convention)
+    async with build_backends(settings, Metrics(), code=False) as backends:
+        response = await score_batch(backends.scorer, items, RewardOptions().to_policy())
+    assert [r.status for r in response.results] == [Status.OK] * 3
+    assert [r.reward for r in response.results] == verdicts  # 1 right, -1 wrong

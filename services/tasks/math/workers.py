@@ -55,7 +55,7 @@ from services.mathcheck.checker import (
     Outcome,
 )
 from services.mathcheck.pool import SymbolicFailure, SymbolicTimeout, _compare
-from services.mathcheck.symbolic import SymbolicVerdict
+from services.mathcheck.symbolic import LogConvention, SymbolicVerdict
 
 # Items a chunk carries at most (see benchmarks/math_replica_bench.py for the sweep).
 CHUNK_ITEMS = 16
@@ -119,9 +119,12 @@ class InlineSymbolic:
 
     It stands where the checker takes a :class:`~services.mathcheck.pool.SymbolicPool`."""
 
-    def __init__(self, timeout_s: float) -> None:
+    def __init__(
+        self, timeout_s: float, log_convention: LogConvention = LogConvention.REFERENCE
+    ) -> None:
         self.workers = 1
         self.timeout_s = timeout_s
+        self.log_convention = log_convention
 
     async def compare(
         self, reference: str, answer: str, normalized: tuple[str, str] | None = None
@@ -129,7 +132,7 @@ class InlineSymbolic:
         previous = signal.signal(signal.SIGPROF, _on_alarm)
         signal.setitimer(signal.ITIMER_PROF, self.timeout_s)
         try:
-            return _compare(reference, answer, normalized)
+            return _compare(reference, answer, normalized, self.log_convention)
         except _LeafTimeout as exc:
             raise SymbolicTimeout(
                 f"symbolic comparison exceeded {self.timeout_s:g}s of CPU time"
@@ -151,14 +154,14 @@ class InlineSymbolic:
 class _Worker:
     """What one worker process keeps between chunks."""
 
-    def __init__(self, timeout_s: float, cache_size: int) -> None:
+    def __init__(self, timeout_s: float, cache_size: int, log_convention: LogConvention) -> None:
         from services.tasks.math.judge import MathJudge
 
         self.hits: list[bool] = []
         self.methods: list[str] = []
         self.loop = asyncio.new_event_loop()
         self.checker = MathChecker(
-            InlineSymbolic(timeout_s),  # type: ignore[arg-type]
+            InlineSymbolic(timeout_s, log_convention),  # type: ignore[arg-type]
             cache_size,
             on_cache=self.hits.append,
             on_method=self.methods.append,
@@ -169,14 +172,16 @@ class _Worker:
 _WORKER: _Worker | None = None
 
 
-def _init_worker(memory_mb: int, timeout_s: float, cache_size: int) -> None:
+def _init_worker(
+    memory_mb: int, timeout_s: float, cache_size: int, log_convention: LogConvention
+) -> None:
     global _WORKER
     from services.mathcheck.symbolic import warm_up
 
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     warm_up()
-    _WORKER = _Worker(timeout_s, cache_size)
+    _WORKER = _Worker(timeout_s, cache_size, log_convention)
 
 
 def _worker() -> _Worker:
@@ -249,6 +254,7 @@ class MathWorkers:
         cache_size: int,
         *,
         chunk_items: int = CHUNK_ITEMS,
+        log_convention: LogConvention = LogConvention.REFERENCE,
         on_cache: CacheListener | None = None,
         on_method: MethodListener | None = None,
     ) -> None:
@@ -264,7 +270,7 @@ class MathWorkers:
         self._pool = ProcessPool(
             max_workers=workers,
             initializer=_init_worker,
-            initargs=(memory_mb, timeout_s, cache_size),
+            initargs=(memory_mb, timeout_s, cache_size, log_convention),
             context=context,
         )
         self._flows: deque[_Flow] = deque()  # flows with chunks waiting, in turn
