@@ -94,7 +94,17 @@ class SpoofedClass:
         object(),
         len,
     ],
-    ids=repr,
+    ids=[
+        "int-subclass",
+        "always-equal",
+        "spoofed-class",
+        "list-with-int-subclass",
+        "dict-with-always-equal",
+        "str-subclass",
+        "list-subclass",
+        "object",
+        "builtin-function",
+    ],
 )
 def test_anything_but_exact_plain_types_is_unsendable(value: object) -> None:
     with pytest.raises(Unsendable):
