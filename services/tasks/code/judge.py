@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sandbox import Failure, Language, Limits, Sandbox, SandboxUnavailable, TestCase, TestOutcome
@@ -14,13 +14,47 @@ from services.codecheck.extraction import extract_code
 from services.codecheck.outcome_cache import OutcomeCache, Run, RunKey
 from services.domain import Judge, Status, Task
 from services.judgement import Judgement
-from services.rewards.format_reward import score_format
-from services.tasks.code.evidence import CodeEvidence, PassCount
+from services.rewards.format_reward import FormatScore, score_format
 from services.tasks.code.pacing import PER_TURN, Pacer
 from services.tasks.code.selection import Selection, TestLimits
 from services.tasks.code.wire import CodeItem, TestSpec
 from services.tasks.judging import BatchContext, Entry, items_of, judge_each
 from services.tasks.policy import ScoringPolicy
+
+# What the judge found: the program, its format, and how many of its tests passed.
+
+
+@dataclass(frozen=True, slots=True)
+class PassCount:
+    """How many of a code item's tests passed, of how many taken from the item."""
+
+    passed: int
+    total: int
+    # Not run because the program's first test timed out; they count as failed.
+    skipped: int = 0
+    # The item's tests past its limit, never taken (services.tasks.code.selection).
+    not_run: int = 0
+    # Those were left out by the server's limit, not by the item's own max_tests: passing
+    # the tests taken is then not passing the item's tests (no perfect bonus).
+    capped: bool = False
+
+    @property
+    def given(self) -> int:
+        """The tests the item gave."""
+        return self.total + self.not_run
+
+    @property
+    def all_passed(self) -> bool:
+        """Every test the item asked to run ran and passed."""
+        return self.passed == self.total > 0 and not self.capped
+
+
+@dataclass(frozen=True, slots=True)
+class CodeEvidence:
+    program: str | None  # the program extracted from the completion; None when there is none
+    format: FormatScore  # tag compliance and thinking length
+    tests: PassCount
+
 
 DEFAULT_TIMEOUT_S = 1.0
 # The wall-clock backstop of a test, as a multiple of its CPU-time limit (the timeout).

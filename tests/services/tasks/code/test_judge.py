@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,9 +12,9 @@ import pytest
 from sandbox import Sandbox
 from services.codecheck.outcome_cache import OutcomeCache
 from services.protocol import Judge, RewardOptions, Status, Task
+from services.rewards.format_reward import score_format
 from services.settings import Settings
-from services.tasks.code.evidence import PassCount
-from services.tasks.code.judge import CodeJudge, Runs
+from services.tasks.code.judge import CodeEvidence, CodeJudge, PassCount, Runs
 from services.tasks.code.selection import TestLimits
 from services.tasks.code.wire import CodeItem
 from services.tasks.judging import BatchContext, Entry
@@ -221,3 +222,35 @@ def test_demand_counts_the_tests_the_servers_limits_take(sandbox: Sandbox) -> No
         Entry(2, _item(ADD, four, max_tests=1)),  # its own: 1
     ]
     assert scorer.demand(entries, OPTIONS) == 2 + 3 + 1
+
+
+def test_a_pass_count_skips_nothing_unless_told() -> None:
+    assert PassCount(2, 3) == PassCount(passed=2, total=3, skipped=0, not_run=0, capped=False)
+    assert PassCount(0, 3, 2) != PassCount(0, 3)
+    assert dataclasses.astuple(PassCount(1, 4, 3)) == (1, 4, 3, 0, False)
+
+
+def test_all_passed_needs_every_test_the_item_asked_for() -> None:
+    assert PassCount(3, 3).all_passed and PassCount(3, 3, not_run=5).all_passed
+    assert PassCount(3, 3, not_run=5).given == 8
+    assert not PassCount(3, 3, not_run=5, capped=True).all_passed
+    assert not PassCount(2, 3).all_passed and not PassCount(0, 0).all_passed
+
+
+def test_evidence_compares_by_program_format_and_tests() -> None:
+    form = score_format("<think>a b c</think> done", 0)
+    evidence = CodeEvidence("print(1)", form, PassCount(1, 1))
+    assert evidence == CodeEvidence("print(1)", form, PassCount(1, 1))
+    assert evidence != CodeEvidence(None, form, PassCount(1, 1))
+    assert evidence != CodeEvidence("print(1)", form, PassCount(0, 1))
+    assert dataclasses.replace(evidence, tests=PassCount(0, 1)).tests == PassCount(0, 1)
+
+
+@pytest.mark.parametrize(
+    "value", [PassCount(1, 2), CodeEvidence(None, score_format("", 0), PassCount(0, 0))]
+)
+def test_evidence_is_frozen_with_no_room_for_more_fields(value: object) -> None:
+    field = dataclasses.fields(value)[0].name  # type: ignore[arg-type]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(value, field, None)
+    assert not hasattr(value, "__dict__")
