@@ -8,9 +8,11 @@ asserts each that is seconds of CPU: on the event loop's thread it froze the ser
 (``/health`` unanswered for the whole of it) and held the host's share to one core.
 
 It runs here instead, in ``processes`` worker processes (forkserver children, so the
-service's threads are not copied into them). The event loop talks to each over a pipe of
-its own, read with ``add_reader``: a call costs the loop its pickling and two system calls,
-no thread hand-offs (a ``ProcessPoolExecutor`` behind a thread pool cost the service's
+service's threads are not copied into them). The event loop talks to each over a socket
+of its own that it reads and writes without blocking (``add_reader``/``add_writer``; uvloop
+makes the socket non-blocking anyway, so a message of megabytes goes in pieces as the
+worker reads it): a call costs the loop its pickling and a few system calls, no thread
+hand-offs (a ``ProcessPoolExecutor`` behind a thread pool cost the service's
 process about 1 ms of CPU a call, 20 times the planning of a small program's tests).
 
 - **Fair share.** Each flow (a request) has its own queue. A process that frees up takes
