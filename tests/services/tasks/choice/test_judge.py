@@ -4,6 +4,7 @@ and the judgement it gives."""
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 from pydantic import ValidationError
@@ -65,3 +66,35 @@ def test_the_judge_decides_each_item_in_its_place() -> None:
     assert (wrong.correct, wrong.detail) == (False, "wrong: answered A, the right choice is B")
     assert none.evidence is not None and none.evidence.answer is None
     assert (none.correct, none.detail) == (False, "no choice letter found")
+
+
+# Completions that hedge: every letter at once, in the shapes the reader knows. None of them
+# depends on the question, so none may beat the best constant letter over a dataset.
+HEDGES = {
+    "every letter boxed": "\\boxed{A} \\boxed{B} \\boxed{C} \\boxed{D}",
+    "every letter in one box": "\\boxed{A, B, C, D}",
+    "a disjunction": "The answer is A or B or C or D.",
+    "every letter tagged": "".join(f"<answer>{letter}</answer>" for letter in "ABCD"),
+    "a list alone": "A B C D",
+    "every answer line": "Answer: A\nAnswer: B\nAnswer: C\nAnswer: D",
+    "letters in the reasoning": "<think>A B C D</think>",
+}
+
+
+@pytest.mark.parametrize("hedge", list(HEDGES))
+def test_a_hedge_earns_no_more_than_a_constant_letter_over_a_dataset(hedge: str) -> None:
+    # 400 items, their right letters spread unevenly over four choices (seeded).
+    rng = random.Random(7)
+    references = rng.choices("ABCD", weights=[4, 3, 2, 1], k=400)
+    items = [
+        ChoiceItem(task="choice", completion=HEDGES[hedge], reference=r, choices=list("wxyz"))
+        for r in references
+    ]
+    judged = asyncio.run(
+        ChoiceJudge().judge(
+            [Entry(i, item) for i, item in enumerate(items)],
+            BatchContext(RewardOptions().to_policy(), deadline=1e12, budget_s=10.0),
+        )
+    )
+    best_constant = max(references.count(letter) for letter in "ABCD")
+    assert sum(j.correct for j in judged) <= best_constant
