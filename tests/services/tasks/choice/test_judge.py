@@ -97,4 +97,4 @@ def test_a_hedge_earns_no_more_than_a_constant_letter_over_a_dataset(hedge: str)
         )
     )
     best_constant = max(references.count(letter) for letter in "ABCD")
-    assert sum(j.correct for j in judged) <= best_constant
+    assert sum(j.correct is True for j in judged) <= best_constant
