@@ -118,7 +118,7 @@ class VLLMServer:
     port: int
     model: str = "verifier"
     api_key: str | None = None
-    startup_s: float = 240.0
+    startup_s: float = 600.0  # a bound, not a target: on 2 busy cores a start takes minutes
     extra_args: tuple[str, ...] = ()
     gpu: bool = False  # a CUDA vLLM: its own defaults instead of the CPU flags below
     process: subprocess.Popen[bytes] | None = None
