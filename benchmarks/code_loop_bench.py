@@ -96,8 +96,8 @@ def _pct(values: list[float], q: float) -> float:
 async def measure(items: list[dict[str, Any]], workers: int) -> dict[str, Any]:
     from services.api.results import score_batch
     from services.composition import build_backends
+    from services.contract.protocol import RewardOptions
     from services.metrics import Metrics
-    from services.protocol import RewardOptions
     from services.settings import Settings
 
     # Admission counts the request's work as the service does, with no bound to refuse it.

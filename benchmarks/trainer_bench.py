@@ -41,12 +41,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harness.service import running_service
 from services.api.results import score_batch
-from services.client.http import Item, Result
+from services.contract.client.http import Item, Result
+from services.contract.protocol import RewardOptions
 from services.llm_stage import LLMStage
 from services.mathcheck.checker import MathChecker
 from services.mathcheck.pool import SymbolicPool
 from services.metrics import Metrics
-from services.protocol import RewardOptions
 from services.scoring import Scorer
 from services.settings import Settings
 from trainer.config import TrainerConfig

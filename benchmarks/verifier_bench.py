@@ -51,9 +51,9 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harness.vllm import VLLM_VERSION, VLLMServer, running_vllm
+from services.contract.protocol import ExtractionPolicy
 from services.launcher import free_port, running_service
 from services.mathcheck.extraction import extract_answer
-from services.protocol import ExtractionPolicy
 from services.verifier import VerifierConfig, VerifyRequest
 from services.verifier.prompts import verify_prompt
 

@@ -22,7 +22,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from services.protocol import (
+from services.contract.protocol import (
     ExtractionPolicy,
     GradeRequest,
     GradeResponse,
@@ -34,7 +34,7 @@ from services.protocol import (
 from services.row_files import MissingTableLibrary, Row, RowWriter, open_rows
 
 if TYPE_CHECKING:
-    from services.client import AsyncClient, LocalGrader
+    from services.contract.client import AsyncClient, LocalGrader
 
 app = typer.Typer(add_completion=False, help="Reward verification service.", no_args_is_help=True)
 console = Console(stderr=True)
@@ -147,7 +147,7 @@ def grade(
 ) -> None:
     """Grade every row of a file as POST /grade would, and write each row with its verdict.
 
-    Same defaults and options as /grade and services.client.LocalGrader (lenient
+    Same defaults and options as /grade and services.contract.client.LocalGrader (lenient
     extraction, the service's reasoning rule). JSON Lines output: each input row with a
     "grade" object (correct, status, method, probability, extracted_answer,
     extracted_reference, explanation); CSV or Parquet output: those as grade_* columns.
@@ -221,7 +221,7 @@ class _Backend:
         self._client: AsyncClient | None = None
 
     async def start(self) -> GradeBatch:
-        from services.client import AsyncClient, LocalGrader, RewardServiceError
+        from services.contract.client import AsyncClient, LocalGrader, RewardServiceError
 
         if self.url is None:
             local = LocalGrader(
@@ -390,7 +390,7 @@ class _ConsoleHandler(logging.Handler):
 
 def _show_client_retries() -> None:
     """The client's retries ("service attempt 1 failed (...); retrying in 0.5s") on stderr."""
-    logger = logging.getLogger("services.client.http")
+    logger = logging.getLogger("services.contract.client.http")
     if not any(isinstance(handler, _ConsoleHandler) for handler in logger.handlers):
         logger.addHandler(_ConsoleHandler(level=logging.WARNING))
         logger.propagate = False

@@ -1,7 +1,7 @@
 """The service's own names: an item's task, the judge modes, an item's status and who
-judged it, and the backends /ready reports. The wire contract (:mod:`services.protocol`)
-shows them; the pipeline below it reads them from here, so no part of it imports the
-contract.
+judged it, and the backends /ready reports. The wire contract
+(:mod:`services.contract.protocol`) shows them; the pipeline below it reads them from here,
+so no part of it imports the contract.
 """
 
 from __future__ import annotations

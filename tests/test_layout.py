@@ -1,10 +1,12 @@
 """The import rules of the layout, read from the code's own import statements (ast):
 
-* nothing below the API's edge imports the wire contract (``services.protocol``): the
+* nothing below the API's edge imports the wire contract (``services.contract.protocol``): the
   pipeline reads its own names (``services.domain``) and a request's resolved policy
   (``services.tasks.policy``), never a wire model;
 * no two folders of the service and the sandbox import each other, directly or through
-  others (a file of ``services/`` is a room of its own; the sandbox is one);
+  others (a file of ``services/`` is a room of its own, and so is each part of the contract
+  package, since the client's local grader runs the service the wire models describe; the
+  sandbox is one room);
 * the trainer imports from ``services/`` only the contract (the wire models, the HTTP
   policy and the client).
 """
@@ -17,9 +19,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# Where the wire contract may be imported: the contract itself (with its client), and the
-# edges that speak it (the HTTP routes, the command line, the app and its Ray ingress).
-CONTRACT = ("services.protocol", "services.http_policy", "services.client")
+# Where the wire contract may be imported: the contract package itself (the wire models, the
+# HTTP policy and the client), and the edges that speak it (the HTTP routes, the command
+# line, the app and its Ray ingress).
+CONTRACT = ("services.contract",)
 EDGES = ("services.api", "services.cli", "services.app", "services.ray_deployment")
 
 
@@ -56,20 +59,23 @@ def _within(name: str, prefixes: tuple[str, ...]) -> bool:
 
 def test_nothing_below_the_api_imports_the_wire_contract() -> None:
     offenders = [
-        f"{_module(path)} imports services.protocol"
+        f"{_module(path)} imports services.contract.protocol"
         for path in _sources("services", "sandbox")
         if not _within(_module(path), CONTRACT + EDGES)
-        and any(_within(name, ("services.protocol",)) for name in _imports(path))
+        and any(_within(name, ("services.contract.protocol",)) for name in _imports(path))
     ]
     assert offenders == []
 
 
 def _folder(module: str) -> str | None:
-    """The room a module lives in: a folder of ``services/`` or one of its own files, or
-    the sandbox; None outside them."""
+    """The room a module lives in: a folder of ``services/`` or one of its own files, a
+    part of the contract package (``protocol``, ``http_policy``, ``client``), or the
+    sandbox; None outside them."""
     parts = module.split(".")
     if parts[0] == "sandbox":
         return "sandbox"
+    if parts[:2] == ["services", "contract"] and len(parts) > 2:
+        return f"services.contract.{parts[2]}"
     if parts[0] == "services" and len(parts) > 1:
         return f"services.{parts[1]}"
     return None

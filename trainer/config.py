@@ -24,8 +24,8 @@ from pydantic import (
     model_validator,
 )
 
-from services.http_policy import HttpPolicy, nest_policy_fields
-from services.protocol import TASK_ALIASES, Mode, RewardOptions, TrainableTask
+from services.contract.http_policy import HttpPolicy, nest_policy_fields
+from services.contract.protocol import TASK_ALIASES, Mode, RewardOptions, TrainableTask
 from trainer.config_flags import Flag
 from trainer.flat_config import map_flat_keys
 

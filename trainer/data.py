@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from services.protocol import reference_text, to_test_specs
+from services.contract.protocol import reference_text, to_test_specs
 from trainer.config import DataSection, RewardSection
 from trainer.prompts import ChatTemplating, build_messages, render_prompt
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import torch
 from transformers import TrainerCallback, TrainerControl, TrainerState, TrainingArguments
 
-from services.client.http import Item, Result
+from services.contract.client.http import Item, Result
 from trainer.config import EvalSection, GenerationSection, RewardSection
 from trainer.prompts import message_text, render_prompt
 from trainer.remote_reward import build_item, solved

@@ -23,7 +23,7 @@ from typing import IO
 import httpx
 from pydantic import ValidationError
 
-from services.client import Client, ClientSettings
+from services.contract.client import Client, ClientSettings
 
 log = logging.getLogger(__name__)
 

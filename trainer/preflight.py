@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 import httpx
 from transformers import TrainerCallback, TrainerControl, TrainerState, TrainingArguments
 
-from services.client import Client, ClientSettings, RewardServiceError, Status
-from services.client.http import Item
+from services.contract.client import Client, ClientSettings, RewardServiceError, Status
+from services.contract.client.http import Item
 from trainer.config import RewardSection, current_task_name
 from trainer.remote_reward import build_item
 

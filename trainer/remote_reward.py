@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from services.protocol import task_wire
+from services.contract.protocol import task_wire
 from trainer.config import RewardSection, current_task_name
 from trainer.prompts import message_text
 from trainer.service_client import Item, Result

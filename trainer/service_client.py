@@ -1,8 +1,9 @@
-"""The trainer's clients of the reward service: :mod:`services.client`'s, with each result
-as the wire's JSON object (the reward function, the evaluator and the preflight read dicts).
+"""The trainer's clients of the reward service: :mod:`services.contract.client`'s, with each
+result as the wire's JSON object (the reward function, the evaluator and the preflight read
+dicts).
 
 Batching, failover, retries, 429 waits and the connection pool are the library's; see
-:mod:`services.client.http`. The names here stay importable for existing callers.
+:mod:`services.contract.client.http`. The names here stay importable for existing callers.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from services.client import AsyncClient, Client, ClientSettings, RewardServiceError
-from services.client.http import Item, Result, chunked
+from services.contract.client import AsyncClient, Client, ClientSettings, RewardServiceError
+from services.contract.client.http import Item, Result, chunked
 
 __all__ = [
     "AsyncServiceClient",
@@ -25,7 +26,7 @@ __all__ = [
 
 
 class AsyncServiceClient:
-    """:class:`services.client.AsyncClient`, scoring into JSON objects (TRL's reward
+    """:class:`services.contract.client.AsyncClient`, scoring into JSON objects (TRL's reward
     function runs on TRL's event-loop thread)."""
 
     def __init__(self, settings: ClientSettings) -> None:
@@ -41,7 +42,7 @@ class AsyncServiceClient:
 
 
 class ServiceClient:
-    """:class:`services.client.Client`, scoring into JSON objects (callers without an
+    """:class:`services.contract.client.Client`, scoring into JSON objects (callers without an
     event loop: the evaluator, the preflight)."""
 
     def __init__(self, settings: ClientSettings) -> None:

@@ -13,10 +13,7 @@ from typing import Any
 
 from services.api.results import to_result
 from services.codecheck.test_formats import looks_like_test_data
-from services.domain import Judge, Status, Task
-from services.end_tokens import strip_end_tokens
-from services.mathcheck.extraction import reference_answer
-from services.protocol import (
+from services.contract.protocol import (
     ExtractionPolicy,
     GradeRequest,
     GradeResponse,
@@ -24,6 +21,9 @@ from services.protocol import (
     RewardModelResponse,
     RewardOptions,
 )
+from services.domain import Judge, Status, Task
+from services.end_tokens import strip_end_tokens
+from services.mathcheck.extraction import reference_answer
 from services.scoring import Scored, Scorer
 from services.tasks.math.evidence import MathEvidence
 from services.tasks.policy import ServerDefaults

@@ -18,7 +18,12 @@ from fastapi.security import (
 from services.api import adapters
 from services.api.dependencies import Authorized, app_scorer, app_settings, require_key
 from services.api.responses import PARSED_BODY_ERRORS
-from services.protocol import GradeRequest, GradeResponse, RewardModelRequest, RewardModelResponse
+from services.contract.protocol import (
+    GradeRequest,
+    GradeResponse,
+    RewardModelRequest,
+    RewardModelResponse,
+)
 from services.scoring import Scorer
 from services.settings import Settings
 

@@ -15,8 +15,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import ValidationError
 
 from services.composition import Backends
+from services.contract.protocol import BatchEnvelope
 from services.metrics import Metrics
-from services.protocol import BatchEnvelope
 from services.scoring import Scorer
 from services.settings import Settings
 

@@ -11,8 +11,8 @@ from services.api.dependencies import app_backends, app_metrics, app_settings
 from services.api.readiness import readiness
 from services.api.responses import JSONResponse
 from services.composition import Backends
+from services.contract.protocol import HealthResponse, ReadyResponse
 from services.metrics import Metrics
-from services.protocol import HealthResponse, ReadyResponse
 from services.settings import Settings
 from services.version import VERSION
 

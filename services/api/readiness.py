@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from services.composition import Backends
-from services.protocol import BackendStatus, ReadyResponse
+from services.contract.protocol import BackendStatus, ReadyResponse
 from services.settings import Settings
 from services.verifier import VerifierClient
 from services.verifier.not_configured import NOT_CONFIGURED

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse as StarletteJSONResponse
 from fastapi.responses import Response
 
 from services.admission import Saturated
-from services.protocol import ErrorResponse
+from services.contract.protocol import ErrorResponse
 
 
 class JSONResponse(StarletteJSONResponse):

@@ -14,9 +14,9 @@ import time
 from collections import Counter
 from typing import Any
 
+from services.contract.protocol import BatchSummary, ScoreResponse, ScoreResult
 from services.domain import Task
 from services.judgement import Judgement
-from services.protocol import BatchSummary, ScoreResponse, ScoreResult
 from services.rewards.policy import Reward
 from services.scoring import SLICE, Scorer
 from services.tasks.entry import NOT_PRESENTED

@@ -13,8 +13,8 @@ from pydantic import BaseModel
 from services.api.dependencies import Authorized, app_scorer, app_settings, envelope
 from services.api.responses import BATCH_ERRORS, JSONResponse
 from services.api.results import score_batch
+from services.contract.protocol import TYPED_REQUESTS, BatchEnvelope, ScoreRequest, ScoreResponse
 from services.domain import Task
-from services.protocol import TYPED_REQUESTS, BatchEnvelope, ScoreRequest, ScoreResponse
 from services.scoring import Scorer
 from services.settings import Settings
 from services.tasks.registry import entries

@@ -4,8 +4,8 @@ Each task folder's ``wire.py`` holds its item model (a subclass of :class:`ItemB
 ``task`` field is a ``Literal`` of the task's name) and a :class:`TaskWire` that names it
 and, where the task has one, its typed batch route. These modules import nothing of the
 service but its names (:mod:`services.domain`): the wire contract
-(:mod:`services.protocol`) assembles ``ScoreRequest``'s item union and the typed requests
-from them, as :mod:`services.tasks.registry` lists them.
+(:mod:`services.contract.protocol`) assembles ``ScoreRequest``'s item union and the typed
+requests from them, as :mod:`services.tasks.registry` lists them.
 """
 
 from __future__ import annotations

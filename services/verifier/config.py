@@ -9,8 +9,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
+from services.contract.http_policy import HttpPolicy, nest_policy_fields
 from services.domain import VerdictSource
-from services.http_policy import HttpPolicy, nest_policy_fields
 from services.reference_docs import SECTION_VARIABLES
 
 # TinyV's prompt (uw-nsl/TinyV, tinyv_config.json): question, ground truth, model answer.

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from services.http_policy import is_retryable_status
+from services.contract.http_policy import is_retryable_status
 from services.verifier.breaker import CircuitBreaker
 from services.verifier.config import VerifierConfig
 from services.verifier.types import ErrorKind, error_reason

@@ -216,7 +216,7 @@ def test_verl_reward_function_scores_through_serve(serve_url: str) -> None:
 
 def test_killed_replica_loses_no_item(serve_url: str, caplog: pytest.LogCaptureFixture) -> None:
     ray_cluster.wait_for_replicas(2, timeout_s=90)
-    caplog.set_level(logging.WARNING, logger="services.client.http")
+    caplog.set_level(logging.WARNING, logger="services.contract.client.http")
 
     async def scenario() -> tuple[Tally, ray_cluster.Replica]:
         tally, stop = Tally(), asyncio.Event()

@@ -21,13 +21,13 @@ from hypothesis import strategies as st
 
 from benchmarks import bare_answers
 from benchmarks.math_corpus import CASES, WRAPPERS, Case
+from services.contract.protocol import ExtractionPolicy
 from services.mathcheck.alignment import align
 from services.mathcheck.checker import MathChecker, MathVerdict, Outcome
 from services.mathcheck.comparison import Verdict, decide
 from services.mathcheck.extraction import extract_answer, reference_answer
 from services.mathcheck.pool import SymbolicPool
 from services.mathcheck.reading import read
-from services.protocol import ExtractionPolicy
 
 BUDGET = settings(
     max_examples=20,

@@ -213,7 +213,7 @@ def test_service_restarted_under_a_trainer_batch(caplog: pytest.LogCaptureFixtur
         except Exception as exc:  # reported by the assertion below
             outcome["error"] = exc
 
-    caplog.set_level(logging.WARNING, logger="services.client.http")
+    caplog.set_level(logging.WARNING, logger="services.contract.client.http")
     try:
         replica.start()
         replica.wait_ready()

@@ -143,7 +143,7 @@ def test_get_reward_is_refused_whole_while_its_queue_is_full(url: str) -> None:
 def test_the_trainer_client_retries_through_429_and_loses_nothing(
     url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="services.client.http")
+    caplog.set_level(logging.WARNING, logger="services.contract.client.http")
     items = [_code(ONE, 5.0) for _ in range(6)] + [
         {"task": "math", "completion": f"\\boxed{{{n}}}", "reference": str(n)} for n in range(6)
     ]

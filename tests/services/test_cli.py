@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from harness.service import ServiceProcess, free_port
-from services.client import Client
-from tests.services.client.grading_pairs import PAIRS
+from services.contract.client import Client
+from tests.services.contract.client.grading_pairs import PAIRS
 
 ROWS = 300
 

@@ -11,8 +11,8 @@ from harness.service import free_port
 from services.api.readiness import NO_SANDBOX, readiness
 from services.api.results import score_batch
 from services.composition import build_backends
+from services.contract.protocol import RewardOptions, Status
 from services.metrics import Metrics
-from services.protocol import RewardOptions, Status
 from services.settings import Settings
 from services.verifier import BreakerState, ErrorKind, VerifyRequest
 from services.verifier.not_configured import NOT_CONFIGURED

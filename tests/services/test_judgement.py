@@ -6,8 +6,8 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
+from services.contract.protocol import Judge, Status, Task
 from services.judgement import Judgement, unjudged
-from services.protocol import Judge, Status, Task
 from services.tasks.critique.judge import CritiqueEvidence
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from services.contract.protocol import Mode, RewardOptions, Status, Task
 from services.judgement import Judgement, unjudged
 from services.llm_stage import LLMStage
 from services.metrics import Metrics
-from services.protocol import Mode, RewardOptions, Status, Task
 from services.tasks.critique.judge import judge_critique
 from services.tasks.critique.wire import CritiqueItem
 from services.tasks.math.wire import MathItem

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from services.api.results import score_batch, to_result
+from services.contract.protocol import Judge, Mode, RewardOptions, Status, Task
 from services.judgement import Judgement
 from services.llm_stage import LLMStage
 from services.metrics import Metrics
-from services.protocol import Judge, Mode, RewardOptions, Status, Task
 from services.scoring import Scorer
 from services.tasks.math.evidence import MathEvidence
 from services.tasks.math.reward import math_reward

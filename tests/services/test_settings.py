@@ -7,7 +7,7 @@ import pytest
 from pydantic import ValidationError
 
 from sandbox import Isolation
-from services.protocol import ExtractionPolicy, Mode, VerdictSource
+from services.contract.protocol import ExtractionPolicy, Mode, VerdictSource
 from services.settings import Settings, variables
 from services.verifier import RUBRIC_TEMPLATE
 from services.verifier.config import VERIFIER_HTTP, VerifierConfig

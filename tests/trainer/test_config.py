@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from services.http_policy import HttpPolicy
-from services.protocol import RewardOptions
+from services.contract.http_policy import HttpPolicy
+from services.contract.protocol import RewardOptions
 from trainer.config import RewardSection, ServiceSection, TrainerConfig, load_config, read_raw
 from trainer.config_flags import Flag
 

@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 TRAINER = Path(__file__).resolve().parents[2] / "trainer"
-CONTRACT = ("services.protocol", "services.http_policy", "services.client")
+CONTRACT = ("services.contract",)
 
 
 def _imported_modules(path: Path) -> set[str]:

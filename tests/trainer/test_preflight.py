@@ -8,7 +8,7 @@ import asyncio
 import pytest
 from transformers import TrainerControl, TrainerState, TrainingArguments
 
-from services.http_policy import HttpPolicy
+from services.contract.http_policy import HttpPolicy
 from trainer.config import RewardSection, ServiceSection
 from trainer.preflight import RewardsUnavailable, UnavailableGuard, preflight, probe_items
 from trainer.remote_reward import RemoteReward

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from services.http_policy import HttpPolicy
+from services.contract.http_policy import HttpPolicy
 from trainer.recipe import PROJECT_DEFAULT, Layer, RecipeError, explain, file_layer, leaves, resolve
 from trainer.recipe_defaults import DEFAULTS
 

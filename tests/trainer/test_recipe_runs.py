@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from services.codecheck.extraction import extract_code
-from services.http_policy import HttpPolicy
+from services.contract.http_policy import HttpPolicy
 from tests.trainer.run_checks import check_logged_rewards, read_jsonl
 from trainer.config import LLAMA_PROJECTIONS, ServiceSection, TrainerConfig, load_config
 from trainer.evaluation import RESULTS_FILE

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from services.http_policy import HttpPolicy
+from services.contract.http_policy import HttpPolicy
 from trainer.config import RewardSection, ServiceSection
 from trainer.remote_reward import RemoteReward
 from trainer.service_client import AsyncServiceClient, ClientSettings, RewardServiceError

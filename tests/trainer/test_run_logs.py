@@ -11,7 +11,7 @@ from pathlib import Path
 import yaml
 from transformers import TrainerControl, TrainerState, TrainingArguments
 
-from services.http_policy import HttpPolicy
+from services.contract.http_policy import HttpPolicy
 from trainer.checkpoints import base_model_of_checkpoint
 from trainer.config import TrainerConfig, load_config
 from trainer.run_logs import (

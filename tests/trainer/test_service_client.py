@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from harness import service as service_process
-from services.http_policy import HttpPolicy
+from services.contract.http_policy import HttpPolicy
 from trainer.config import RewardSection, ServiceSection
 from trainer.service_client import AsyncServiceClient, ClientSettings, RewardServiceError
 
@@ -64,7 +64,7 @@ def test_retries_until_the_service_is_back(caplog: pytest.LogCaptureFixture) -> 
             outcome["error"] = exc
         outcome["seconds"] = time.monotonic() - started
 
-    caplog.set_level(logging.WARNING, logger="services.client.http")
+    caplog.set_level(logging.WARNING, logger="services.contract.client.http")
     worker = threading.Thread(target=call)
     worker.start()
     time.sleep(1.0)  # let it fail a few times first

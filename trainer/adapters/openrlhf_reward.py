@@ -19,12 +19,12 @@ Settings, read when the first sample is scored:
   ``extraction``, ``correct``, ``format_weight``, ...);
 - ``VERIFIER_REWARD_TIMEOUT_S``: seconds per request (default 120).
 
-The requests go through the project's client (:class:`services.client.Client`: one
+The requests go through the project's client (:class:`services.contract.client.Client`: one
 pooled connection, retries with backoff, 429 waits), so the project must be importable
 where OpenRLHF runs: installed (``pip install reward-verifier``), or this file used in
 place in a checkout. The answer is ``/get_reward``'s own, ``{"rewards", "scores",
 "extra_logs"}``, as OpenRLHF reads it from a URL. A service that cannot be reached
-raises :class:`services.client.RewardServiceError`, never a made-up reward.
+raises :class:`services.contract.client.RewardServiceError`, never a made-up reward.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from services.client import Client
+    from services.contract.client import Client
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 DEFAULT_TIMEOUT_S = 120.0
@@ -67,12 +67,12 @@ def reward_options(environ: dict[str, str] | os._Environ[str] = os.environ) -> d
 
 def _import_client() -> type[Client]:
     try:
-        from services.client import Client
+        from services.contract.client import Client
     except ImportError:
         # Loaded by path from a checkout: the repository root holds the services package.
         sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
         try:
-            from services.client import Client
+            from services.contract.client import Client
         except ImportError as exc:
             raise ImportError(
                 "the reward-verifier client is not importable here: pip install "

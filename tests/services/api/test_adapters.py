@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from services.api.adapters import grade, reward_model
-from services.protocol import GradeRequest, Judge, Mode, RewardModelRequest, Status
+from services.contract.protocol import GradeRequest, Judge, Mode, RewardModelRequest, Status
 from services.scoring import Scorer
 from services.tasks.policy import DEFAULTS
 

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from services.api.dependencies import Authorized, envelope
 from services.api.responses import JSONResponse, invalid_request
-from services.protocol import BatchEnvelope
+from services.contract.protocol import BatchEnvelope
 from services.settings import Settings
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from services.api.results import to_result
+from services.contract.protocol import Judge, Status, Task
 from services.judgement import unjudged
-from services.protocol import Judge, Status, Task
 from services.rewards.policy import NO_REWARD, Reward
 from services.tasks.critique.judge import judge_critique
 from services.tasks.critique.wire import CritiqueItem

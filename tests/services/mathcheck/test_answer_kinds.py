@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import pytest
 
+from services.contract.protocol import ExtractionPolicy
 from services.mathcheck.alignment import align
 from services.mathcheck.answer_types import Function, Interval
 from services.mathcheck.comparison import equal
@@ -18,7 +19,6 @@ from services.mathcheck.numeric_probe import probe, rounds_to
 from services.mathcheck.phrases import math_from_phrase
 from services.mathcheck.reading import read
 from services.mathcheck.symbolic import LogConvention, symbolic_equal
-from services.protocol import ExtractionPolicy
 
 
 def _both_ways(reference: str, answer: str) -> bool | None:

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from services.contract.protocol import ExtractionPolicy
 from services.mathcheck.extraction import (
     ExtractionMethod,
     extract_answer,
@@ -13,7 +14,6 @@ from services.mathcheck.extraction import (
     reference_answer,
 )
 from services.mathcheck.units import read_quantity
-from services.protocol import ExtractionPolicy
 from tests.services.mathcheck.extraction_cases import EXTRACTION_CASES
 
 

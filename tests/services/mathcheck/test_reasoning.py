@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from services.contract.protocol import ExtractionPolicy
 from services.mathcheck.extraction import extract_answer
 from services.mathcheck.reasoning import ReasoningRule, committed
-from services.protocol import ExtractionPolicy
 
 
 def answer(completion: str, policy: ExtractionPolicy, enabled: bool = True) -> str | None:

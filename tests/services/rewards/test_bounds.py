@@ -9,7 +9,7 @@ import math
 import pytest
 
 from services.api.results import score_batch
-from services.protocol import RewardOptions, Task
+from services.contract.protocol import RewardOptions, Task
 from services.rewards.policy import (
     GRADED_INTERVAL,
     Reward,

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.protocol import Mode, RewardOptions
+from services.contract.protocol import Mode, RewardOptions
 from services.rewards.policy import (
     RewardScale,
     combined_score,

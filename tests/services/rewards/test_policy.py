@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.protocol import RewardOptions
+from services.contract.protocol import RewardOptions
 from services.rewards.format_reward import FormatScore
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from services.contract.protocol import Judge, Status, Task
 from services.judgement import Judgement
-from services.protocol import Judge, Status, Task
 
 EvidenceT = TypeVar("EvidenceT")
 

@@ -3,7 +3,7 @@ any backend, and a judgement no judge looked at presents nothing."""
 
 from __future__ import annotations
 
-from services.protocol import Task
+from services.contract.protocol import Task
 from services.tasks.critique.task import ENTRY as CRITIQUE
 from services.tasks.critique.wire import CritiqueItem
 from services.tasks.entry import NOT_PRESENTED, no_demand

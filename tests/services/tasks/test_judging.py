@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from services.contract.protocol import Judge, RewardOptions, Status, Task
 from services.judgement import Judgement
-from services.protocol import Judge, RewardOptions, Status, Task
 from services.tasks.critique.wire import CritiqueItem
 from services.tasks.judging import BatchContext, Entry, Unavailable, judge_each, task_of
 from services.tasks.math.wire import MathItem

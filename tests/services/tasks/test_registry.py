@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from services.admission import Backend
-from services.protocol import Task
+from services.contract.protocol import Task
 from services.tasks.code.wire import CodeItem
 from services.tasks.math.wire import MathItem
 from services.tasks.registry import TASKS, entries, entry_of, item_adapter, wires

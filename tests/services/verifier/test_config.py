@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 from pydantic import ValidationError
 
-from services.http_policy import HttpPolicy
-from services.protocol import VerdictSource
+from services.contract.http_policy import HttpPolicy
+from services.contract.protocol import VerdictSource
 from services.verifier.config import (
     HTTP_FIELDS,
     RUBRIC_TEMPLATE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.protocol import VerdictSource
+from services.contract.protocol import VerdictSource
 from services.verifier import VerifierClient
 from services.verifier.config import (
     VERDICT_TEMPLATES,

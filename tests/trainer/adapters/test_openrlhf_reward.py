@@ -80,7 +80,7 @@ def test_settings_it_cannot_use_are_named(monkeypatch: pytest.MonkeyPatch) -> No
 def test_an_unreachable_service_raises_instead_of_a_reward(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from services.client import RewardServiceError
+    from services.contract.client import RewardServiceError
 
     monkeypatch.setenv("VERIFIER_URL", "http://127.0.0.1:9")  # discard port: refused
     monkeypatch.setenv("VERIFIER_REWARD_TIMEOUT_S", "2")

@@ -9,7 +9,7 @@ import random
 import pytest
 from pydantic import ValidationError
 
-from services.protocol import Judge, RewardOptions, Status
+from services.contract.protocol import Judge, RewardOptions, Status
 from services.tasks.choice.judge import ChoiceJudge, read_letter
 from services.tasks.choice.wire import CHOICE, ChoiceItem
 from services.tasks.judging import BatchContext, Entry

@@ -8,7 +8,7 @@ import asyncio
 
 import httpx
 
-from services.protocol import RewardOptions, ScoreRequest
+from services.contract.protocol import RewardOptions, ScoreRequest
 from services.tasks.choice.task import ENTRY
 from services.tasks.choice.wire import ChoiceItem
 from services.tasks.registry import entries

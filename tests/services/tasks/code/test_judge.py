@@ -11,7 +11,7 @@ import pytest
 
 from sandbox import Sandbox
 from services.codecheck.outcome_cache import OutcomeCache
-from services.protocol import Judge, RewardOptions, Status, Task
+from services.contract.protocol import Judge, RewardOptions, Status, Task
 from services.rewards.format_reward import score_format
 from services.settings import Settings
 from services.tasks.code.judge import CodeEvidence, CodeJudge, PassCount, Runs

@@ -12,11 +12,11 @@ import pytest
 
 from sandbox import Sandbox
 from services.admission import Backend
+from services.contract.protocol import TYPED_REQUESTS, RewardOptions, Status, Task
 from services.echo import MAX_CODE_ECHO
 from services.judgement import Judgement
 from services.mathcheck.checker import MathChecker
 from services.metrics import Metrics
-from services.protocol import TYPED_REQUESTS, RewardOptions, Status, Task
 from services.rewards.format_reward import FormatScore
 from services.rewards.policy import NO_REWARD, Reward
 from services.settings import Settings

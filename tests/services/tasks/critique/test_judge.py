@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from services.protocol import Judge, RewardOptions, Status, Task
+from services.contract.protocol import Judge, RewardOptions, Status, Task
 from services.tasks.critique.judge import CritiqueJudge, judge_critique
 from services.tasks.critique.wire import CritiqueItem
 from services.tasks.judging import BatchContext, Entry

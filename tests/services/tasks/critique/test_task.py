@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
+from services.contract.protocol import RewardOptions, Status, Task
 from services.echo import MAX_ANSWER_ECHO
 from services.judgement import unjudged
-from services.protocol import RewardOptions, Status, Task
 from services.rewards.policy import NO_REWARD, Reward
 from services.tasks.critique.judge import judge_critique
 from services.tasks.critique.task import critique_reward, present_critique

@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 
 from services.admission import Backend
+from services.contract.protocol import TYPED_REQUESTS, ExtractionPolicy, RewardOptions, Task
 from services.mathcheck.checker import MathChecker
 from services.metrics import Metrics
-from services.protocol import TYPED_REQUESTS, ExtractionPolicy, RewardOptions, Task
 from services.settings import Settings
 from services.tasks.entry import JudgeParts
 from services.tasks.judging import BatchContext, Entry

@@ -9,10 +9,7 @@ from dataclasses import replace
 import pytest
 
 from services.api.results import to_result
-from services.judgement import Judgement
-from services.mathcheck.checker import MathChecker
-from services.mathcheck.reasoning import Committed, ReasoningRule
-from services.protocol import (
+from services.contract.protocol import (
     ExtractionPolicy,
     Judge,
     Mode,
@@ -21,6 +18,9 @@ from services.protocol import (
     Task,
     VerdictSource,
 )
+from services.judgement import Judgement
+from services.mathcheck.checker import MathChecker
+from services.mathcheck.reasoning import Committed, ReasoningRule
 from services.rewards.format_reward import FormatScore
 from services.rewards.policy import needs_verifier
 from services.tasks.entry import Refused

@@ -14,9 +14,9 @@ import httpx
 import pytest
 
 from harness.service import running_service
+from services.contract.protocol import ExtractionPolicy, Status
 from services.mathcheck.checker import MathChecker, Outcome
 from services.mathcheck.pool import SymbolicPool
-from services.protocol import ExtractionPolicy, Status
 from services.tasks.math.judge import MathJudge
 from services.tasks.math.workers import ChunkResult, MathJob, MathWorkers
 

@@ -7,9 +7,9 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+from services.contract.protocol import Judge, RewardOptions, Status, Task
 from services.judgement import Judgement
 from services.metrics import Metrics
-from services.protocol import Judge, RewardOptions, Status, Task
 from services.tasks.judging import BatchContext, Entry
 from services.tasks.rubric.judge import RubricJudge, judge_rubric
 from services.tasks.rubric.wire import RubricItem

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from services.contract.protocol import RewardOptions
 from services.metrics import Metrics
-from services.protocol import RewardOptions
 from services.rewards.policy import NO_REWARD, Reward
 from services.tasks.rubric.task import present_rubric, rubric_task_reward
 from services.verifier import RubricJudgement

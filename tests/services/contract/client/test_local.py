@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from services.client import Client, LocalGrader, Status, grade_local
-from services.protocol import GradeResponse
-from tests.services.client.grading_pairs import PAIRS
+from services.contract.client import Client, LocalGrader, Status, grade_local
+from services.contract.protocol import GradeResponse
+from tests.services.contract.client.grading_pairs import PAIRS
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,8 @@
 task names added at runtime.
 
 A deliberate change to the contract updates the snapshot (``python -m
-tests.services.test_protocol``) and says so in the commit and the docs; an accidental one
-fails here.
+tests.services.contract.test_protocol``) and says so in the commit and the docs; an
+accidental one fails here.
 """
 
 from __future__ import annotations
@@ -17,7 +17,14 @@ import pytest
 from pydantic import ValidationError
 
 from services.app import create_app
-from services.protocol import TASK_ALIASES, GradeRequest, ScoreRequest, ScoreResult, Status, Task
+from services.contract.protocol import (
+    TASK_ALIASES,
+    GradeRequest,
+    ScoreRequest,
+    ScoreResult,
+    Status,
+    Task,
+)
 from services.settings import Settings
 from services.tasks.critique.wire import CritiqueItem
 from services.tasks.math.wire import MathItem
@@ -37,8 +44,8 @@ def _text(document: dict[str, Any]) -> str:
 
 def test_the_openapi_document_is_the_committed_contract() -> None:
     assert _text(_document()) == SNAPSHOT.read_text(), (
-        "the OpenAPI document changed: if deliberate, run `python -m tests.services.test_protocol` "
-        "and document the change"
+        "the OpenAPI document changed: if deliberate, run "
+        "`python -m tests.services.contract.test_protocol` and document the change"
     )
 
 

@@ -12,7 +12,7 @@ import pytest
 from tenacity import RetryCallState, Retrying
 
 from harness.service import free_port
-from services.http_policy import (
+from services.contract.http_policy import (
     HttpPolicy,
     RetryableStatus,
     is_retryable_status,

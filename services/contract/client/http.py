@@ -3,11 +3,12 @@
 
 One pooled connection per client. A batch is split above ``max_batch`` items; requests are
 spread over the configured URLs round-robin and a retry moves to the next URL, so a dead
-replica costs one attempt. The policy is :class:`~services.http_policy.HttpPolicy`'s:
-connection errors, timeouts and 5xx are retried with exponential backoff and jitter; a 429
-(a replica's queue is full) is retried after its ``Retry-After`` without using up an
-attempt; any other 4xx is the caller's mistake and fails at once. When the retries run out
-the call raises :class:`RewardServiceError`: a reward is never made up.
+replica costs one attempt. The policy is
+:class:`~services.contract.http_policy.HttpPolicy`'s: connection errors, timeouts and 5xx
+are retried with exponential backoff and jitter; a 429 (a replica's queue is full) is
+retried after its ``Retry-After`` without using up an attempt; any other 4xx is the
+caller's mistake and fails at once. When the retries run out the call raises
+:class:`RewardServiceError`: a reward is never made up.
 
 Only httpx, tenacity and pydantic are imported here, never the service itself.
 """
@@ -24,13 +25,13 @@ from typing import Any, Self
 import httpx
 from pydantic import BaseModel
 
-from services.client.settings import ClientSettings, RewardServiceError
-from services.http_policy import (
+from services.contract.client.settings import ClientSettings, RewardServiceError
+from services.contract.http_policy import (
     TRANSIENT_ERRORS,
     RetryableStatus,
     is_retryable_status,
 )
-from services.protocol import (
+from services.contract.protocol import (
     ExtractionPolicy,
     GradeRequest,
     GradeResponse,

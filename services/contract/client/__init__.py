@@ -9,10 +9,10 @@
 Importing this package loads no part of the server (no web app, math parser or sandbox).
 """
 
-from services.client.http import AsyncClient, Client
-from services.client.local import LocalGrader, grade_local
-from services.client.settings import ClientSettings, RewardServiceError
-from services.protocol import (
+from services.contract.client.http import AsyncClient, Client
+from services.contract.client.local import LocalGrader, grade_local
+from services.contract.client.settings import ClientSettings, RewardServiceError
+from services.contract.protocol import (
     ExtractionPolicy,
     GradeResponse,
     HealthResponse,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from services.client import (
+from services.contract.client import (
     AsyncClient,
     Client,
     ClientSettings,
@@ -38,7 +38,7 @@ GRADED = {
 
 def test_importing_the_client_loads_no_part_of_the_server() -> None:
     probe = (
-        "import sys, services.client\n"
+        "import sys, services.contract.client\n"
         "heavy = ('fastapi', 'uvicorn', 'sympy', 'math_verify', 'sandbox', 'services.mathcheck',"
         " 'services.scoring', 'services.app', 'trainer')\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy or m.startswith(heavy)))"

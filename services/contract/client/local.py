@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from pydantic import BaseModel
 
-from services.client.http import Options, Reference, grade_body, wire_item, wire_options
-from services.protocol import (
+from services.contract.client.http import Options, Reference, grade_body, wire_item, wire_options
+from services.contract.protocol import (
     ExtractionPolicy,
     GradeRequest,
     GradeResponse,

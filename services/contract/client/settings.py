@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from services.http_policy import HttpPolicy
+from services.contract.http_policy import HttpPolicy
 
 
 class RewardServiceError(RuntimeError):
