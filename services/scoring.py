@@ -33,7 +33,6 @@ import logging
 import time
 from collections.abc import Sequence
 from contextlib import nullcontext
-from dataclasses import replace
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from pydantic import ValidationError
@@ -44,7 +43,7 @@ from services.judgement import Judgement, unjudged
 from services.llm_stage import LLMStage
 from services.mathcheck.checker import Checker
 from services.metrics import Metrics
-from services.rewards.policy import NO_REWARD, Reward, bounded_reward
+from services.rewards.policy import Reward
 from services.settings import Settings
 from services.tasks.entry import JudgeParts
 from services.tasks.judging import (
@@ -56,7 +55,7 @@ from services.tasks.judging import (
     task_of,
 )
 from services.tasks.policy import ScoringPolicy
-from services.tasks.registry import entry_of, item_adapter
+from services.tasks.registry import entry_of, item_adapter, rewarded
 
 log = logging.getLogger(__name__)
 
@@ -96,21 +95,6 @@ def _lost(index: int, item: TaskItem | None) -> Judgement[Any]:
     task, item_id = (task_of(item), item.id) if item is not None else (None, None)
     reason = "internal error: the item got no verdict"
     return unjudged(index, item_id, task, Status.ERROR, reason)
-
-
-def _rewarded(judgement: Judgement[Any], policy: ScoringPolicy) -> tuple[Judgement[Any], Reward]:
-    """The judgement's reward under ``policy``, clamped into the task's reward interval;
-    the judgement says so where the clamp changed it (an error where the value was not a
-    finite number)."""
-    if judgement.task is None:
-        return judgement, NO_REWARD
-    task = entry_of(judgement.task)
-    bounded = bounded_reward(task.reward(judgement, policy), task.reward_interval(policy))
-    if bounded.note is None:
-        return judgement, bounded.reward
-    status = Status.ERROR if bounded.failed else judgement.status
-    detail = f"{judgement.detail}; {bounded.note}" if judgement.detail else bounded.note
-    return replace(judgement, status=status, detail=detail), bounded.reward
 
 
 @runtime_checkable
@@ -159,7 +143,7 @@ class Scorer:
         for count, judgement in enumerate(judgements, 1):
             if count % SLICE == 0:
                 await asyncio.sleep(0)  # other requests, /health, between slices
-            judgement, reward = _rewarded(judgement, policy)
+            judgement, reward = rewarded(judgement, policy)
             scored.append(Scored(judgement, reward))
             label = judgement.task.value if judgement.task is not None else "invalid"
             self._metrics.items.labels(task=label, status=judgement.status.value).inc()

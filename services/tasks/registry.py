@@ -11,17 +11,21 @@ read the entries.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from importlib import import_module
 from typing import TYPE_CHECKING, Annotated, Any, Union
 
 from pydantic import BaseModel, Field, TypeAdapter
 
-from services.domain import Task
+from services.domain import Status, Task
+from services.rewards.policy import NO_REWARD, Reward, bounded_reward
 from services.tasks.items import TaskWire
 
 if TYPE_CHECKING:
+    from services.judgement import Judgement
     from services.tasks.entry import TaskEntry
+    from services.tasks.policy import ScoringPolicy
 
 # The built-in tasks, one folder each, in the order the contract lists them.
 TASKS = ("math", "code", "rubric", "critique", "choice")
@@ -45,6 +49,21 @@ def _entries() -> dict[Task, TaskEntry[Any]]:
 
 def entry_of(name: Task) -> TaskEntry[Any]:
     return _entries()[name]
+
+
+def rewarded(judgement: Judgement[Any], policy: ScoringPolicy) -> tuple[Judgement[Any], Reward]:
+    """The judgement's reward under ``policy`` by its task's rule, clamped into the task's
+    reward interval; the judgement says so where the clamp changed it (an error where the
+    value was not a finite number). An item of no task (invalid) earns none."""
+    if judgement.task is None:
+        return judgement, NO_REWARD
+    task = entry_of(judgement.task)
+    bounded = bounded_reward(task.reward(judgement, policy), task.reward_interval(policy))
+    if bounded.note is None:
+        return judgement, bounded.reward
+    status = Status.ERROR if bounded.failed else judgement.status
+    detail = f"{judgement.detail}; {bounded.note}" if judgement.detail else bounded.note
+    return replace(judgement, status=status, detail=detail), bounded.reward
 
 
 def entries() -> list[TaskEntry[Any]]:
