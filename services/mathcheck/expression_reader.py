@@ -1,0 +1,467 @@
+"""The expression reader: LaTeX or plain text, already normalised, read once into sympy.
+
+``read_expression(text)`` tokenizes the text and parses it by recursive descent into an
+exact sympy expression (integers and fractions as ``Integer`` and ``Rational``, ``\\pi``,
+``e`` and ``i`` as sympy's constants, functions as sympy's, a letter as a real
+``Symbol``), with the names of the unknowns written. The numeric probe evaluates that
+expression at its points (``numeric_probe.py``); the symbolic engine compares two such
+expressions with sympy, without parsing their text again (``symbolic.py``).
+
+Tokens: a run of digits; a command (a backslash and letters); a word (letters); the
+operators ``**`` and ``- + * / ^ ( ) { } [ ] ! _``. The grammar:
+
+```text
+sum       := sign? product (("+" | "-") product)*
+product   := power ((times | "/" | "\\div") power | power)*   juxtaposition multiplies;
+                                                        nothing juxtaposed after "/"
+power     := atom "!"* (("^" | "**") exponent)?
+exponent  := "(" sum ")" | "-" exponent | braced
+atom      := "(" sum ")" | "{" sum "}" | number | "\\pi" | "pi"
+           | function power-of-function? argument
+           | fraction braced braced | "\\sqrt" ("[" sum "]")? braced | "\\binom" braced braced
+           | "\\log" "_" braced (number | "(" sum ")" | "{" sum "}") | letter
+braced    := "{" sum "}" | one digit | one letter
+times     := "\\cdot" | "\\times" | "*"
+fraction  := "\\frac" | "\\dfrac" | "\\tfrac" | "\\cfrac"
+function  := "\\sin" | "\\cos" | "\\tan" | "\\sec" | "\\csc" | "\\cot" | "\\ln" | "\\exp"
+           | "sin" | "cos" | "tan" | "exp" | "ln" | "sqrt"
+power-of-function := "^" (digit | "{" number "}")     a whole number from 2 up
+argument  := "(" sum ")" | "{" sum "}" (after a command)
+```
+
+``e`` is Euler's number and ``i`` the imaginary unit. A word of several letters is not
+read (``ab`` may be a name), except in a function's formula (``letters_multiply``), where
+up to three letters that start no function's name are a product of one-letter names
+(``cx`` is c·x).
+
+Anything the reader is not sure of is not read (None): a decimal (its rounding is the
+symbolic engine's or ``numeric_probe.rounds_to``'s to judge); a relation, a set or a
+list; a subscript other than a logarithm's base; an absolute value, a prime, a percent;
+scientific notation (``1e-3`` is not 1·e − 3); a function without parentheses
+(``\\cos 2x``); ``\\log`` without a base; ``a/bc``; ``x^23``; ``\\sin^{-1}``; a whole
+number before a fraction (``2\\frac{1}{2}``: a mixed number to some, a product to
+others); a value undefined somewhere (``\\frac{1}{0}``, ``\\ln(0)``); a number written
+with an exponent above 1,000, a factorial or binomial of more than 500, or an exact power
+of more than 100,000 bits (the symbolic engine and its deadline judge those).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import sympy
+
+# Exponents and factorials beyond these are left to the symbolic engine (and its deadline).
+MAX_EXPONENT = 1000
+MAX_FACTORIAL = 500
+# An exact power of a fraction is not built past this many bits.
+_MAX_EXACT_BITS = 100_000
+_MAX_LETTER_PRODUCT = 3
+
+_OPERATORS = frozenset("-+*/^(){}[]!_")
+# Characters the reader never takes (a logarithm's base, "\log_", is the one subscript).
+_REFUSED = frozenset(".,;:=<>|_'%$&~\"")
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+# Commands and words that name a function of one argument in parentheses or braces.
+_FUNCTIONS: dict[str, Any] = {
+    "\\sin": sympy.sin,
+    "\\cos": sympy.cos,
+    "\\tan": sympy.tan,
+    "\\sec": sympy.sec,
+    "\\csc": sympy.csc,
+    "\\cot": sympy.cot,
+    "\\ln": sympy.log,
+    "\\exp": sympy.exp,
+    "sqrt": sympy.sqrt,
+    "sin": sympy.sin,
+    "cos": sympy.cos,
+    "tan": sympy.tan,
+    "exp": sympy.exp,
+    "ln": sympy.log,
+}
+_FRACTIONS = ("\\frac", "\\dfrac", "\\tfrac", "\\cfrac")
+_CONSTANTS = ("\\pi", "pi")
+_TIMES = ("\\cdot", "\\times", "*")
+_CLOSING = {"(": ")", "{": "}", "[": "]"}
+# Letters that may start the name of a function written without its backslash.
+_FUNCTION_WORDS = ("sin", "cos", "tan", "sec", "csc", "cot", "log", "ln", "exp", "sqr", "pi", "arc")
+
+Token = tuple[str, str]
+
+
+class Unreadable(Exception):
+    """The reader is not sure what the text means."""
+
+
+@dataclass(frozen=True)
+class Expression:
+    """An expression read: its exact sympy value and the names of the unknowns written
+    (``x/x`` names ``x``, though its value is 1)."""
+
+    value: Any  # sympy.Expr
+    unknowns: frozenset[str]
+
+
+def tokens(text: str) -> list[Token]:
+    """``text`` as (kind, text) tokens: ``number``, ``command``, ``word`` or ``op``."""
+    found: list[Token] = []
+    position, end = 0, len(text)
+    while position < end:
+        char = text[position]
+        if char.isspace():
+            position += 1
+            continue
+        start = position
+        if char.isdecimal():
+            while position < end and text[position].isdecimal():
+                position += 1
+            found.append(("number", text[start:position]))
+        elif char == "\\":
+            position += 1
+            while position < end and text[position] in _ASCII_LETTERS:
+                position += 1
+            if position == start + 1:
+                raise Unreadable(text[start:])
+            found.append(("command", text[start:position]))
+        elif char in _ASCII_LETTERS:
+            while position < end and text[position] in _ASCII_LETTERS:
+                position += 1
+            found.append(("word", text[start:position]))
+        elif text.startswith("**", position):
+            position += 2
+            found.append(("op", "**"))
+        elif char in _OPERATORS:
+            position += 1
+            found.append(("op", char))
+        else:
+            raise Unreadable(text[start:])
+    return found
+
+
+class _Parser:
+    def __init__(self, text: str, letters_multiply: bool = False) -> None:
+        # In a function's formula, letters written together are a product of one-letter
+        # names ("cx" is c·x); elsewhere such a word may be a name, and is not read.
+        self.letters_multiply = letters_multiply
+        self.tokens = tokens(text)
+        self.index = 0
+        self.unknowns: set[str] = set()
+
+    def peek(self) -> Token | None:
+        return self.tokens[self.index] if self.index < len(self.tokens) else None
+
+    def take(self, expected: str | None = None) -> Token:
+        token = self.peek()
+        if token is None or (expected is not None and token[1] != expected):
+            raise Unreadable(f"expected {expected}")
+        self.index += 1
+        return token
+
+    def whole(self) -> Any:
+        value = self.sum()
+        if self.peek() is not None:
+            raise Unreadable("trailing text")
+        return value
+
+    def sum(self) -> Any:
+        sign = self._sign()
+        value = self.product()
+        if sign < 0:
+            value = -value
+        while (token := self.peek()) is not None and token[1] in ("+", "-"):
+            self.take()
+            term = self.product()
+            value = value + term if token[1] == "+" else value - term
+        return value
+
+    def _sign(self) -> int:
+        token = self.peek()
+        if token is not None and token[1] in ("+", "-"):
+            self.take()
+            return -1 if token[1] == "-" else 1
+        return 1
+
+    def product(self) -> Any:
+        start = self.index
+        value = self.power()
+        while (token := self.peek()) is not None:
+            if token[1] in _TIMES:
+                self.take()
+                start = self.index
+                value = value * self.power()
+            elif token[1] in ("/", "\\div"):
+                self.take()
+                start = self.index
+                value = _defined(value / self.power())
+                after = self.peek()
+                if after is not None and self._starts_factor(after):
+                    # "a/bc": a/(bc) or (a/b)c, read either way by someone.
+                    raise Unreadable("a product after a division")
+            elif self._starts_factor(token):
+                if token[1] in _FRACTIONS and self._number_alone(start):
+                    # "2\\frac{1}{2}": the mixed number 5/2, or the product 1.
+                    raise Unreadable("a whole number before a fraction")
+                # Implicit multiplication: "2x", "2\\sqrt{3}", "(x+1)(x-1)".
+                start = self.index
+                value = value * self.power()
+            else:
+                break
+        return value
+
+    def _number_alone(self, start: int) -> bool:
+        """Whether the factor read from token ``start`` on is one number written alone."""
+        return self.index == start + 1 and self.tokens[start][0] == "number"
+
+    @staticmethod
+    def _starts_factor(token: Token) -> bool:
+        kind, text = token
+        return kind in ("number", "word", "command") or text in ("(", "{")
+
+    def power(self) -> Any:
+        base = self.factorial(self.atom())
+        token = self.peek()
+        if token is None or token[1] not in ("^", "**"):
+            return base
+        self.take()
+        return _power(base, self._exponent())
+
+    def _exponent(self) -> Any:
+        token = self.peek()
+        if token is not None and token[1] == "(":
+            return self.group()
+        if token is not None and token[1] == "-":
+            self.take()
+            return -self._exponent()
+        return self._braced()
+
+    def factorial(self, value: Any) -> Any:
+        while (token := self.peek()) is not None and token[1] == "!":
+            self.take()
+            value = _factorial(value)
+        return value
+
+    def group(self) -> Any:
+        opening = self.take()[1]
+        if opening not in _CLOSING:
+            raise Unreadable("group")
+        value = self.sum()
+        self.take(_CLOSING[opening])
+        return value
+
+    def atom(self) -> Any:
+        token = self.peek()
+        if token is None:
+            raise Unreadable("missing operand")
+        kind, text = token
+        if text in ("(", "{"):
+            return self.group()
+        if kind == "number":
+            self.take()
+            return _integer(text)
+        if kind not in ("command", "word"):
+            raise Unreadable(text)
+        self.take()
+        if text in _CONSTANTS:
+            return sympy.pi
+        if text in _FUNCTIONS:
+            power = self._function_power()
+            value = _defined(_FUNCTIONS[text](self._argument(text)))
+            return value if power is None else _power(value, sympy.Integer(power))
+        return self._command(text) if kind == "command" else self._letter(text)
+
+    def _command(self, name: str) -> Any:
+        if name in _FRACTIONS:
+            numerator = self._braced()
+            return _defined(numerator / self._braced())
+        if name == "\\sqrt" and self.peek() == ("op", "["):
+            self.take()
+            degree = self.sum()
+            self.take("]")
+            return _power(self._braced(), sympy.Integer(1) / degree)
+        if name == "\\sqrt":
+            return sympy.sqrt(self._braced())
+        if name == "\\binom":
+            return _binomial(self._braced(), self._braced())
+        if name == "\\log" and self.peek() == ("op", "_"):
+            return self._logarithm()
+        raise Unreadable(name)
+
+    def _letter(self, letter: str) -> Any:
+        if len(letter) != 1 and self._product_of_letters(letter):
+            value = self._letter(letter[0])
+            for other in letter[1:]:
+                value = value * self._letter(other)
+            return value
+        if len(letter) != 1:
+            # "ab" may be a·b or a name; "sinx" a function without parentheses.
+            raise Unreadable(letter)
+        if letter == "e":
+            return sympy.E
+        if letter == "i":
+            return sympy.I
+        self.unknowns.add(letter)
+        return sympy.Symbol(letter, real=True)
+
+    def _product_of_letters(self, word: str) -> bool:
+        """Whether ``word`` is read as one-letter names multiplied: only in a function's
+        formula, up to three letters, none of them the start of a function's name
+        ("sinx", "lnx", "cosx" stay unread)."""
+        return (
+            self.letters_multiply
+            and len(word) <= _MAX_LETTER_PRODUCT
+            and not word.lower().startswith(_FUNCTION_WORDS)
+        )
+
+    def _braced(self) -> Any:
+        """A group in braces, or one digit or one letter: "\\frac12"; "x^2y" is x²·y, and
+        "x^23" is not read (x²·3 in LaTeX, x²³ in plain text)."""
+        token = self.peek()
+        if token is None:
+            raise Unreadable("missing argument")
+        kind, text = token
+        if text == "{":
+            return self.group()
+        if kind == "number" and len(text) == 1:
+            self.take()
+            return _integer(text)
+        if kind == "word" and len(text) == 1:
+            self.take()
+            return self._letter(text)
+        raise Unreadable("argument")
+
+    def _logarithm(self) -> Any:
+        """A logarithm with its base: ``\\log_{2}(8)``, ``\\log_2 8``; an argument of one
+        number alone (``\\log_2 8x`` may be log(8x) or log(8)·x is not read)."""
+        self.take("_")
+        base = self._braced()
+        token = self.peek()
+        if token is not None and token[0] == "number":
+            self.take()
+            argument = _integer(token[1])
+            after = self.peek()
+            if after is not None and (self._starts_factor(after) or after[1] in ("^", "!")):
+                raise Unreadable("a logarithm's argument")
+        elif token is not None and token[1] in ("(", "{"):
+            argument = self.group()
+        else:
+            raise Unreadable("a logarithm's argument")
+        return _defined(sympy.log(argument, base))
+
+    def _function_power(self) -> int | None:
+        """The power written between a function and its argument, a whole number from 2 up:
+        ``\\tan^2(y)`` is tan(y)²; ``\\sin^{-1}`` (the inverse) and ``\\sin^1`` are not read."""
+        if self.peek() != ("op", "^"):
+            return None
+        self.take()
+        braced = self.peek() == ("op", "{")
+        if braced:
+            self.take()
+        token = self.peek()
+        if token is None or token[0] != "number" or (not braced and len(token[1]) != 1):
+            raise Unreadable("power of a function")
+        self.take()
+        if braced:
+            self.take("}")
+        if int(token[1]) < 2:
+            raise Unreadable("power of a function")
+        return int(token[1])
+
+    def _argument(self, name: str) -> Any:
+        """A function's argument: in parentheses, or braces after a command."""
+        token = self.peek()
+        if token is not None and (token[1] == "(" or (token[1] == "{" and name[0] == "\\")):
+            return self.group()
+        raise Unreadable(f"{name} without parentheses")
+
+
+def _integer(digits: str) -> Any:
+    try:
+        return sympy.Integer(int(digits))
+    except ValueError as exc:  # past Python's limit on the digits of an int
+        raise Unreadable("a number too long") from exc
+
+
+def _power(base: Any, exponent: Any) -> Any:
+    """``base`` to ``exponent``, unread when the exponent is a number past 1,000, or the
+    exact power of a fraction would be past 100,000 bits."""
+    if exponent.is_Rational:
+        if abs(exponent) > MAX_EXPONENT:
+            raise Unreadable("huge exponent")
+        if base.is_Rational and exponent.is_Integer:
+            size = max(int(base.p).bit_length(), int(base.q).bit_length())
+            if size * abs(int(exponent)) > _MAX_EXACT_BITS:
+                raise Unreadable("huge power")
+    return _defined(base**exponent)
+
+
+_UNDEFINED = (sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
+
+
+def _defined(value: Any) -> Any:
+    """``value``, unless it is undefined or infinite somewhere (``\\frac{1}{0}``,
+    ``\\ln(0)``): sympy would carry on with it (``y/\\ln(0)`` is 0 to sympy), the reader
+    does not read it."""
+    if value.has(*_UNDEFINED):
+        raise Unreadable("undefined")
+    return value
+
+
+def _factorial(argument: Any) -> Any:
+    """``argument!``: exact for a whole number up to 500; a number other than those is not
+    read; an expression with unknowns stays a factorial, whole at no point probed."""
+    if argument.is_number and not (argument.is_Integer and 0 <= argument <= MAX_FACTORIAL):
+        raise Unreadable("factorial")
+    return sympy.factorial(argument)
+
+
+def _binomial(top: Any, bottom: Any) -> Any:
+    """``\\binom{n}{k}``: exact for whole numbers, ``n`` up to 500 (0 when ``k`` is negative);
+    other numbers are not read."""
+    for part in (top, bottom):
+        if part.is_number and not part.is_Integer:
+            raise Unreadable("binomial")
+    if top.is_number and not 0 <= top <= MAX_FACTORIAL:
+        raise Unreadable("binomial")
+    if top.is_number and bottom.is_number and bottom < 0:
+        return sympy.Integer(0)
+    return sympy.binomial(top, bottom)
+
+
+def _refused(text: str) -> bool:
+    """Whether ``text`` holds what the reader never takes: decimals, relations, sets and
+    lists, subscripts (a logarithm's base aside), absolute values, primes, percents, and
+    scientific notation (``1e-3``)."""
+    text = text.replace("\\log_", "")
+    if not _REFUSED.isdisjoint(text):
+        return True
+    end = len(text)
+    for index, char in enumerate(text[: end - 2]):
+        if char.isdecimal() and text[index + 1] in "eE":
+            after = index + 2
+            if text[after] in "+-":
+                after += 1
+            if after < end and text[after].isdecimal():
+                return True
+    return False
+
+
+@functools.lru_cache(maxsize=4096)
+def read_expression(text: str, letters_multiply: bool = False) -> Expression | None:
+    """``text`` read into an exact sympy expression, or None when the reader is not sure
+    what it means (``letters_multiply``: a function's formula, where ``cx`` is c·x).
+    Cached: references recur across the completions of a group."""
+    if _refused(text):
+        return None
+    text = text.replace("\\left", "").replace("\\right", "")
+    try:
+        parser = _Parser(text, letters_multiply)
+        value = parser.whole()
+    except (Unreadable, RecursionError):
+        return None
+    return Expression(value, frozenset(parser.unknowns))
+
+
+__all__ = ["MAX_EXPONENT", "MAX_FACTORIAL", "Expression", "Unreadable", "read_expression", "tokens"]
