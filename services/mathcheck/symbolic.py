@@ -1,7 +1,10 @@
-"""Symbolic equality through math-verify, made safe to call from a worker process.
+"""Symbolic equality with sympy and math-verify, made safe to call from a worker process.
 
-math-verify parses LaTeX with latex2sympy2_extended and compares with sympy. Wrapped
-here because:
+Two expressions the expression reader reads completely (``expression_reader.py``) are
+compared as the sympy expressions it built, in this process: numbers by the one rule
+below, else by math-verify's ``verify`` on the two expressions, without parsing their
+text again. What the reader does not read goes to math-verify as text: it parses LaTeX
+with latex2sympy2_extended and compares with sympy. Wrapped here because:
 * its timeouts use ``signal.alarm`` (main thread only) and raise a ``BaseException``;
   they are disabled and the caller's process pool enforces a hard deadline instead;
 * it is not symmetric: the gold answer must come first;
@@ -190,6 +193,9 @@ def symbolic_equal(
     ``\\log`` without a base read by ``log_convention``."""
     from math_verify import verify
 
+    read = _read_both(reference, answer)
+    if read is not None:
+        return _compare_read(*read)
     gold, pred = _parse(reference), _parse(answer)
     if log_convention is LogConvention.REFERENCE:
         pred = _in_the_reference_convention(reference, answer, pred)
@@ -217,6 +223,41 @@ def symbolic_equal(
     if not verify(gold, pred, timeout_seconds=None, allow_set_relation_comp=True):
         return SymbolicVerdict(False, "not equivalent", parsed)
     return SymbolicVerdict(True, "symbolically equivalent")
+
+
+def _read_both(reference: str, answer: str) -> tuple[Any, Any] | None:
+    """Both sides as the expression reader reads them (``expression_reader.py``), or None
+    when it does not read one of them completely, reads a value that is undefined, or
+    reads a capital letter: math-verify's parser reads ``C`` as ``c`` (``x^3/3 + C`` is
+    ``x^3/3 + c``) and ``I`` as the imaginary unit, so those go its way."""
+    import sympy
+
+    from services.mathcheck.expression_reader import read_expression
+
+    left, right = read_expression(reference), read_expression(answer)
+    if left is None or right is None:
+        return None
+    if any(not name.islower() for name in left.unknowns | right.unknowns):
+        return None
+    values = left.value, right.value
+    if any(value.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo) for value in values):
+        return None
+    return values
+
+
+def _compare_read(gold: Any, pred: Any) -> SymbolicVerdict:
+    """The verdict on two expressions the reader read: numbers by the one rule for numbers
+    (``_numbers_equal``), else math-verify's comparison of the two sympy expressions,
+    without parsing their text again. The reader reads no ``\\log`` without a base, so
+    the convention for it has nothing to change."""
+    from math_verify import verify
+
+    numbers = _numbers_equal(gold, pred, "", "")
+    if numbers is not None:
+        return numbers
+    if verify(gold, pred, timeout_seconds=None, allow_set_relation_comp=True):
+        return SymbolicVerdict(True, "symbolically equivalent")
+    return SymbolicVerdict(False, "not equivalent")
 
 
 def _as_comparable(gold: Any, pred: Any) -> tuple[Any, Any] | None:
@@ -550,5 +591,8 @@ def warm_up(
         _parse(answer)
     for reference, answer in pairs:
         symbolic_equal(reference, answer)
-    # Warm-up answers are not the service's own: keep them out of the parse cache.
+    # Warm-up answers are not the service's own: keep them out of the parse caches.
     _parse_cached.cache_clear()
+    from services.mathcheck.expression_reader import read_expression
+
+    read_expression.cache_clear()

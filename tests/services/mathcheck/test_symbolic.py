@@ -7,6 +7,7 @@ import sympy
 
 from benchmarks.bare_answers import CASES as BARE
 from benchmarks.math_corpus import CASES as CORPUS
+from services.mathcheck import symbolic
 from services.mathcheck.symbolic import _parse, symbolic_equal
 from services.mathcheck.warm_up_set import WARM_UP_ANSWERS, WARM_UP_PAIRS
 from tests.services.mathcheck.equivalence_cases import CASES as EQUIVALENCE
@@ -157,3 +158,49 @@ def test_notes_and_units_go_but_a_last_variable_stays(
     reference: str, answer: str, equal: bool
 ) -> None:
     assert symbolic_equal(reference, answer).equal is equal
+
+
+READ_PAIRS = [
+    ("\\binom{n}{2}", "\\frac{n(n-1)}{2}", True),
+    ("\\binom{2n}{n}", "\\frac{(2n)!}{(n!)^2}", True),
+    ("\\binom{2n}{n}", "\\frac{(2n)!}{n!}", False),
+    ("\\sqrt{x^2}", "x", False),  # equal only where x is positive
+    ("1", "1 - 2^{-300}", False),  # exact values, compared exactly
+    ("10^{100} + 1", "10^{100}", False),
+    ("\\frac{1}{2}", "\\frac{1}{2}x", False),
+    ("2^{-300}", "\\frac{1}{2^{300}}", True),
+]
+
+
+@pytest.mark.parametrize(("reference", "answer", "equal"), READ_PAIRS)
+def test_expressions_the_reader_reads_are_compared_without_their_text(
+    reference: str, answer: str, equal: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def parse(text: str) -> None:
+        raise AssertionError(f"parsed again: {text}")
+
+    monkeypatch.setattr(symbolic, "_parse_cached", parse)
+    assert symbolic_equal(reference, answer).equal is equal
+    assert symbolic_equal(answer, reference).equal is equal
+
+
+@pytest.mark.parametrize(("reference", "answer", "equal"), READ_PAIRS)
+def test_the_reader_and_the_text_parser_agree(
+    reference: str, answer: str, equal: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(symbolic, "_read_both", lambda reference, answer: None)
+    assert symbolic_equal(reference, answer).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer"),
+    [
+        ("\\frac{x^3}{3}+C", "x^3/3 + c"),  # math-verify's parser reads C as c
+        ("\\log(2)", "\\log(2)"),  # no base: the log convention decides
+        ("0.5", "\\frac{1}{2}"),  # a decimal: its places count
+        ("\\frac{1}{0}", "1"),  # undefined
+        ("\\frac{5}{2}", "2\\frac{1}{2}"),  # a mixed number to math-verify's parser
+    ],
+)
+def test_what_the_reader_leaves_goes_to_the_text_parser(reference: str, answer: str) -> None:
+    assert symbolic._read_both(reference, answer) is None
