@@ -49,31 +49,64 @@ def client(service_url: str) -> Iterator[httpx.Client]:
 
 
 # `make test` runs the suite on two workers (pytest-xdist: -n 2 --dist loadgroup
-# --no-loadscope-reorder), in groups that keep every expensive fixture's users together, so
-# that a run starts one vLLM server of each kind, one Ray cluster and one compose stack. Each
-# group runs whole on one worker, in collection order, and the groups are handed out in the
-# order below. The first two start at once: the bulk of the suite, and the end-to-end compose
-# test (mostly image builds and waits on them). xdist queues the third behind the compose
-# test at the start (a worker with at most two tests pending gets the next group), so the
-# third is the shortest; the others go to whichever worker frees up first, longest first.
-# Each starts what it needs for itself (its vLLM servers, Ray, and a service of its own where
-# it uses one: a few seconds). The Ray cluster test and verl's runs, which start a Ray of
-# their own, share a group: never two Rays at once.
+# --no-loadscope-reorder). A worker runs one group at a time, whole, in collection order:
+# a test file is a group, except that the users of each expensive fixture are one group
+# together (GROUPS), so that a run starts one compose stack, one pair of vLLM servers and
+# one Ray at a time. Session fixtures (the default service, a few seconds) start once per
+# worker.
 GROUPS = {
     "tests/deploy/test_compose_e2e.py": "compose",
-    "tests/trainer/test_demo.py": "demo",
     "tests/services/verifier/": "vllm",
+    # The Ray cluster test and verl's runs start a Ray of their own: never two at once.
     "tests/deploy/test_ray.py": "ray",
     "tests/trainer/adapters/test_verl_": "ray",
 }
-SUITE = "suite"
-ORDER = list(dict.fromkeys([SUITE, *GROUPS.values()]))
+# The order groups are handed out in: longest first, so the two workers end close together.
+# xdist gives the first worker the first group and the second the second, then queues the
+# third behind the first (a worker with at most two tests pending gets the next group, and
+# the compose group is one test): so the compose test, mostly image builds and waits on
+# them, goes first, and a group of a few seconds third. Seconds are one sequential run's
+# (`--durations`, 2026-11-28, the 2-core machine under load); groups not listed follow in
+# collection order (each under 25 s).
+LONGEST_FIRST = [
+    "compose",  # 449 s with its images cached; 8 to 20 min from a fresh clone
+    "vllm",  # 620 s
+    "tests/test_layout.py",  # 2 s: queued behind the compose test
+    "ray",  # 352 s
+    "tests/services/exploits/test_adversaries_humaneval.py",  # 269 s
+    "tests/trainer/test_demo.py",  # 214 s
+    "tests/reliability/test_faults.py",  # 214 s
+    "tests/deploy/test_gateway.py",  # 110 s
+    "tests/reliability/test_equivalence_properties.py",  # 103 s
+    "tests/services/test_admission.py",  # 94 s
+    "tests/services/tasks/math/test_workers.py",  # 60 s
+    "tests/services/test_cli.py",  # 56 s
+    "tests/trainer/test_recipe_commands.py",  # 55 s
+    "tests/trainer/test_training.py",  # 52 s
+    "tests/services/exploits/test_adversaries.py",  # 46 s
+    "tests/reliability/test_openapi_fuzz.py",  # 46 s
+    "tests/trainer/test_recipe_runs.py",  # 43 s
+    "tests/services/api/test_readiness.py",  # 39 s
+    "tests/deploy/test_gateway_backpressure.py",  # 39 s
+    "tests/reliability/test_hostile_input.py",  # 38 s
+    "tests/reliability/test_security.py",  # 37 s
+    "tests/sandbox/test_exploits.py",  # 35 s
+    "tests/trainer/test_service_client.py",  # 35 s
+    "tests/services/test_api.py",  # 33 s
+    "tests/services/api/test_readiness_q.py",  # 29 s
+    "tests/services/mathcheck/test_two_stage_parsing.py",  # 28 s
+]
 
 
 def group_of(nodeid: str) -> str:
-    """The group of the test ``nodeid`` (a path relative to the repository, then ``::``)."""
+    """The group of the test ``nodeid`` (a path relative to the repository, then ``::``):
+    its expensive fixture's group, else its file."""
     path = nodeid.split("::", 1)[0]
-    return next((group for prefix, group in GROUPS.items() if path.startswith(prefix)), SUITE)
+    return next((group for prefix, group in GROUPS.items() if path.startswith(prefix)), path)
+
+
+def _rank(group: str) -> int:
+    return LONGEST_FIRST.index(group) if group in LONGEST_FIRST else len(LONGEST_FIRST)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -93,4 +126,4 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if config.getoption("loadgroup", False):  # set on xdist's workers under --dist loadgroup
         # xdist hands out groups in the order their first tests are collected; the sort is
         # stable, so each group keeps its own order.
-        items.sort(key=lambda item: ORDER.index(group_of(item.nodeid)))
+        items.sort(key=lambda item: _rank(group_of(item.nodeid)))

@@ -1,4 +1,7 @@
-"""Session fixtures: a real vLLM server (CPU, SmolLM2-135M-Instruct) for the verifier tests."""
+"""Fixtures: real vLLM servers (CPU, SmolLM2-135M-Instruct) for the verifier tests.
+
+The servers live as long as this folder's tests (package scope), not the whole session: each
+holds about 2.5 GB of memory that the tests after them on the same worker can use."""
 
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ def vllm_python() -> Path:
         pytest.skip(f"vLLM venv cannot be built: {exc}")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def vllm_servers(vllm_python: Path, smollm2_dir: Path) -> Iterator[list[VLLMServer]]:
     """The two servers the tests need, started side by side (their start-ups overlap): one
     without a key, and one with --api-key, which the restart test kills and restarts."""
@@ -37,17 +40,17 @@ def vllm_servers(vllm_python: Path, smollm2_dir: Path) -> Iterator[list[VLLMServ
         yield servers
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def vllm_server(vllm_servers: list[VLLMServer]) -> VLLMServer:
     return vllm_servers[0]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def vllm_server_with_key(vllm_servers: list[VLLMServer]) -> VLLMServer:
     return vllm_servers[1]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def service_with_verifier(vllm_server: VLLMServer) -> Iterator[str]:
     """The service with the vLLM server as its verifier, given as two URLs of both forms."""
     env = {
