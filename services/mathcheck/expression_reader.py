@@ -60,10 +60,25 @@ MAX_FACTORIAL = 500
 _MAX_EXACT_BITS = 100_000
 _MAX_LETTER_PRODUCT = 3
 
-_OPERATORS = frozenset("-+*/^(){}[]!_")
+_OPERATORS = frozenset("-+*/^(){}[]!_=<>")
 # Characters the reader never takes (a logarithm's base, "\log_", is the one subscript).
 _REFUSED = frozenset(".,;:=<>|_'%$&~\"")
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+# Relations the engine's reading takes, by their sympy class (math-verify's parser's).
+_RELATIONS: dict[str, Any] = {
+    "=": sympy.Eq,
+    "<": sympy.StrictLessThan,
+    ">": sympy.StrictGreaterThan,
+    "\\lt": sympy.StrictLessThan,
+    "\\gt": sympy.StrictGreaterThan,
+    "\\le": sympy.LessThan,
+    "\\leq": sympy.LessThan,
+    "\\ge": sympy.GreaterThan,
+    "\\geq": sympy.GreaterThan,
+    "\\ne": sympy.Ne,
+    "\\neq": sympy.Ne,
+}
 
 # Commands and words that name a function of one argument in parentheses or braces.
 _FUNCTIONS: dict[str, Any] = {
@@ -92,6 +107,33 @@ _FUNCTION_WORDS = ("sin", "cos", "tan", "sec", "csc", "cot", "log", "ln", "exp",
 Token = tuple[str, str]
 
 
+@dataclass(frozen=True)
+class Notation:
+    """What the reader reads beyond its plain grammar. The numeric probe reads the plain
+    grammar alone; the symbolic engine (``ENGINE``) also reads, as math-verify's parser
+    does:
+
+    * ``decimals``: a written decimal, as its exact rational (``0.125`` is 1/8);
+    * ``relations``: one relation between two sums (``=``, ``<``, ``>``, ``\\le``,
+      ``\\ge``, ``\\ne`` and their spellings), as sympy's ``Eq``, ``StrictLessThan``...;
+    * ``loose_arguments``: a function's argument without parentheses, a product of
+      numbers, letters, ``\\pi``, groups and fractions up to the next function, sign or
+      relation (``\\sin 2x`` is sin(2x), ``\\sin t \\cos t`` is sin(t)·cos(t),
+      ``\\cos x^2`` is cos(x²)); followed by ``\\cdot``, ``*`` or ``/`` it is not read;
+    * ``log``: what ``\\log`` without a base means, ``"natural"`` or ``"common"`` (base 10);
+      None: not read.
+    """
+
+    decimals: bool = False
+    relations: bool = False
+    loose_arguments: bool = False
+    log: str | None = None
+
+
+PLAIN = Notation()
+ENGINE = Notation(decimals=True, relations=True, loose_arguments=True)
+
+
 class Unreadable(Exception):
     """The reader is not sure what the text means."""
 
@@ -118,6 +160,13 @@ def tokens(text: str) -> list[Token]:
         if char.isdecimal():
             while position < end and text[position].isdecimal():
                 position += 1
+            if (
+                text[position : position + 1] == "."
+                and text[position + 1 : position + 2].isdecimal()
+            ):
+                position += 1
+                while position < end and text[position].isdecimal():
+                    position += 1
             found.append(("number", text[start:position]))
         elif char == "\\":
             position += 1
@@ -130,6 +179,9 @@ def tokens(text: str) -> list[Token]:
             while position < end and text[position] in _ASCII_LETTERS:
                 position += 1
             found.append(("word", text[start:position]))
+        elif text.startswith("!=", position):
+            # "x != 1": not x factorial equal to 1.
+            raise Unreadable(text[start:])
         elif text.startswith("**", position):
             position += 2
             found.append(("op", "**"))
@@ -142,10 +194,13 @@ def tokens(text: str) -> list[Token]:
 
 
 class _Parser:
-    def __init__(self, text: str, letters_multiply: bool = False) -> None:
+    def __init__(
+        self, text: str, letters_multiply: bool = False, notation: Notation = PLAIN
+    ) -> None:
         # In a function's formula, letters written together are a product of one-letter
         # names ("cx" is c·x); elsewhere such a word may be a name, and is not read.
         self.letters_multiply = letters_multiply
+        self.notation = notation
         self.tokens = tokens(text)
         self.index = 0
         self.unknowns: set[str] = set()
@@ -162,6 +217,11 @@ class _Parser:
 
     def whole(self) -> Any:
         value = self.sum()
+        token = self.peek()
+        if token is not None and self.notation.relations and token[1] in _RELATIONS:
+            # One relation: "a = b = c" and "1 < x < 2" are not read.
+            self.take()
+            value = _RELATIONS[token[1]](value, self.sum(), evaluate=False)
         if self.peek() is not None:
             raise Unreadable("trailing text")
         return value
@@ -218,6 +278,8 @@ class _Parser:
     @staticmethod
     def _starts_factor(token: Token) -> bool:
         kind, text = token
+        if text in _RELATIONS:
+            return False
         return kind in ("number", "word", "command") or text in ("(", "{")
 
     def power(self) -> Any:
@@ -260,15 +322,16 @@ class _Parser:
             return self.group()
         if kind == "number":
             self.take()
-            return _integer(text)
+            return _number(text)
         if kind not in ("command", "word"):
             raise Unreadable(text)
         self.take()
         if text in _CONSTANTS:
             return sympy.pi
-        if text in _FUNCTIONS:
+        if text in _FUNCTIONS or (text == "\\log" and self._bare_log()):
+            function = _FUNCTIONS.get(text) or self._logarithm_without_base()
             power = self._function_power()
-            value = _defined(_FUNCTIONS[text](self._argument(text)))
+            value = _defined(function(self._argument(text)))
             return value if power is None else _power(value, sympy.Integer(power))
         return self._command(text) if kind == "command" else self._letter(text)
 
@@ -288,6 +351,16 @@ class _Parser:
         if name == "\\log" and self.peek() == ("op", "_"):
             return self._logarithm()
         raise Unreadable(name)
+
+    def _bare_log(self) -> bool:
+        """Whether a ``\\log`` just taken, without a base, is read (the notation says
+        what it means)."""
+        return self.notation.log is not None and self.peek() != ("op", "_")
+
+    def _logarithm_without_base(self) -> Any:
+        if self.notation.log == "natural":
+            return sympy.log
+        return lambda argument: sympy.log(argument, 10)
 
     def _letter(self, letter: str) -> Any:
         if len(letter) != 1 and self._product_of_letters(letter):
@@ -370,11 +443,55 @@ class _Parser:
         return int(token[1])
 
     def _argument(self, name: str) -> Any:
-        """A function's argument: in parentheses, or braces after a command."""
+        """A function's argument: in parentheses, or braces after a command; without them,
+        where the notation reads loose arguments (``_loose_argument``)."""
         token = self.peek()
         if token is not None and (token[1] == "(" or (token[1] == "{" and name[0] == "\\")):
             return self.group()
+        if self.notation.loose_arguments and name[0] == "\\":
+            return self._loose_argument()
         raise Unreadable(f"{name} without parentheses")
+
+    def _loose_argument(self) -> Any:
+        """A function's argument without parentheses, as math-verify's parser reads it:
+        numbers, one-letter names, ``\\pi``, groups in braces and fractions multiplied,
+        each with its powers and factorials, up to the next function, sign or relation;
+        or one square root. Followed by a product or a division sign (``\\sin x \\cdot
+        y`` is sin(x·y) to that parser) it is not read."""
+        token = self.peek()
+        if token == ("command", "\\sqrt"):
+            value = self.power()
+        else:
+            value = None
+            while (token := self.peek()) is not None and self._loose_factor(token):
+                if value is not None and token[1] in _FRACTIONS:
+                    # "\\sin 2\\frac{\\pi}{3}": a mixed number to some readers.
+                    raise Unreadable("a fraction after a factor")
+                factor = self.power()
+                value = factor if value is None else value * factor
+            if value is None:
+                raise Unreadable("a function without its argument")
+        token = self.peek()
+        if token is not None and (token[1] in (*_TIMES, "/", "\\div") or token[1] == "\\sqrt"):
+            raise Unreadable("a product after a function's argument")
+        return value
+
+    @staticmethod
+    def _loose_factor(token: Token) -> bool:
+        kind, text = token
+        return (
+            kind == "number"
+            or (kind == "word" and text not in _FUNCTIONS)
+            or text in ("{", *_CONSTANTS, *_FRACTIONS)
+        )
+
+
+def _number(text: str) -> Any:
+    """A number token: a whole number, or a decimal as its exact rational (``0.125`` is
+    1/8)."""
+    if "." in text:
+        return sympy.Rational(text)
+    return _integer(text)
 
 
 def _integer(digits: str) -> Any:
@@ -430,12 +547,17 @@ def _binomial(top: Any, bottom: Any) -> Any:
     return sympy.binomial(top, bottom)
 
 
-def _refused(text: str) -> bool:
-    """Whether ``text`` holds what the reader never takes: decimals, relations, sets and
-    lists, subscripts (a logarithm's base aside), absolute values, primes, percents, and
-    scientific notation (``1e-3``)."""
+def _refused(text: str, notation: Notation) -> bool:
+    """Whether ``text`` holds what the reader never takes: decimals and relations unless
+    the notation reads them, sets and lists, subscripts (a logarithm's base aside),
+    absolute values, primes, percents, and scientific notation (``1e-3``)."""
     text = text.replace("\\log_", "")
-    if not _REFUSED.isdisjoint(text):
+    refused = _REFUSED
+    if notation.decimals:
+        refused -= {"."}
+    if notation.relations:
+        refused -= {"=", "<", ">"}
+    if not refused.isdisjoint(text):
         return True
     end = len(text)
     for index, char in enumerate(text[: end - 2]):
@@ -449,19 +571,32 @@ def _refused(text: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def read_expression(text: str, letters_multiply: bool = False) -> Expression | None:
+def read_expression(
+    text: str, letters_multiply: bool = False, notation: Notation = PLAIN
+) -> Expression | None:
     """``text`` read into an exact sympy expression, or None when the reader is not sure
-    what it means (``letters_multiply``: a function's formula, where ``cx`` is c·x).
-    Cached: references recur across the completions of a group."""
-    if _refused(text):
+    what it means (``letters_multiply``: a function's formula, where ``cx`` is c·x;
+    ``notation``: what it reads beyond the plain grammar). Cached: references recur
+    across the completions of a group."""
+    if _refused(text, notation):
         return None
     text = text.replace("\\left", "").replace("\\right", "")
     try:
-        parser = _Parser(text, letters_multiply)
+        parser = _Parser(text, letters_multiply, notation)
         value = parser.whole()
     except (Unreadable, RecursionError):
         return None
     return Expression(value, frozenset(parser.unknowns))
 
 
-__all__ = ["MAX_EXPONENT", "MAX_FACTORIAL", "Expression", "Unreadable", "read_expression", "tokens"]
+__all__ = [
+    "ENGINE",
+    "MAX_EXPONENT",
+    "MAX_FACTORIAL",
+    "PLAIN",
+    "Expression",
+    "Notation",
+    "Unreadable",
+    "read_expression",
+    "tokens",
+]

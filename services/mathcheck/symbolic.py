@@ -193,23 +193,28 @@ def symbolic_equal(
     ``\\log`` without a base read by ``log_convention``."""
     from math_verify import verify
 
-    read = _read_both(reference, answer)
+    read = _read_both(reference, answer, log_convention)
+    places: tuple[int | None, int | None] = (None, None)
     if read is not None:
-        return _compare_read(*read)
-    gold, pred = _parse(reference), _parse(answer)
-    if log_convention is LogConvention.REFERENCE:
-        pred = _in_the_reference_convention(reference, answer, pred)
-    elif log_convention is LogConvention.NATURAL:
-        gold = _natural_logarithms(reference, gold)
-        pred = _natural_logarithms(answer, pred)
-    if not gold:
-        return SymbolicVerdict(False, "reference could not be parsed", parsed=False)
-    if not pred:
-        return SymbolicVerdict(False, "answer could not be parsed", parsed=False)
-    parsed = not isinstance(gold[0], str) and not isinstance(pred[0], str)
-    if _IMAGINARY_UNIT.search(reference) or _IMAGINARY_UNIT.search(answer):
-        gold, pred = _as_complex(gold), _as_complex(pred)
-    numbers = _numbers_equal(gold[0], pred[0], reference, answer)
+        # Read once, by the expression reader: the engine compares its sympy expressions.
+        gold, pred = [read[0].value], [read[1].value]
+        places = _decimal_places(reference), _decimal_places(answer)
+        parsed = True
+    else:
+        gold, pred = _parse(reference), _parse(answer)
+        if log_convention is LogConvention.REFERENCE:
+            pred = _in_the_reference_convention(reference, answer, pred)
+        elif log_convention is LogConvention.NATURAL:
+            gold = _natural_logarithms(reference, gold)
+            pred = _natural_logarithms(answer, pred)
+        if not gold:
+            return SymbolicVerdict(False, "reference could not be parsed", parsed=False)
+        if not pred:
+            return SymbolicVerdict(False, "answer could not be parsed", parsed=False)
+        parsed = not isinstance(gold[0], str) and not isinstance(pred[0], str)
+        if _IMAGINARY_UNIT.search(reference) or _IMAGINARY_UNIT.search(answer):
+            gold, pred = _as_complex(gold), _as_complex(pred)
+    numbers = _numbers_equal(gold[0], pred[0], reference, answer, places)
     if numbers is not None:
         # Numbers, or one shape of numbers, on both sides: the one rule decides; neither
         # sympy's simplify (slow on radicals) nor math-verify's 6-decimal rounding is asked.
@@ -225,39 +230,80 @@ def symbolic_equal(
     return SymbolicVerdict(True, "symbolically equivalent")
 
 
-def _read_both(reference: str, answer: str) -> tuple[Any, Any] | None:
-    """Both sides as the expression reader reads them (``expression_reader.py``), or None
-    when it does not read one of them completely, reads a value that is undefined, or
-    reads a capital letter: math-verify's parser reads ``C`` as ``c`` (``x^3/3 + C`` is
-    ``x^3/3 + c``) and ``I`` as the imaginary unit, so those go its way."""
+def _read_both(
+    reference: str, answer: str, log_convention: LogConvention = LogConvention.REFERENCE
+) -> tuple[Any, Any] | None:
+    """Both sides as the expression reader reads them in the engine's notation
+    (``expression_reader.ENGINE``: decimals, one relation, functions without parentheses,
+    ``\\log`` without a base by ``log_convention``), or None when it does not read one of
+    them completely, reads a value that is undefined, or reads a capital letter:
+    math-verify's parser reads ``C`` as ``c`` (``x^3/3 + C`` is ``x^3/3 + c``) and ``I``
+    as the imaginary unit, so those go its way. A number written with a decimal in it is
+    read only when it is that decimal alone (``-1.5``): the rule for numbers judges a
+    decimal by its places, which a sum or product of decimals does not keep."""
     import sympy
 
     from services.mathcheck.expression_reader import read_expression
 
-    left, right = read_expression(reference), read_expression(answer)
+    logs = _log_meanings(reference, answer, log_convention)
+    left = read_expression(reference, notation=_engine_notation(logs[0]))
+    right = read_expression(answer, notation=_engine_notation(logs[1]))
     if left is None or right is None:
         return None
     if any(not name.islower() for name in left.unknowns | right.unknowns):
         return None
-    values = left.value, right.value
-    if any(value.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo) for value in values):
+    for text, read in ((reference, left), (answer, right)):
+        if read.value.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
+            return None
+        if read.value.is_number and "." in text and _decimal_places(text) is None:
+            return None
+    return left, right
+
+
+def _engine_notation(log: str) -> Any:
+    from dataclasses import replace
+
+    from services.mathcheck.expression_reader import ENGINE
+
+    return replace(ENGINE, log=log)
+
+
+def _log_meanings(reference: str, answer: str, convention: LogConvention) -> tuple[str, str]:
+    """What ``\\log`` without a base means on each side ("natural" or "common"), by the
+    rule the text path applies to math-verify's parse (``_in_the_reference_convention``,
+    ``_natural_logarithms``): under ``reference`` the reference's is base 10 and the
+    answer's natural only where the reference writes ``\\ln`` and no ``\\log`` without
+    a base and the answer writes neither ``\\ln`` nor a base; under ``natural`` natural
+    on a side that writes no base anywhere; under ``common`` base 10."""
+
+    def natural_unless_based(text: str) -> str:
+        return "common" if "\\log_" in text.replace(" ", "") else "natural"
+
+    if convention is LogConvention.NATURAL:
+        return natural_unless_based(reference), natural_unless_based(answer)
+    if (
+        convention is LogConvention.REFERENCE
+        and "\\ln" in reference
+        and not _has_bare_log(reference)
+        and "\\ln" not in answer
+    ):
+        return "common", natural_unless_based(answer)
+    return "common", "common"
+
+
+def _decimal_places(text: str) -> int | None:
+    """The places of a decimal written alone, with its sign (``-1.50``: 2), else None."""
+    from services.mathcheck.expression_reader import Unreadable, tokens
+
+    try:
+        written = tokens(text)
+    except Unreadable:
         return None
-    return values
-
-
-def _compare_read(gold: Any, pred: Any) -> SymbolicVerdict:
-    """The verdict on two expressions the reader read: numbers by the one rule for numbers
-    (``_numbers_equal``), else math-verify's comparison of the two sympy expressions,
-    without parsing their text again. The reader reads no ``\\log`` without a base, so
-    the convention for it has nothing to change."""
-    from math_verify import verify
-
-    numbers = _numbers_equal(gold, pred, "", "")
-    if numbers is not None:
-        return numbers
-    if verify(gold, pred, timeout_seconds=None, allow_set_relation_comp=True):
-        return SymbolicVerdict(True, "symbolically equivalent")
-    return SymbolicVerdict(False, "not equivalent")
+    if written[:1] in ([("op", "-")], [("op", "+")]):
+        written = written[1:]
+    if len(written) != 1 or written[0][0] != "number" or "." not in written[0][1]:
+        return None
+    return len(written[0][1].partition(".")[2])
 
 
 def _as_comparable(gold: Any, pred: Any) -> tuple[Any, Any] | None:
@@ -304,12 +350,19 @@ def _vector_as_tuple(expr: Any, other: Any) -> Any | None:
     return None
 
 
-def _numbers_equal(gold: Any, pred: Any, reference: str, answer: str) -> SymbolicVerdict | None:
+def _numbers_equal(
+    gold: Any,
+    pred: Any,
+    reference: str,
+    answer: str,
+    places: tuple[int | None, int | None] = (None, None),
+) -> SymbolicVerdict | None:
     """The verdict on two numbers, or two intervals, unions, tuples, sets or matrices of
     numbers of one shape: equal when every number is equal to the one in its place, exactly
     or as a decimal written and the other's exact value rounded to that decimal's places
     (``normalization.approximates``). None when a side is not made of numbers, or their
-    shapes differ: math-verify decides those."""
+    shapes differ: math-verify decides those. ``places``: a side the expression reader
+    read as one decimal (its exact rational), the places it was written with."""
     vectors = _vector_as_tuple(gold, pred), _vector_as_tuple(pred, gold)
     gold = gold if vectors[0] is None else vectors[0]
     pred = pred if vectors[1] is None else vectors[1]
@@ -323,7 +376,10 @@ def _numbers_equal(gold: Any, pred: Any, reference: str, answer: str) -> Symboli
             if mine != theirs:
                 return None
             continue
-        gold_parts, pred_parts = _parts(mine, written[0]), _parts(theirs, written[1])
+        gold_parts, pred_parts = (
+            _parts(mine, written[0], places[0]),
+            _parts(theirs, written[1], places[1]),
+        )
         if gold_parts is None or pred_parts is None:
             return None
         for a, b in zip(gold_parts, pred_parts, strict=True):
@@ -362,13 +418,21 @@ def _written_decimals(text: str) -> dict[Fraction, int]:
     return written
 
 
-def _parts(expr: Any, written: dict[Fraction, int]) -> list[_Part] | None:
+def _parts(
+    expr: Any, written: dict[Fraction, int], places: int | None = None
+) -> list[_Part] | None:
     """The real and imaginary parts of a number, or None when they cannot be told to 50
-    digits (an exact zero sympy did not simplify evaluates to noise)."""
+    digits (an exact zero sympy did not simplify evaluates to noise). ``places``: the
+    number is a decimal read exactly, written with that many places."""
     import sympy
 
     if not isinstance(expr, sympy.Basic) or not expr.is_number:
         return None
+    if places is not None and expr.is_Rational:
+        return [
+            _Part(Fraction(int(expr.p), int(expr.q)), None, places),
+            _Part(Fraction(0), None, None),
+        ]
     zero = _Part(Fraction(0), None, None)
     if expr in (sympy.oo, -sympy.oo):
         return [_Part(None, expr, None, expr), zero]

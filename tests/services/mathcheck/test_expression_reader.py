@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import sympy
 
-from services.mathcheck.expression_reader import read_expression, tokens
+from services.mathcheck.expression_reader import ENGINE, read_expression, tokens
 
 x, y, n = sympy.symbols("x y n", real=True)
 
@@ -82,3 +84,81 @@ def test_a_whole_number_before_a_fraction_is_not_read() -> None:
     assert read_expression("2\\frac{1}{2}") is None
     assert read_expression("-1\\tfrac{1}{4}") is None
     assert read_expression("2 \\cdot \\frac{1}{2}") is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("0.125", sympy.Rational(1, 8)),
+        ("-1.50", sympy.Rational(-3, 2)),
+        ("0.5x + 0.5", x / 2 + sympy.Rational(1, 2)),
+        ("y = 2x + 1", sympy.Eq(y, 2 * x + 1, evaluate=False)),
+        ("x \\le 2.5", sympy.LessThan(x, sympy.Rational(5, 2), evaluate=False)),
+        ("2.5 < x", sympy.StrictLessThan(sympy.Rational(5, 2), x, evaluate=False)),
+        ("x \\neq 3", sympy.Ne(x, 3, evaluate=False)),
+        ("\\sin 2x", sympy.sin(2 * x)),
+        (
+            "\\sin t\\cos t",
+            sympy.sin(sympy.Symbol("t", real=True)) * sympy.cos(sympy.Symbol("t", real=True)),
+        ),
+        ("\\cos x^2", sympy.cos(x**2)),
+        ("\\sin^2 x", sympy.sin(x) ** 2),
+        ("\\ln 2 + 1", sympy.log(2) + 1),
+        ("\\ln \\sqrt{3}", sympy.log(sympy.sqrt(3))),
+        ("e^{\\ln 5}", sympy.Integer(5)),
+    ],
+)
+def test_the_engines_notation_reads_decimals_relations_and_loose_arguments(
+    text: str, value: sympy.Basic
+) -> None:
+    expression = read_expression(text, notation=ENGINE)
+    assert expression is not None
+    assert expression.value == value
+    # The plain grammar, the numeric probe's, reads none of them.
+    assert read_expression(text) is None or text == "e^{\\ln 5}"
+
+
+def test_a_decimal_is_its_exact_rational() -> None:
+    near = read_expression("0.333", notation=ENGINE)
+    assert near is not None and near.value != sympy.Rational(1, 3)
+    assert near.value == sympy.Rational(333, 1000)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        *("1.5.3", "1e-3", "1.5e3", "x^0.5", ".5", "1,5"),  # not one decimal, or a power
+        *(
+            "a = b = c",
+            "1 < x < 2",
+            "x != 1",
+            "x <= 2",
+            "x == 2",
+            "x =",
+            "= 2",
+            "x \\le",
+        ),  # one relation, two sides
+        *("\\sin x \\cdot y", "\\sin x / 2", "\\sin", "\\sin -x", "\\sin 2\\frac{\\pi}{3}"),
+        *("\\log 100", "\\log(2)"),  # without a base, only where its meaning is set
+    ],
+)
+def test_what_the_engines_notation_is_unsure_of_is_not_read(text: str) -> None:
+    assert read_expression(text, notation=ENGINE) is None
+
+
+@pytest.mark.parametrize(
+    ("log", "text", "value"),
+    [
+        ("common", "\\log 100", sympy.Integer(2)),
+        ("common", "\\log(1000)", sympy.Integer(3)),
+        ("natural", "\\log 100", sympy.log(100)),
+        ("natural", "\\log_2 8", sympy.Integer(3)),  # a base written stays
+        ("natural", "2\\log 5", 2 * sympy.log(5)),
+    ],
+)
+def test_log_without_a_base_is_read_as_the_notation_says(
+    log: str, text: str, value: sympy.Basic
+) -> None:
+    expression = read_expression(text, notation=replace(ENGINE, log=log))
+    assert expression is not None
+    assert sympy.simplify(expression.value - value) == 0

@@ -169,6 +169,23 @@ READ_PAIRS = [
     ("10^{100} + 1", "10^{100}", False),
     ("\\frac{1}{2}", "\\frac{1}{2}x", False),
     ("2^{-300}", "\\frac{1}{2^{300}}", True),
+    # Decimals, read exactly; one written alone keeps its places for the rule for numbers.
+    ("0.5", "\\frac{1}{2}", True),
+    ("\\frac{1}{3}", "0.333", True),
+    ("\\frac{1}{3}", "0.334", False),
+    ("-1.50", "-\\frac{3}{2}", True),
+    ("\\frac{x}{2}", "0.5x", True),
+    ("\\frac{x}{2}", "0.55x", False),
+    # One relation.
+    ("y = 2x + 1", "2x - y + 1 = 0", True),
+    ("y = 2x + 1", "2x - y + 2 = 0", False),
+    ("x > \\frac{5}{2}", "x > 2.5", True),
+    ("x > \\frac{5}{2}", "x \\ge 2.5", False),
+    # Functions without parentheses, and \\log without a base (base 10 in a reference).
+    ("\\sin 2x", "2\\sin x\\cos x", True),
+    ("\\sin 2x", "2\\sin x", False),
+    ("\\log 100", "2", True),
+    ("\\log 100", "3", False),
 ]
 
 
@@ -188,16 +205,44 @@ def test_expressions_the_reader_reads_are_compared_without_their_text(
 def test_the_reader_and_the_text_parser_agree(
     reference: str, answer: str, equal: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(symbolic, "_read_both", lambda reference, answer: None)
+    monkeypatch.setattr(symbolic, "_read_both", lambda *texts: None)
     assert symbolic_equal(reference, answer).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "convention", "equal"),
+    [
+        ("\\ln 2", "\\log 2", symbolic.LogConvention.REFERENCE, True),
+        ("\\ln 2", "\\log 2", symbolic.LogConvention.NATURAL, True),
+        ("\\ln 2", "\\log 2", symbolic.LogConvention.COMMON, False),
+        ("\\log 2", "\\ln 2", symbolic.LogConvention.REFERENCE, False),
+        ("\\log 2", "\\ln 2", symbolic.LogConvention.NATURAL, True),
+        ("\\ln 2", "\\log_{10} 2", symbolic.LogConvention.NATURAL, False),
+        ("\\log 2 + \\log 5", "1", symbolic.LogConvention.COMMON, True),
+        ("\\log 2 + \\log 5", "1", symbolic.LogConvention.NATURAL, False),
+    ],
+)
+def test_log_without_a_base_on_the_tree_follows_the_convention(
+    reference: str,
+    answer: str,
+    convention: symbolic.LogConvention,
+    equal: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert symbolic._read_both(reference, answer, convention) is not None
+    assert symbolic_equal(reference, answer, convention).equal is equal
+    monkeypatch.setattr(symbolic, "_read_both", lambda *texts: None)
+    assert symbolic_equal(reference, answer, convention).equal is equal
 
 
 @pytest.mark.parametrize(
     ("reference", "answer"),
     [
         ("\\frac{x^3}{3}+C", "x^3/3 + c"),  # math-verify's parser reads C as c
-        ("\\log(2)", "\\log(2)"),  # no base: the log convention decides
-        ("0.5", "\\frac{1}{2}"),  # a decimal: its places count
+        ("0.5 + 0.25", "\\frac{3}{4}"),  # decimals in a sum keep no places
+        ("2.5 \\times 10^{-3}", "\\frac{1}{400}"),
+        ("1 < x < 2", "x > 1"),  # a chain of relations
+        ("\\sin x \\cdot y", "\\sin(x) y"),  # sin(x·y) to math-verify's parser
         ("\\frac{1}{0}", "1"),  # undefined
         ("\\frac{5}{2}", "2\\frac{1}{2}"),  # a mixed number to math-verify's parser
     ],

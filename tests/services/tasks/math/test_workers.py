@@ -147,9 +147,13 @@ def test_duplicates_are_judged_once(workers: MathWorkers) -> None:
 
 def test_a_small_request_is_not_served_after_a_large_one(workers: MathWorkers) -> None:
     # Unique symbolic comparisons (a trigonometric factor: the numeric probe leaves these to
-    # sympy), a few seconds of work.
+    # sympy; "\\cos 2x \\cdot 1", math-verify's parser's cos(2x·1), the expression reader
+    # leaves to that parser), a few seconds of work.
     large = [
-        _job(f"\\frac{{{n}\\sqrt{{3}}}}{{3}}\\cos(2x)", f"\\frac{{{n}}}{{\\sqrt{{3}}}}\\cos 2x")
+        _job(
+            f"\\frac{{{n}\\sqrt{{3}}}}{{3}}\\cos(2x)",
+            f"\\frac{{{n}}}{{\\sqrt{{3}}}}\\cos 2x \\cdot 1",
+        )
         for n in range(1, 61)
     ]
     small = [_job("7", "7.0"), _job("\\frac{1}{3}", "0.3333")]
