@@ -81,9 +81,9 @@ lint:
 	$(BIN)/mypy services sandbox trainer harness tests benchmarks
 
 # After .venv, the steps that need only .venv run side by side, each one's output printed
-# whole when it ends: most of their time is downloads and disk, not CPU. Then the suite, in
-# two lanes (see tests/conftest.py): the compose end-to-end test, mostly image builds,
-# beside everything else. The 20 slowest tests are listed at the end (pyproject.toml).
+# whole when it ends: most of their time is downloads and disk, not CPU. Then the suite on
+# two workers, file by file, longest first, the users of each expensive fixture (compose,
+# vLLM, Ray) together (tests/conftest.py). The 20 slowest tests are listed at the end.
 test: dev-packages
 	$(MAKE) --no-print-directory -j4 --output-sync=target lint verl-env vllm-env lowest-deps
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup --no-loadscope-reorder

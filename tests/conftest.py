@@ -65,7 +65,9 @@ GROUPS = {
 # xdist gives the first worker the first group and the second the second, then queues the
 # third behind the first (a worker with at most two tests pending gets the next group, and
 # the compose group is one test): so the compose test, mostly image builds and waits on
-# them, goes first, and a group of a few seconds third. Seconds are one sequential run's
+# them, goes first, and a group of a few seconds third. The stack's start-up and the vLLM
+# servers' then overlap on 2 cores: their waits are sized for it (a replica's healthcheck
+# ignores its first 180 s, a CPU vLLM server may take 600 s). Seconds are one sequential run's
 # (`--durations`, 2026-11-28, the 2-core machine under load); groups not listed follow in
 # collection order (each under 25 s).
 LONGEST_FIRST = [

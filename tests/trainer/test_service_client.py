@@ -47,6 +47,11 @@ def score(url: str, **policy: Any) -> list[dict[str, Any]]:
     return asyncio.run(run())
 
 
+# About 4 minutes of retries: a restart on 2 busy cores has taken over 30 s.
+RESTART_RETRIES = 240
+
+
+@pytest.mark.timeout(900)
 def test_retries_until_the_service_is_back(caplog: pytest.LogCaptureFixture) -> None:
     port = service_process.free_port()
     with service_on(port) as url:
@@ -58,7 +63,11 @@ def test_retries_until_the_service_is_back(caplog: pytest.LogCaptureFixture) -> 
         started = time.monotonic()
         try:
             outcome["results"] = score(
-                url, retries=30, backoff_s=0.2, backoff_max_s=1.0, connect_timeout_s=1.0
+                url,
+                retries=RESTART_RETRIES,
+                backoff_s=0.2,
+                backoff_max_s=1.0,
+                connect_timeout_s=1.0,
             )
         except Exception as exc:  # reported by the assertion below
             outcome["error"] = exc
@@ -69,7 +78,7 @@ def test_retries_until_the_service_is_back(caplog: pytest.LogCaptureFixture) -> 
     worker.start()
     time.sleep(1.0)  # let it fail a few times first
     with service_on(port):
-        worker.join(timeout=120)
+        worker.join(timeout=RESTART_RETRIES * 2)
     assert not worker.is_alive()
     assert "error" not in outcome, outcome.get("error")
     assert outcome["results"][0]["reward"] == 1.0
