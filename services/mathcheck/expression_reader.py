@@ -7,8 +7,9 @@ exact sympy expression (integers and fractions as ``Integer`` and ``Rational``, 
 expression at its points (``numeric_probe.py``); the symbolic engine compares two such
 expressions with sympy, without parsing their text again (``symbolic.py``).
 
-Tokens: a run of digits; a command (a backslash and letters); a word (letters); the
-operators ``**`` and ``- + * / ^ ( ) { } [ ] ! _``. The grammar:
+Tokens: a run of digits, with a decimal point and digits after it; a command (a backslash
+and letters); a word (letters); the operators ``**`` and ``- + * / ^ ( ) { } [ ] ! _ = < >``.
+The grammar (the plain one; ``Notation`` says what the symbolic engine's reading adds):
 
 ```text
 sum       := sign? product (("+" | "-") product)*
@@ -34,11 +35,12 @@ read (``ab`` may be a name), except in a function's formula (``letters_multiply`
 up to three letters that start no function's name are a product of one-letter names
 (``cx`` is c·x).
 
-Anything the reader is not sure of is not read (None): a decimal (its rounding is the
-symbolic engine's or ``numeric_probe.rounds_to``'s to judge); a relation, a set or a
-list; a subscript other than a logarithm's base; an absolute value, a prime, a percent;
-scientific notation (``1e-3`` is not 1·e − 3); a function without parentheses
-(``\\cos 2x``); ``\\log`` without a base; ``a/bc``; ``x^23``; ``\\sin^{-1}``; a whole
+Anything the reader is not sure of is not read (None). In the plain grammar, the numeric
+probe's: a decimal (its rounding is the symbolic engine's or ``numeric_probe.rounds_to``'s
+to judge); a relation; a function without parentheses (``\\cos 2x``); ``\\log`` without a
+base (``ENGINE`` reads these four as math-verify's parser does). In any notation: a set or
+a list; a subscript other than a logarithm's base; an absolute value, a prime, a percent;
+scientific notation (``1e-3`` is not 1·e − 3); ``a/bc``; ``x^23``; ``\\sin^{-1}``; a whole
 number before a fraction (``2\\frac{1}{2}``: a mixed number to some, a product to
 others); a value undefined somewhere (``\\frac{1}{0}``, ``\\ln(0)``); a number written
 with an exponent above 1,000, a factorial or binomial of more than 500, or an exact power
@@ -121,17 +123,59 @@ class Notation:
       relation (``\\sin 2x`` is sin(2x), ``\\sin t \\cos t`` is sin(t)·cos(t),
       ``\\cos x^2`` is cos(x²)); followed by ``\\cdot``, ``*`` or ``/`` it is not read;
     * ``log``: what ``\\log`` without a base means, ``"natural"`` or ``"common"`` (base 10);
-      None: not read.
+      None: not read;
+    * ``small_capitals``: a capital letter as its small letter (``C`` is the unknown
+      ``c``), but ``E`` (an unknown ``e`` to that parser, Euler's number to this reader)
+      and ``I`` (the imaginary unit to that parser), which are not read;
+    * ``greek``: a small Greek letter as an unknown of its name (``\\theta``), but
+      ``\\gamma`` (Euler's constant to that parser) and ``\\pi``;
+    * ``no_calls``: a one-letter name before a number in parentheses (``f(2)``, ``y(1)``)
+      is not read: that parser reads a function applied, where ``x(x+1)`` is a product.
     """
 
     decimals: bool = False
     relations: bool = False
     loose_arguments: bool = False
     log: str | None = None
+    small_capitals: bool = False
+    greek: bool = False
+    no_calls: bool = False
 
 
 PLAIN = Notation()
-ENGINE = Notation(decimals=True, relations=True, loose_arguments=True)
+ENGINE = Notation(
+    decimals=True,
+    relations=True,
+    loose_arguments=True,
+    small_capitals=True,
+    greek=True,
+    no_calls=True,
+)
+# The small Greek letters read as unknowns in the engine's notation.
+_GREEK = frozenset(
+    [
+        "alpha",
+        "beta",
+        "delta",
+        "epsilon",
+        "zeta",
+        "eta",
+        "theta",
+        "kappa",
+        "lambda",
+        "mu",
+        "nu",
+        "xi",
+        "rho",
+        "sigma",
+        "tau",
+        "phi",
+        "varphi",
+        "chi",
+        "psi",
+        "omega",
+    ]
+)
 
 
 class Unreadable(Exception):
@@ -333,7 +377,27 @@ class _Parser:
             power = self._function_power()
             value = _defined(function(self._argument(text)))
             return value if power is None else _power(value, sympy.Integer(power))
-        return self._command(text) if kind == "command" else self._letter(text)
+        if kind == "command" and not (self.notation.greek and text[1:] in _GREEK):
+            return self._command(text)
+        value = self._letter(text) if kind == "word" else self._greek(text[1:])
+        if self.notation.no_calls and self.peek() == ("op", "("):
+            self._refuse_a_call()
+        return value
+
+    def _greek(self, name: str) -> Any:
+        if self.peek() == ("op", "("):
+            # "\\theta(1)" is a function applied to math-verify's parser.
+            raise Unreadable("a Greek letter before parentheses")
+        self.unknowns.add(name)
+        return sympy.Symbol(name, real=True)
+
+    def _refuse_a_call(self) -> None:
+        """Unreadable when the group in parentheses ahead is a number (``f(2)``)."""
+        start, unknowns = self.index, set(self.unknowns)
+        argument = self.group()
+        self.index, self.unknowns = start, unknowns
+        if argument.is_number:
+            raise Unreadable("a name applied to a number")
 
     def _command(self, name: str) -> Any:
         if name in _FRACTIONS:
@@ -371,6 +435,10 @@ class _Parser:
         if len(letter) != 1:
             # "ab" may be a·b or a name; "sinx" a function without parentheses.
             raise Unreadable(letter)
+        if self.notation.small_capitals and letter.isupper():
+            if letter in ("E", "I"):
+                raise Unreadable(letter)
+            letter = letter.lower()
         if letter == "e":
             return sympy.E
         if letter == "i":
@@ -476,13 +544,13 @@ class _Parser:
             raise Unreadable("a product after a function's argument")
         return value
 
-    @staticmethod
-    def _loose_factor(token: Token) -> bool:
+    def _loose_factor(self, token: Token) -> bool:
         kind, text = token
         return (
             kind == "number"
             or (kind == "word" and text not in _FUNCTIONS)
             or text in ("{", *_CONSTANTS, *_FRACTIONS)
+            or (self.notation.greek and kind == "command" and text[1:] in _GREEK)
         )
 
 

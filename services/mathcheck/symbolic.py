@@ -235,12 +235,12 @@ def _read_both(
 ) -> tuple[Any, Any] | None:
     """Both sides as the expression reader reads them in the engine's notation
     (``expression_reader.ENGINE``: decimals, one relation, functions without parentheses,
-    ``\\log`` without a base by ``log_convention``), or None when it does not read one of
-    them completely, reads a value that is undefined, or reads a capital letter:
-    math-verify's parser reads ``C`` as ``c`` (``x^3/3 + C`` is ``x^3/3 + c``) and ``I``
-    as the imaginary unit, so those go its way. A number written with a decimal in it is
-    read only when it is that decimal alone (``-1.5``): the rule for numbers judges a
-    decimal by its places, which a sum or product of decimals does not keep."""
+    ``\\log`` without a base by ``log_convention``, a capital letter as its small one as
+    math-verify's parser reads it: ``x^3/3 + C`` is ``x^3/3 + c``), or None when it does
+    not read one of them completely or reads a value that is undefined. A number written
+    with a decimal in it is read only when it is that decimal alone (``-1.5``): the rule
+    for numbers judges a decimal by its places, which a sum or product of decimals does
+    not keep."""
     import sympy
 
     from services.mathcheck.expression_reader import read_expression
@@ -249,8 +249,6 @@ def _read_both(
     left = read_expression(reference, notation=_engine_notation(logs[0]))
     right = read_expression(answer, notation=_engine_notation(logs[1]))
     if left is None or right is None:
-        return None
-    if any(not name.islower() for name in left.unknowns | right.unknowns):
         return None
     for text, read in ((reference, left), (answer, right)):
         if read.value.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):

@@ -162,3 +162,37 @@ def test_log_without_a_base_is_read_as_the_notation_says(
     expression = read_expression(text, notation=replace(ENGINE, log=log))
     assert expression is not None
     assert sympy.simplify(expression.value - value) == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "small"),
+    [("\\frac{x^3}{3} + C", "\\frac{x^3}{3} + c"), ("\\pi R^2", "\\pi r^2"), ("A = B", "a = b")],
+)
+def test_a_capital_is_its_small_letter_in_the_engines_notation(text: str, small: str) -> None:
+    """As math-verify's parser reads it: ``C`` is the unknown ``c``."""
+    capital, lower = read_expression(text, notation=ENGINE), read_expression(small, notation=ENGINE)
+    assert capital is not None and lower is not None
+    assert capital.value == lower.value and capital.unknowns == lower.unknowns
+    plain = read_expression(text.replace("=", "-"))
+    assert plain is None or plain.value != lower.value  # the plain grammar keeps the case
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["E", "x + E", "2I", "I^2", "f(2)", "P(1)", "y(1) + 1", "\\gamma", "\\theta(1)", "\\Delta"],
+)
+def test_capitals_and_calls_that_parser_reads_otherwise_are_not_read(text: str) -> None:
+    """``E`` is an unknown and ``I`` the imaginary unit to math-verify's parser; ``f(2)`` is
+    a function applied; ``x(x+1)`` stays a product."""
+    assert read_expression(text, notation=ENGINE) is None
+    product = read_expression("x(x+1)", notation=ENGINE)
+    assert product is not None and product.value == x * (x + 1)
+
+
+def test_a_small_greek_letter_is_an_unknown_in_the_engines_notation() -> None:
+    theta = sympy.Symbol("theta", real=True)
+    read = read_expression("\\sin 2\\theta", notation=ENGINE)
+    assert read is not None and read.value == sympy.sin(2 * theta) and read.unknowns == {"theta"}
+    other = read_expression("\\sin 2\\alpha", notation=ENGINE)
+    assert other is not None and other.value != read.value
+    assert read_expression("\\sin 2\\theta") is None  # not in the plain grammar

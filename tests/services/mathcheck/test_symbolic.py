@@ -186,6 +186,13 @@ READ_PAIRS = [
     ("\\sin 2x", "2\\sin x", False),
     ("\\log 100", "2", True),
     ("\\log 100", "3", False),
+    # A capital letter, as math-verify's parser reads it.
+    ("\\frac{x^3}{3}+C", "x^3/3 + c", True),
+    ("\\frac{x^3}{3}+C", "\\frac{x^3}{3}", False),
+    ("\\pi R^2", "\\pi r^2", True),
+    ("\\pi R^2", "2\\pi r", False),
+    ("\\theta = \\frac{\\pi}{4}", "\\theta = \\pi / 4", True),
+    ("\\theta = \\frac{\\pi}{4}", "\\theta = \\pi / 5", False),
 ]
 
 
@@ -238,7 +245,8 @@ def test_log_without_a_base_on_the_tree_follows_the_convention(
 @pytest.mark.parametrize(
     ("reference", "answer"),
     [
-        ("\\frac{x^3}{3}+C", "x^3/3 + c"),  # math-verify's parser reads C as c
+        ("x + E", "x + e"),  # math-verify's parser reads E as an unknown, I as i
+        ("P(1)", "p"),  # a function applied, to math-verify's parser
         ("0.5 + 0.25", "\\frac{3}{4}"),  # decimals in a sum keep no places
         ("2.5 \\times 10^{-3}", "\\frac{1}{400}"),
         ("1 < x < 2", "x > 1"),  # a chain of relations
