@@ -129,6 +129,10 @@ class Notation:
       and ``I`` (the imaginary unit to that parser), which are not read;
     * ``greek``: a small Greek letter as an unknown of its name (``\\theta``), but
       ``\\gamma`` (Euler's constant to that parser) and ``\\pi``;
+    * ``wrapped_letters``: one letter in ``\\text{}``, ``\\mathrm{}`` or ``\\mathbf{}`` as that
+      letter (``\\text{x}``), but ``e`` and ``i`` (an unknown, or Euler's number and the
+      imaginary unit, by the wrapper, to that parser) and not before parentheses; a number
+      wrapped is not read (``\\text{5}`` is an unknown named 5 to that parser);
     * ``no_calls``: a one-letter name before a number in parentheses (``f(2)``, ``y(1)``)
       is not read: that parser reads a function applied, where ``x(x+1)`` is a product.
     """
@@ -139,6 +143,7 @@ class Notation:
     log: str | None = None
     small_capitals: bool = False
     greek: bool = False
+    wrapped_letters: bool = False
     no_calls: bool = False
 
 
@@ -149,8 +154,10 @@ ENGINE = Notation(
     loose_arguments=True,
     small_capitals=True,
     greek=True,
+    wrapped_letters=True,
     no_calls=True,
 )
+_WRAPPERS = ("\\text", "\\mathrm", "\\mathbf")
 # The small Greek letters read as unknowns in the engine's notation.
 _GREEK = frozenset(
     [
@@ -384,6 +391,15 @@ class _Parser:
             self._refuse_a_call()
         return value
 
+    def _wrapped_letter(self) -> Any:
+        """``\\text{x}``: the letter ``x``; other letters and words wrapped are not read."""
+        self.take("{")
+        kind, letter = self.take()
+        self.take("}")
+        if kind != "word" or len(letter) != 1 or letter in "eEiI" or self.peek() == ("op", "("):
+            raise Unreadable("a wrapped word")
+        return self._letter(letter)
+
     def _greek(self, name: str) -> Any:
         if self.peek() == ("op", "("):
             # "\\theta(1)" is a function applied to math-verify's parser.
@@ -400,6 +416,8 @@ class _Parser:
             raise Unreadable("a name applied to a number")
 
     def _command(self, name: str) -> Any:
+        if name in _WRAPPERS and self.notation.wrapped_letters:
+            return self._wrapped_letter()
         if name in _FRACTIONS:
             numerator = self._braced()
             return _defined(numerator / self._braced())

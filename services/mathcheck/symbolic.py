@@ -237,14 +237,19 @@ def _read_both(
     (``expression_reader.ENGINE``: decimals, one relation, functions without parentheses,
     ``\\log`` without a base by ``log_convention``, a capital letter as its small one as
     math-verify's parser reads it: ``x^3/3 + C`` is ``x^3/3 + c``), or None when it does
-    not read one of them completely or reads a value that is undefined. A number written
+    not read one of them completely, reads a value that is undefined, or reads a side that
+    ends in a note or a unit (``18\\text{m}``: math-verify parses it without them,
+    ``without_note``). A number written
     with a decimal in it is read only when it is that decimal alone (``-1.5``): the rule
     for numbers judges a decimal by its places, which a sum or product of decimals does
     not keep."""
     import sympy
 
     from services.mathcheck.expression_reader import read_expression
+    from services.mathcheck.normalization import without_note
 
+    if without_note(reference) != reference or without_note(answer) != answer:
+        return None
     logs = _log_meanings(reference, answer, log_convention)
     left = read_expression(reference, notation=_engine_notation(logs[0]))
     right = read_expression(answer, notation=_engine_notation(logs[1]))

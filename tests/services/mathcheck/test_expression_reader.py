@@ -196,3 +196,14 @@ def test_a_small_greek_letter_is_an_unknown_in_the_engines_notation() -> None:
     other = read_expression("\\sin 2\\alpha", notation=ENGINE)
     assert other is not None and other.value != read.value
     assert read_expression("\\sin 2\\theta") is None  # not in the plain grammar
+
+
+def test_one_wrapped_letter_is_that_letter_in_the_engines_notation() -> None:
+    wrapped = read_expression("2\\text{x}^2 + \\mathrm{y}", notation=ENGINE)
+    assert wrapped is not None and wrapped.value == 2 * x**2 + y
+    other = read_expression("\\mathbf{n}", notation=ENGINE)
+    assert other is not None and other.value == n and other.value != x
+    # A number, e and i, a word, and a name applied are left to math-verify's parser.
+    for text in ("\\text{5}", "\\text{e}", "\\mathrm{i}", "\\text{ab}", "\\text{x}(1)"):
+        assert read_expression(text, notation=ENGINE) is None
+    assert read_expression("\\text{x}") is None  # not in the plain grammar

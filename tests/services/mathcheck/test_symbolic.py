@@ -193,6 +193,8 @@ READ_PAIRS = [
     ("\\pi R^2", "2\\pi r", False),
     ("\\theta = \\frac{\\pi}{4}", "\\theta = \\pi / 4", True),
     ("\\theta = \\frac{\\pi}{4}", "\\theta = \\pi / 5", False),
+    ("2\\text{x}", "x + x", True),
+    ("2\\text{x}", "2y", False),
 ]
 
 
@@ -247,6 +249,7 @@ def test_log_without_a_base_on_the_tree_follows_the_convention(
     [
         ("x + E", "x + e"),  # math-verify's parser reads E as an unknown, I as i
         ("P(1)", "p"),  # a function applied, to math-verify's parser
+        ("18", "18\\text{m}"),  # a unit, which math-verify's parse goes without
         ("0.5 + 0.25", "\\frac{3}{4}"),  # decimals in a sum keep no places
         ("2.5 \\times 10^{-3}", "\\frac{1}{400}"),
         ("1 < x < 2", "x > 1"),  # a chain of relations
