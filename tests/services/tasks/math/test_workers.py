@@ -154,7 +154,7 @@ def test_a_small_request_is_not_served_after_a_large_one(workers: MathWorkers) -
             f"\\frac{{{n}\\sqrt{{3}}}}{{3}}\\cos(2x)",
             f"\\frac{{{n}}}{{\\sqrt{{3}}}}\\cos 2x \\cdot 1",
         )
-        for n in range(1, 61)
+        for n in range(1, 121)  # several seconds of work, many chunks even on a busy machine
     ]
     small = [_job("7", "7.0"), _job("\\frac{1}{3}", "0.3333")]
 
