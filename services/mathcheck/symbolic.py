@@ -198,7 +198,7 @@ def symbolic_equal(
     if read is not None:
         # Read once, by the expression reader: the engine compares its sympy expressions.
         gold, pred = [read[0].value], [read[1].value]
-        places = _decimal_places(reference), _decimal_places(answer)
+        places = read[2]
         parsed = True
     else:
         gold, pred = _parse(reference), _parse(answer)
@@ -232,8 +232,9 @@ def symbolic_equal(
 
 def _read_both(
     reference: str, answer: str, log_convention: LogConvention = LogConvention.REFERENCE
-) -> tuple[Any, Any] | None:
-    """Both sides as the expression reader reads them in the engine's notation
+) -> tuple[Any, Any, tuple[int | None, int | None]] | None:
+    """Both sides as the expression reader reads them, and the places of each side that is
+    a decimal written alone in the engine's notation
     (``expression_reader.ENGINE``: decimals, one relation, functions without parentheses,
     ``\\log`` without a base by ``log_convention``, a capital letter as its small one as
     math-verify's parser reads it: ``x^3/3 + C`` is ``x^3/3 + c``), or None when it does
@@ -255,12 +256,13 @@ def _read_both(
     right = read_expression(answer, notation=_engine_notation(logs[1]))
     if left is None or right is None:
         return None
-    for text, read in ((reference, left), (answer, right)):
+    places = _decimal_places(reference), _decimal_places(answer)
+    for text, read, written in ((reference, left, places[0]), (answer, right, places[1])):
         if read.value.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
             return None
-        if read.value.is_number and "." in text and _decimal_places(text) is None:
+        if read.value.is_number and "." in text and written is None:
             return None
-    return left, right
+    return left, right, places
 
 
 def _engine_notation(log: str) -> Any:
