@@ -82,8 +82,8 @@ lint:
 
 # After .venv, the steps that need only .venv run side by side, each one's output printed
 # whole when it ends: most of their time is downloads and disk, not CPU. Then the suite on
-# two workers, file by file, longest first, the users of each expensive fixture (compose,
-# vLLM, Ray) together (tests/conftest.py). The 20 slowest tests are listed at the end.
+# two workers, file by file, longest first, the users of each expensive fixture together,
+# the compose stack's and Ray's on one worker, one after the other (tests/conftest.py). The 20 slowest tests are listed at the end.
 test: dev-packages
 	$(MAKE) --no-print-directory -j4 --output-sync=target lint verl-env vllm-env lowest-deps
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup --no-loadscope-reorder

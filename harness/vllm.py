@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -261,37 +261,6 @@ def running_vllm(
     finally:
         server.stop()
         server.log_path.unlink(missing_ok=True)
-
-
-@contextmanager
-def running_vllms(
-    model_dir: Path, api_keys: Sequence[str | None], model: str = "verifier"
-) -> Iterator[list[VLLMServer]]:
-    """One warm server per entry of ``api_keys`` (None: a server without a key), started side
-    by side: their start-ups overlap, which on CPU is most of the time they take."""
-    python = ensure_vllm_venv()
-    folder = vllm_model_dir(model_dir)
-    ports: list[int] = []
-    while len(ports) < len(api_keys):
-        port = free_port()
-        if port not in ports:
-            ports.append(port)
-    servers = [
-        VLLMServer(python=python, model_dir=folder, port=port, model=model, api_key=key)
-        for port, key in zip(ports, api_keys, strict=True)
-    ]
-    try:
-        for server in servers:
-            server.launch()
-        for server in servers:
-            server.wait_ready()
-        for server in servers:
-            server.warm_up()
-        yield servers
-    finally:
-        for server in servers:
-            server.stop()
-            server.log_path.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

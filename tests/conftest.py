@@ -51,52 +51,47 @@ def client(service_url: str) -> Iterator[httpx.Client]:
 # `make test` runs the suite on two workers (pytest-xdist: -n 2 --dist loadgroup
 # --no-loadscope-reorder). A worker runs one group at a time, whole, in collection order:
 # a test file is a group, except that the users of each expensive fixture are one group
-# together (GROUPS), so that a run starts one compose stack, one pair of vLLM servers and
-# one Ray at a time. Session fixtures (the default service, a few seconds) start once per
-# worker.
+# together (GROUPS), so that a run starts one compose stack, one vLLM server and one Ray at a
+# time. The compose stack and the Rays share a group: on 2 cores, a Ray cluster starting
+# beside the stack's replicas, rubric and trainer could not get its replicas running within
+# minutes (nor the stack pass its checks), so the worker that builds the stack runs the Ray
+# tests after it. Session fixtures (the default service, a few seconds) start once per worker.
 GROUPS = {
-    "tests/deploy/test_compose_e2e.py": "compose",
+    "tests/deploy/test_compose_e2e.py": "compose, then ray",
+    "tests/deploy/test_ray.py": "compose, then ray",
+    "tests/trainer/adapters/test_verl_": "compose, then ray",
     "tests/services/verifier/": "vllm",
-    # The Ray cluster test and verl's runs start a Ray of their own: never two at once.
-    "tests/deploy/test_ray.py": "ray",
-    "tests/trainer/adapters/test_verl_": "ray",
 }
 # The order groups are handed out in: longest first, so the two workers end close together.
-# xdist gives the first worker the first group and the second the second, then queues the
-# third behind the first (a worker with at most two tests pending gets the next group, and
-# the compose group is one test): so the compose test, mostly image builds and waits on
-# them, goes first, and a group of a few seconds third. The stack's start-up and the vLLM
-# servers' then overlap on 2 cores: their waits are sized for it (a replica's healthcheck
-# ignores its first 180 s, a CPU vLLM server may take 600 s). Seconds are one sequential run's
-# (`--durations`, 2026-11-28, the 2-core machine under load); groups not listed follow in
-# collection order (each under 25 s).
+# xdist gives the first worker the first group and the second the second; a worker then
+# takes the next group when at most two of its tests are left. The stack's start-up and the
+# vLLM server's overlap on 2 cores: their waits are sized for it (a replica's healthcheck
+# ignores its first 180 s, a CPU vLLM server may take 600 s). Seconds are one run's on two
+# workers (`--durations`, 2026-11-28, the 2-core machine, the stack's images cached); groups
+# not listed follow in collection order (each under 25 s).
 LONGEST_FIRST = [
-    "compose",  # 449 s with its images cached; 8 to 20 min from a fresh clone
-    "vllm",  # 620 s
-    "tests/test_layout.py",  # 2 s: queued behind the compose test
-    "ray",  # 352 s
-    "tests/services/exploits/test_adversaries_humaneval.py",  # 269 s
-    "tests/trainer/test_demo.py",  # 214 s
-    "tests/reliability/test_faults.py",  # 214 s
-    "tests/deploy/test_gateway.py",  # 110 s
-    "tests/reliability/test_equivalence_properties.py",  # 103 s
+    "compose, then ray",  # 591 s + 166 s + 289 s; the stack 8 to 20 min from a fresh clone
+    "vllm",  # about 450 s
+    "tests/services/exploits/test_adversaries_humaneval.py",  # 273 s
+    "tests/trainer/test_demo.py",  # 165 s
+    "tests/reliability/test_faults.py",  # 131 s
+    "tests/reliability/test_equivalence_properties.py",  # 100 s
     "tests/services/test_admission.py",  # 94 s
-    "tests/services/tasks/math/test_workers.py",  # 60 s
-    "tests/services/test_cli.py",  # 56 s
-    "tests/trainer/test_recipe_commands.py",  # 55 s
-    "tests/trainer/test_training.py",  # 52 s
-    "tests/services/exploits/test_adversaries.py",  # 46 s
-    "tests/reliability/test_openapi_fuzz.py",  # 46 s
-    "tests/trainer/test_recipe_runs.py",  # 43 s
-    "tests/services/api/test_readiness.py",  # 39 s
-    "tests/deploy/test_gateway_backpressure.py",  # 39 s
-    "tests/reliability/test_hostile_input.py",  # 38 s
-    "tests/reliability/test_security.py",  # 37 s
-    "tests/sandbox/test_exploits.py",  # 35 s
-    "tests/trainer/test_service_client.py",  # 35 s
-    "tests/services/test_api.py",  # 33 s
+    "tests/deploy/test_gateway.py",  # 77 s
+    "tests/services/tasks/math/test_workers.py",  # 62 s
+    "tests/trainer/test_training.py",  # 61 s
+    "tests/services/test_cli.py",  # 50 s
+    "tests/services/exploits/test_adversaries.py",  # 48 s
+    "tests/services/test_api.py",  # 46 s
+    "tests/services/api/test_readiness.py",  # 41 s
+    "tests/reliability/test_openapi_fuzz.py",  # 35 s
+    "tests/services/mathcheck/test_two_stage_parsing.py",  # 35 s
+    "tests/deploy/test_gateway_backpressure.py",  # 35 s
+    "tests/sandbox/test_exploits.py",  # 31 s
+    "tests/trainer/test_service_client.py",  # 30 s
     "tests/services/api/test_readiness_q.py",  # 29 s
-    "tests/services/mathcheck/test_two_stage_parsing.py",  # 28 s
+    "tests/reliability/test_security.py",  # 28 s
+    "tests/trainer/test_recipe_commands.py",  # 28 s
 ]
 
 

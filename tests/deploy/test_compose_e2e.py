@@ -29,16 +29,26 @@ def test_the_whole_stack_builds_starts_and_scores_through_the_gateway(tmp_path: 
         [str(SCRIPT)],
         cwd=ROOT,
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # one stream, in the order it was written
         text=True,
         timeout=3500,
         check=False,
     )
-    output = run.stdout + run.stderr
+    output = run.stdout
     if run.returncode == CANNOT_SET_UP_AN_ENGINE:
         reason = [line for line in output.splitlines() if "cannot set up" in line]
         pytest.skip(reason[-1] if reason else output[-500:])
-    assert run.returncode == 0, output[-12000:]
+    # On failure: the failed check (the report), each step's start and each check's end (the
+    # "== [Ns]", "ok" and "FAIL" lines), and the end of the output (the containers' logs follow
+    # a failed check).
+    failed = {}
+    if report_path.exists():
+        failed = {k: v for k, v in json.loads(report_path.read_text()).items() if not v["ok"]}
+    steps = "\n".join(
+        line for line in output.splitlines() if line.startswith(("== [", "ok   ", "FAIL "))
+    )
+    assert run.returncode == 0, f"failed checks: {failed}\nsteps:\n{steps}\n{output[-10000:]}"
     report = json.loads(report_path.read_text())
     assert all(check["ok"] for check in report.values()), report
     ready = report["ready"]["backends"]
@@ -48,4 +58,4 @@ def test_the_whole_stack_builds_starts_and_scores_through_the_gateway(tmp_path: 
     assert load["lost"] == 0 and load["server_errors"] == 0, load
     assert load["requests"] > load["requests_before_kill"] > 0, load
     assert report["trainer"]["steps"] >= 2
-    assert "down -v" in run.stdout  # the stack was removed
+    assert "down -v" in output  # the stack was removed

@@ -1,7 +1,9 @@
-"""Fixtures: real vLLM servers (CPU, SmolLM2-135M-Instruct) for the verifier tests.
+"""Fixtures: one real vLLM server (CPU, SmolLM2-135M-Instruct) for the verifier tests.
 
-The servers live as long as this folder's tests (package scope), not the whole session: each
-holds about 2.5 GB of memory that the tests after them on the same worker can use."""
+The server lives as long as this folder's tests (package scope), not the whole session: it
+holds about 2.5 GB of memory that the tests after them on the same worker can use. It takes
+an API key (--api-key), so every client here sends one; the restart test kills it and starts
+it again on the same port."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness.service import running_service
-from harness.vllm import VLLMServer, VLLMUnavailable, ensure_vllm_venv, running_vllms
+from harness.vllm import VLLMServer, VLLMUnavailable, ensure_vllm_venv, running_vllm
 
 VLLM_API_KEY = "vllm-test-key-not-a-secret"
 
@@ -33,21 +35,9 @@ def vllm_python() -> Path:
 
 
 @pytest.fixture(scope="package")
-def vllm_servers(vllm_python: Path, smollm2_dir: Path) -> Iterator[list[VLLMServer]]:
-    """The two servers the tests need, started side by side (their start-ups overlap): one
-    without a key, and one with --api-key, which the restart test kills and restarts."""
-    with running_vllms(smollm2_dir, [None, VLLM_API_KEY]) as servers:
-        yield servers
-
-
-@pytest.fixture(scope="package")
-def vllm_server(vllm_servers: list[VLLMServer]) -> VLLMServer:
-    return vllm_servers[0]
-
-
-@pytest.fixture(scope="package")
-def vllm_server_with_key(vllm_servers: list[VLLMServer]) -> VLLMServer:
-    return vllm_servers[1]
+def vllm_server(vllm_python: Path, smollm2_dir: Path) -> Iterator[VLLMServer]:
+    with running_vllm(smollm2_dir, api_key=VLLM_API_KEY) as server:
+        yield server
 
 
 @pytest.fixture(scope="package")
@@ -56,6 +46,10 @@ def service_with_verifier(vllm_server: VLLMServer) -> Iterator[str]:
     env = {
         "VERIFIER_LLM_URL": f"{vllm_server.url}/v1, {vllm_server.url}",
         "VERIFIER_LLM_MODEL": vllm_server.model,
+        "VERIFIER_LLM_API_KEY": VLLM_API_KEY,
+        # A critique of 48 tokens, not 256: on CPU the critique is most of a rubric grade's
+        # time, and the score that follows it is forced either way (test_vllm_rubric.py).
+        "VERIFIER_LLM_RUBRIC_MAX_TOKENS": "48",
         "VERIFIER_LLM_TIMEOUT_S": "600",  # a CPU server is slow; nothing here tests timeouts
         "VERIFIER_MATH_WORKERS": "1",
     }

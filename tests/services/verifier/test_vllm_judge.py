@@ -20,6 +20,10 @@ ITEMS = [
 ]
 
 
+def _auth(server: VLLMServer) -> dict[str, str]:
+    return {"Authorization": f"Bearer {server.api_key}"}
+
+
 def _config(server: VLLMServer, **overrides: object) -> VerifierConfig:
     base = {"url": server.url, "model": server.model, "api_key": server.api_key}
     return VerifierConfig(**{**base, **overrides})
@@ -54,7 +58,7 @@ async def test_token_id_logprobs_match_the_top_k(vllm_server: VLLMServer) -> Non
         "logprobs": 20,
         "add_special_tokens": False,
     }
-    async with httpx.AsyncClient(timeout=120) as http:
+    async with httpx.AsyncClient(timeout=120, headers=_auth(vllm_server)) as http:
         top = (await http.post(f"{vllm_server.url}/v1/completions", json=body)).json()
     tops = top["choices"][0]["logprobs"]["top_logprobs"][0]
     p_true = sum(math.exp(v) for k, v in tops.items() if k.strip().lower() == "true")
@@ -113,9 +117,15 @@ def test_structured_outputs_constrain_but_guided_fields_are_ignored(
         "temperature": 0,
     }
     url = f"{vllm_server.url}/v1/completions"
-    guided = httpx.post(url, json={**body, "guided_choice": ["True", "False"]}, timeout=120)
+    auth = _auth(vllm_server)
+    guided = httpx.post(
+        url, json={**body, "guided_choice": ["True", "False"]}, headers=auth, timeout=120
+    )
     structured = httpx.post(
-        url, json={**body, "structured_outputs": {"choice": ["True", "False"]}}, timeout=120
+        url,
+        json={**body, "structured_outputs": {"choice": ["True", "False"]}},
+        headers=auth,
+        timeout=120,
     )
     assert guided.status_code == 200  # accepted silently ...
     assert guided.json()["choices"][0]["text"] not in ("True", "False")  # ... unconstrained

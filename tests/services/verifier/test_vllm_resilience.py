@@ -1,4 +1,5 @@
-"""API-key auth, and a vLLM crash mid-batch followed by a restart (one keyed server)."""
+"""API-key auth, and a vLLM crash mid-batch followed by a restart (the package's server,
+which takes a key; it is running again when the restart test ends, pass or fail)."""
 
 from __future__ import annotations
 
@@ -28,9 +29,9 @@ def _config(server: VLLMServer, api_key: str | None, **overrides: object) -> Ver
 
 
 async def test_api_key_works_and_its_absence_is_a_clear_error(
-    vllm_server_with_key: VLLMServer,
+    vllm_server: VLLMServer,
 ) -> None:
-    server = vllm_server_with_key
+    server = vllm_server
     async with VerifierClient(_config(server, server.api_key)) as client:
         assert all(j.ok for j in await client.judge(ITEMS[:3]))
         assert (await client.health())[0]
@@ -49,8 +50,8 @@ async def test_api_key_works_and_its_absence_is_a_clear_error(
             assert not ok and "401" in detail and "API key" in detail
 
 
-async def test_kill_mid_batch_then_restart_recovers(vllm_server_with_key: VLLMServer) -> None:
-    server = vllm_server_with_key
+async def test_kill_mid_batch_then_restart_recovers(vllm_server: VLLMServer) -> None:
+    server = vllm_server
     config = _config(
         server,
         server.api_key,
@@ -62,6 +63,13 @@ async def test_kill_mid_batch_then_restart_recovers(vllm_server_with_key: VLLMSe
         breaker_reset_s=1.0,
         timeout_s=120.0,
     )
+    try:
+        await _kill_and_restart(server, config)
+    finally:
+        await asyncio.to_thread(server.start)  # a no-op where it runs: for the tests after
+
+
+async def _kill_and_restart(server: VLLMServer, config: VerifierConfig) -> None:
     async with VerifierClient(config) as client:
         assert (await client.judge(ITEMS[:1]))[0].ok  # chat format and label ids learned
         batch = asyncio.create_task(client.judge(ITEMS[1:]))

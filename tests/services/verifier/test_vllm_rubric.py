@@ -12,7 +12,12 @@ pytestmark = pytest.mark.anyio
 
 
 async def test_rubric_grades_are_parseable_scores(vllm_server: VLLMServer) -> None:
-    config = VerifierConfig(url=vllm_server.url, model=vllm_server.model, rubric_max_tokens=48)
+    config = VerifierConfig(
+        url=vllm_server.url,
+        model=vllm_server.model,
+        api_key=vllm_server.api_key,
+        rubric_max_tokens=48,
+    )
     items = [
         RubricRequest("Explain why the sky is blue.", "Rayleigh scattering of sunlight."),
         RubricRequest("What is 7 * 6?", "42", "The exact number is required."),

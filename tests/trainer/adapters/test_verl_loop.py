@@ -1,39 +1,20 @@
 """verl 0.9's released reward code calling the service through trainer/adapters/verl_reward.py.
 
 verl runs in its own venv (scripts/verl-env.sh, part of ``make install-dev``); the driver,
-verl_reward_loop.py, says what of verl runs and what is stubbed (the GPU rollout).
+verl_reward_loop.py (run by verl_runs.py, from conftest.py), says what of verl runs and what
+is stubbed (the GPU rollout).
 """
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from tests.trainer.adapters.verl_spec import CODE_TRUTH, CRITIQUE, DOUBLE, ROWS, VERL_PYTHON
 from trainer.adapters.verl_reward import RESULT_KEYS
 
-REPO = Path(__file__).resolve().parents[3]
-VERL_PYTHON = REPO / ".cache" / "verl" / "bin" / "python"
-DRIVER = Path(__file__).with_name("verl_reward_loop.py")
-ADAPTER = REPO / "trainer" / "adapters" / "verl_reward.py"
-DOUBLE = "```python\nprint(int(input()) * 2)\n```"
-CODE_TRUTH = json.dumps({"inputs": ["2\n", "3\n"], "outputs": ["4\n", "7\n"]})
-CRITIQUE = "Fine work.\nTotal Score: 8/10"
-
-# A mixed batch: math right and wrong, code in verl's own data format, a graded critique. Each
-# task gives the service different components; verl must still aggregate one key set.
-ROWS: list[list[Any]] = [
-    ["gsm8k", "so #### 18", "18", {"question": "9 + 9?"}],
-    ["math", "\\boxed{5}", "4", None],
-    ["codecontests", DOUBLE, CODE_TRUTH, {"index": 3}],
-    ["grade", CRITIQUE, 0.6, None],
-]
 ITEMS: list[dict[str, Any]] = [
     {"task": "math", "completion": "so #### 18", "reference": "18", "prompt": "9 + 9?"},
     {"task": "math", "completion": "\\boxed{5}", "reference": "4"},
@@ -52,17 +33,9 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def verl_run(service_url: str, tiny_model_dir: Path) -> Iterator[dict[str, Any]]:
-    """One run of the driver: verl's loader, its managers, and its reward loop on Ray."""
-    spec = {"service_url": service_url, "tokenizer": str(tiny_model_dir),
-            "adapter": str(ADAPTER), "rows": ROWS}  # fmt: skip
-    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
-    done = subprocess.run(
-        [str(VERL_PYTHON), str(DRIVER)], input=json.dumps(spec), capture_output=True,
-        text=True, env=env, timeout=800, cwd=REPO,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-5000:]
-    yield json.loads(done.stdout.strip().splitlines()[-1])
+def verl_run(verl_runs: dict[str, Any]) -> dict[str, Any]:
+    """verl's loader, its managers, and its reward loop on Ray (conftest.py runs them)."""
+    return dict(verl_runs["loop"])
 
 
 @pytest.fixture(scope="module")

@@ -7,18 +7,12 @@ hangs; see it for what of verl runs where.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[3]
-VERL_PYTHON = REPO / ".cache" / "verl" / "bin" / "python"
-ADAPTER = REPO / "trainer" / "adapters" / "verl_reward.py"
+from tests.trainer.adapters.verl_spec import VERL_PYTHON
+
 MANAGERS = ["dapo", "gdpo", "naive", "rate_limited", "remote"]
 REASONS = {
     "unreachable": ("RewardServiceError", "no answer after 5 attempts"),
@@ -36,29 +30,23 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def verl_runs(service_url: str, tiny_model_dir: Path) -> Iterator[dict[str, Any]]:
-    spec = {"service_url": service_url, "tokenizer": str(tiny_model_dir), "adapter": str(ADAPTER)}
-    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
-    done = subprocess.run(
-        [str(VERL_PYTHON), "-m", "tests.trainer.adapters.verl_managers_loop"],
-        input=json.dumps(spec), capture_output=True, text=True, env=env, timeout=800, cwd=REPO,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-5000:]
-    yield json.loads(done.stdout.strip().splitlines()[-1])
+def manager_runs(verl_runs: dict[str, Any]) -> dict[str, Any]:
+    """The managers' runs (conftest.py runs them, with verl's reward loop, on one Ray)."""
+    return dict(verl_runs["managers"])
 
 
-def test_these_are_the_managers_verl_registers(verl_runs: dict[str, Any]) -> None:
+def test_these_are_the_managers_verl_registers(manager_runs: dict[str, Any]) -> None:
     # A manager a new verl adds must be looked at (and added to docs/trainer.md's table).
-    assert verl_runs["registered"] == MANAGERS
+    assert manager_runs["registered"] == MANAGERS
 
 
 @pytest.mark.parametrize("fault", ["unreachable", "unjudged"])
 @pytest.mark.parametrize("function", ["compute_score", "compute_score_async"])
 @pytest.mark.parametrize("manager", MANAGERS)
 def test_every_manager_stops_with_the_reason(
-    verl_runs: dict[str, Any], manager: str, function: str, fault: str
+    manager_runs: dict[str, Any], manager: str, function: str, fault: str
 ) -> None:
-    run = verl_runs["runs"][f"{manager}/{function}/{fault}"]
+    run = manager_runs["runs"][f"{manager}/{function}/{fault}"]
     if manager == "remote" and function == "compute_score_async":
         # verl's remote manager refuses an async function when it starts: no step runs.
         assert run["outcome"] == "refused"
@@ -77,31 +65,31 @@ def test_every_manager_stops_with_the_reason(
      ("unreachable", "RayTaskError(RewardServiceError)")],
 )  # fmt: skip
 def test_the_error_crosses_ray_and_stops_the_reward_loop(
-    verl_runs: dict[str, Any], fault: str, error: str
+    manager_runs: dict[str, Any], fault: str, error: str
 ) -> None:
     # RewardLoopManager.compute_rm_score with rate_limited, which used to score the failed
     # samples 0.0 (and, with one unjudged sample among others, fail on a KeyError when it
     # aggregated the extra keys).
     function = "compute_score_async" if fault == "unjudged" else "compute_score"
-    run = verl_runs["runs"][f"rate_limited/{function}/{fault}/ray"]
+    run = manager_runs["runs"][f"rate_limited/{function}/{fault}/ray"]
     assert run["outcome"] == "stopped", run
     assert run["error"] == error
     assert REASONS[fault][1] in run["reason"]
 
 
 def test_rate_limited_timeout_stops_the_step_with_the_async_function(
-    verl_runs: dict[str, Any],
+    manager_runs: dict[str, Any],
 ) -> None:
-    run = verl_runs["runs"]["rate_limited/compute_score_async/hung"]
+    run = manager_runs["runs"]["rate_limited/compute_score_async/hung"]
     assert run["outcome"] == "stopped", run
     assert run["error"] == "RewardServiceError"
     assert "cancelled before the service answered" in run["reason"]
 
 
-def test_rate_limited_timeout_scores_a_synchronous_call_0_0(verl_runs: dict[str, Any]) -> None:
+def test_rate_limited_timeout_scores_a_synchronous_call_0_0(manager_runs: dict[str, Any]) -> None:
     # What docs/trainer.md warns of: a thread cannot be interrupted, so when a synchronous
     # call outlasts reward.timeout, verl's rate_limited manager scores it 0.0 itself.
-    run = verl_runs["runs"]["rate_limited/compute_score/hung"]
+    run = manager_runs["runs"]["rate_limited/compute_score/hung"]
     assert run["outcome"] == "scored"
     assert run["scores"] == [0.0, 0.0, 0.0]
     assert all(extra.get("timeout") is True for extra in run["extra"])

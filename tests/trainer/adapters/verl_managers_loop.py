@@ -1,6 +1,5 @@
 """Every reward manager verl 0.9 registers, scoring through the adapter while the service
-cannot be reached, cannot judge an item, or hangs; run in the verl venv as
-``python -m tests.trainer.adapters.verl_managers_loop`` from the repository root.
+cannot be reached, cannot judge an item, or hangs; run in the verl venv by verl_runs.py.
 
 For each manager in verl's own registry (``naive``, ``dapo``, ``gdpo``, ``rate_limited``,
 ``remote``), with ``compute_score`` and with ``compute_score_async``, a 3-row batch goes
@@ -14,18 +13,15 @@ Faults, all real: ``unreachable`` is a closed port on loopback; ``unjudged`` is 
 ground truth is missing, which the running service cannot judge; ``hung`` is a listening
 socket that never answers, under the rate_limited manager's ``reward.timeout`` of 1 s.
 
-Input on stdin: ``{"service_url", "tokenizer", "adapter"}``. Output on stdout, last line: a
-JSON object ``{"registered": [...], "runs": {"<manager>/<function>/<fault>": outcome}}``,
+``results(spec)`` takes ``{"service_url", "tokenizer", "adapter"}`` and returns
+``{"registered": [...], "runs": {"<manager>/<function>/<fault>": outcome}}``,
 each outcome ``{"outcome": "scored" | "stopped" | "refused", "scores", "extra", "error",
 "reason"}``.
 """
 
 from __future__ import annotations
 
-import json
-import logging
 import socket
-import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -129,8 +125,8 @@ def closed_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def main() -> None:
-    spec = json.load(sys.stdin)
+def results(spec: dict[str, Any]) -> dict[str, Any]:
+    """Every run above, for ``spec``; Ray must be initialised."""
     tokenizer = hf_tokenizer(spec["tokenizer"])
     batches = {fault: make_batch(tokenizer, rows) for fault, rows in ROWS.items()}
     unreachable = f"http://127.0.0.1:{closed_port()}"
@@ -157,7 +153,6 @@ def main() -> None:
                 with lock:
                     runs[f"{manager}/{function}/hung"] = result
 
-    ray.init(address="local", num_cpus=4, include_dashboard=False, logging_level=logging.ERROR)
     try:
         with ThreadPoolExecutor(len(REWARD_MANAGER)) as pool:
             list(pool.map(one_manager, sorted(REWARD_MANAGER)))
@@ -170,10 +165,5 @@ def main() -> None:
             batches["unreachable"],
         )
     finally:
-        ray.shutdown()
         silent.close()
-    print(json.dumps({"registered": sorted(REWARD_MANAGER), "runs": runs}, default=str))
-
-
-if __name__ == "__main__":
-    main()
+    return {"registered": sorted(REWARD_MANAGER), "runs": runs}

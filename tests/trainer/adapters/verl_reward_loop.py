@@ -17,18 +17,15 @@ it over (left-padded prompts, right-padded responses, the attention mask, ``data
 ``reward_model.ground_truth``, ``extra_info``), with the responses tokenized by the tiny
 model's tokenizer, which verl decodes back.
 
-Input on stdin: ``{"service_url", "tokenizer", "adapter", "rows": [[data_source, solution,
-ground_truth, extra_info]]}``. Output on stdout, last line: a JSON object of results.
+``results(spec)`` takes ``{"service_url", "tokenizer", "adapter", "rows": [[data_source,
+solution, ground_truth, extra_info]]}``; verl_runs.py calls it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-import json
-import logging
 import re
-import sys
 import time
 import urllib.request
 from typing import Any
@@ -184,12 +181,12 @@ def _wait_until_gone(name: str) -> None:
     raise TimeoutError(f"actor {name} still alive")
 
 
-def main() -> None:
-    spec = json.load(sys.stdin)
+def results(spec: dict[str, Any]) -> dict[str, Any]:
+    """Every run above, for ``spec``; Ray must be initialised (the loop's runs use it)."""
     tokenizer = hf_tokenizer(spec["tokenizer"])
     batch = make_batch(tokenizer, spec["rows"])
     decoded = tokenizer.batch_decode(batch.batch["responses"], skip_special_tokens=True)
-    results: dict[str, Any] = {
+    return {
         "decoded": decoded,
         "loader": {
             "path": call_as_the_loop_does(spec, spec["adapter"]),
@@ -205,21 +202,11 @@ def main() -> None:
             ),
             "dapo-async": run_manager(spec, tokenizer, batch, "dapo", None, ASYNC),
         },
-    }
-    # A cluster of its own, even where another one runs on this machine.
-    ray.init(address="local", num_cpus=4, include_dashboard=False, logging_level=logging.ERROR)
-    try:
-        results["loop"] = {
+        "loop": {
             "naive-path": reward_loop(spec, batch, spec["adapter"], "naive"),
             "remote-path": reward_loop(spec, batch, spec["adapter"], "remote"),
             "remote-pkg": reward_loop(spec, batch, PKG, "remote"),
             "naive-async-path": reward_loop(spec, batch, spec["adapter"], "naive", ASYNC),
             "naive-async-pkg": reward_loop(spec, batch, PKG, "naive", ASYNC),
-        }
-    finally:
-        ray.shutdown()
-    print(json.dumps(results))
-
-
-if __name__ == "__main__":
-    main()
+        },
+    }
