@@ -9,7 +9,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
 .PHONY: run test train-demo install-service install-train install-dev dev-packages \
-	verl-env vllm-env lowest-deps lint bench report clean
+	verl-env vllm-env compose-prepare lowest-deps lint bench report clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,12 @@ verl-env:
 vllm-env:
 	$(BIN)/python -m harness.vllm
 
+# What the compose test downloads before it builds (a Docker engine, base images from Debian
+# packages, the images' wheelhouse), fetched before the suite beside the other installs.
+# Exit status 3, no engine can be set up here, is not an error: the test then skips, saying so.
+compose-prepare:
+	./scripts/compose-e2e.sh --prepare || [ $$? -eq 3 ]
+
 # The lowest allowed versions (a cached venv under .cache/lowest-deps), then the service's
 # API tests and the CPU GRPO demo in it.
 lowest-deps:
@@ -83,9 +89,11 @@ lint:
 # After .venv, the steps that need only .venv run side by side, each one's output printed
 # whole when it ends: most of their time is downloads and disk, not CPU. Then the suite on
 # two workers, file by file, longest first, the users of each expensive fixture together,
-# the compose stack's and Ray's on one worker, one after the other (tests/conftest.py). The 20 slowest tests are listed at the end.
+# the compose stack's and Ray's on one worker, one after the other (tests/conftest.py). The
+# 20 slowest tests are listed at the end.
 test: dev-packages
-	$(MAKE) --no-print-directory -j4 --output-sync=target lint verl-env vllm-env lowest-deps
+	$(MAKE) --no-print-directory -j5 --output-sync=target lint verl-env vllm-env compose-prepare \
+		lowest-deps
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup --no-loadscope-reorder
 
 bench: install-dev

@@ -2,6 +2,8 @@
 # The whole stack for real, in one command: build it, start it, exercise it, remove it.
 #   scripts/compose-e2e.sh           # ... then `down -v`, whatever happened
 #   scripts/compose-e2e.sh --keep    # leave the stack up and print the gateway's URL
+#   scripts/compose-e2e.sh --prepare # steps 1 and 2 only (downloads, mostly): `make test`
+#                                    # runs them beside its other installs
 # Steps (each is timed):
 #   1. a Docker engine and the compose plugin (scripts/docker-engine.sh; root + Debian);
 #   2. base images from Debian packages (scripts/base-images.sh) and, at the same time, a
@@ -20,10 +22,12 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 KEEP=0
+PREPARE=0
 case "${1:-}" in
   --keep) KEEP=1 ;;
+  --prepare) PREPARE=1 ;;
   "") ;;
-  *) echo "usage: $0 [--keep]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--keep | --prepare]" >&2; exit 2 ;;
 esac
 export COMPOSE_E2E_CACHE=${COMPOSE_E2E_CACHE:-$ROOT/.cache/compose-e2e}
 PROJECT=${COMPOSE_E2E_PROJECT:-reward-verifier-e2e}
@@ -63,6 +67,10 @@ wheels=$(scripts/wheelhouse.sh) || { wait "$base_images" || true; exit 1; }
 wait "$base_images"
 eval "$(cat "$COMPOSE_E2E_CACHE/base-images.env")"
 eval "$wheels"
+if [ "$PREPARE" -eq 1 ]; then
+  phase "prepared: $PYTHON_BASE_IMAGE, $NGINX_BASE_IMAGE, $WHEELS_IMAGE"
+  exit 0
+fi
 
 # Settings for this run only: an empty env file, so a developer's .env does not apply.
 ENV_FILE=$COMPOSE_E2E_CACHE/empty.env

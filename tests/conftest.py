@@ -51,27 +51,31 @@ def client(service_url: str) -> Iterator[httpx.Client]:
 # `make test` runs the suite on two workers (pytest-xdist: -n 2 --dist loadgroup
 # --no-loadscope-reorder). A worker runs one group at a time, whole, in collection order:
 # a test file is a group, except that the users of each expensive fixture are one group
-# together (GROUPS), so that a run starts one compose stack, one vLLM server and one Ray at a
-# time. The compose stack and the Rays share a group: on 2 cores, a Ray cluster starting
-# beside the stack's replicas, rubric and trainer could not get its replicas running within
-# minutes (nor the stack pass its checks), so the worker that builds the stack runs the Ray
-# tests after it. Session fixtures (the default service, a few seconds) start once per worker.
+# together (GROUPS), so that a run starts one compose stack, one vLLM server, one Ray Serve
+# cluster and one run of verl. The compose stack and the Ray Serve tests share a group: on 2
+# cores, a three-node Ray cluster starting beside the stack's replicas, rubric and trainer
+# could not get its replicas running within minutes (nor the stack pass its checks), so the
+# worker that builds the stack runs the Ray tests after it. verl's two test files share one
+# run of verl (a session fixture: once per worker, so one group). Session fixtures (the
+# default service, a few seconds) start once per worker.
 GROUPS = {
     "tests/deploy/test_compose_e2e.py": "compose, then ray",
     "tests/deploy/test_ray.py": "compose, then ray",
-    "tests/trainer/adapters/test_verl_": "compose, then ray",
+    "tests/trainer/adapters/test_verl_": "verl",
     "tests/services/verifier/": "vllm",
 }
 # The order groups are handed out in: longest first, so the two workers end close together.
 # xdist gives the first worker the first group and the second the second; a worker then
-# takes the next group when at most two of its tests are left. The stack's start-up and the
-# vLLM server's overlap on 2 cores: their waits are sized for it (a replica's healthcheck
-# ignores its first 180 s, a CPU vLLM server may take 600 s). Seconds are one run's on two
-# workers (`--durations`, 2026-11-28, the 2-core machine, the stack's images cached); groups
-# not listed follow in collection order (each under 25 s).
+# takes the next group when at most two of its tests are left (so verl, third, follows the
+# vLLM tests on the second worker while the first still runs the stack). The stack's
+# start-up and the vLLM server's overlap on 2 cores: their waits are sized for it (a
+# replica's healthcheck ignores its first 180 s, a CPU vLLM server may take 600 s). Seconds
+# are one run's on two workers (`--durations`, 2026-11-28, the 2-core machine, the stack's
+# images cached); groups not listed follow in collection order (each under 25 s).
 LONGEST_FIRST = [
-    "compose, then ray",  # 591 s + 166 s + 289 s; the stack 8 to 20 min from a fresh clone
+    "compose, then ray",  # 591 s + 166 s; the stack 8 to 20 min from a fresh clone
     "vllm",  # about 450 s
+    "verl",  # 289 s (two runs then; one now)
     "tests/services/exploits/test_adversaries_humaneval.py",  # 273 s
     "tests/trainer/test_demo.py",  # 165 s
     "tests/reliability/test_faults.py",  # 131 s

@@ -28,13 +28,14 @@ import yaml
 
 pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[ray]')")
 
-from harness import ray_cluster
+from harness import machine_lock, ray_cluster
 from trainer.adapters.verl_reward import compute_score
 from trainer.service_client import AsyncServiceClient, ClientSettings
 
-# The first test also starts the cluster and the app (1.5 to 2 minutes on a loaded 2-core
-# machine): above pytest's default per-test limit.
-pytestmark = pytest.mark.timeout(600)
+# The first test also waits for verl's Ray to end where it runs (minutes) and starts the
+# cluster and the app (1.5 to 2 minutes on a loaded 2-core machine): above pytest's default
+# per-test limit.
+pytestmark = pytest.mark.timeout(900)
 # A new replica is a new Ray actor: on a busy 2-core machine its start alone can take a minute.
 SCALE_UP_WAIT_S = 180
 
@@ -63,10 +64,14 @@ LOAD_CLIENTS = 6
 
 @pytest.fixture(scope="module")
 def serve_url() -> Iterator[str]:
+    # One Ray on the machine at a time: verl's run (tests/trainer/adapters) starts one too.
     try:
-        with ray_cluster.serve_cluster(
-            nodes=3, node_cpus=1, deployment=TEST_DEPLOYMENT, env=REPLICA_ENV, replicas=2
-        ) as deployed:
+        with (
+            machine_lock.held("ray"),
+            ray_cluster.serve_cluster(
+                nodes=3, node_cpus=1, deployment=TEST_DEPLOYMENT, env=REPLICA_ENV, replicas=2
+            ) as deployed,
+        ):
             yield deployed.url
     except ray_cluster.RayCannotStart as exc:
         pytest.skip(str(exc))

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from harness import machine_lock
 from tests.trainer.adapters.verl_spec import ADAPTER, REPO, ROWS, VERL_PYTHON
 
 
@@ -21,9 +22,11 @@ def verl_runs(service_url: str, tiny_model_dir: Path) -> dict[str, Any]:
     spec = {"service_url": service_url, "tokenizer": str(tiny_model_dir),
             "adapter": str(ADAPTER), "rows": ROWS}  # fmt: skip
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
-    done = subprocess.run(
-        [str(VERL_PYTHON), "-m", "tests.trainer.adapters.verl_runs"], input=json.dumps(spec),
-        capture_output=True, text=True, env=env, timeout=1500, cwd=REPO,
-    )  # fmt: skip
+    # One Ray on the machine at a time: tests/deploy/test_ray.py starts one too.
+    with machine_lock.held("ray"):
+        done = subprocess.run(
+            [str(VERL_PYTHON), "-m", "tests.trainer.adapters.verl_runs"], input=json.dumps(spec),
+            capture_output=True, text=True, env=env, timeout=1500, cwd=REPO,
+        )  # fmt: skip
     assert done.returncode == 0, done.stderr[-5000:]
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
