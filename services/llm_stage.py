@@ -17,7 +17,7 @@ from typing import Any
 from services.domain import Mode, VerdictSource
 from services.judgement import Judgement
 from services.metrics import Metrics
-from services.tasks.entry import Refused, Verification
+from services.tasks.entry import Ask, NotShown, Verification
 from services.tasks.judging import TaskItem
 from services.tasks.policy import ScoringPolicy
 from services.tasks.registry import entry_of
@@ -44,26 +44,27 @@ class LLMStage:
         ``items`` are the request's items in order (None where one was invalid)."""
         mode, source = policy.mode, policy.verdict_source
         refined = list(judgements)
-        asked: list[tuple[int, Verification[Any], str]] = []
+        asked: list[tuple[int, Verification[Any], Ask]] = []
         for index, item in enumerate(items):
             hooks = self._hooks(mode, judgements[index])
             if item is None or hooks is None:
                 continue
-            span = hooks.span(judgements[index], item)
-            if isinstance(span, Refused):
-                refined[index] = hooks.refused(judgements[index], span.reason)
-                self._metrics.verifier_items.labels(mode=mode.value, outcome="refused").inc()
+            ask = hooks.ask(judgements[index], item, mode)
+            if ask is None:
+                # addon and the rule already accepted the answer: the verifier is not asked.
+                outcome = "skipped"
+            elif isinstance(ask, NotShown):
+                refined[index] = ask.judgement
+                outcome = "refused"
             else:
-                asked.append((index, hooks, span))
+                asked.append((index, hooks, ask))
+                continue
+            self._metrics.verifier_items.labels(mode=mode.value, outcome=outcome).inc()
         if not asked:
             return refined
-        requests = [
-            hooks.request(judgements[index], _item(items[index]), shown)
-            for index, hooks, shown in asked
-        ]
-        verdicts = await self._judge(requests, source)
-        for (index, hooks, shown), verdict in zip(asked, verdicts, strict=True):
-            refined[index] = hooks.refined(judgements[index], verdict, shown, policy)
+        verdicts = await self._judge([ask.request for _, _, ask in asked], source)
+        for (index, hooks, ask), verdict in zip(asked, verdicts, strict=True):
+            refined[index] = hooks.refined(judgements[index], verdict, ask, policy)
             outcome = "judged" if verdict.ok else "fallback"
             self._metrics.verifier_items.labels(mode=mode.value, outcome=outcome).inc()
             if verdict.ok:
@@ -71,17 +72,10 @@ class LLMStage:
         return refined
 
     def _hooks(self, mode: Mode, judgement: Judgement[Any]) -> Verification[Any] | None:
-        """The task's verification hooks, where the mode asks the verifier about the item."""
+        """The task's verification hooks, where the item is judged and the mode may ask."""
         if mode is Mode.RULE or not judgement.judged or judgement.task is None:
             return None
-        hooks = entry_of(judgement.task).verification
-        if hooks is None:
-            return None
-        if hooks.asks(judgement, mode):
-            return hooks
-        # addon and the rule already accepted the answer: the verifier is not asked.
-        self._metrics.verifier_items.labels(mode=mode.value, outcome="skipped").inc()
-        return None
+        return entry_of(judgement.task).verification
 
     async def _judge(
         self, requests: list[VerifyRequest], source: VerdictSource
@@ -89,9 +83,3 @@ class LLMStage:
         if self._client is None:
             return [VerifierJudgement(None, error=f"unavailable: {NOT_CONFIGURED}")] * len(requests)
         return await self._client.judge(requests, source)
-
-
-def _item(item: TaskItem | None) -> TaskItem:
-    if item is None:
-        raise ValueError("an invalid item cannot be sent to the verifier")
-    return item

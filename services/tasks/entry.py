@@ -60,33 +60,41 @@ class Refused:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """What the verifier is asked about an item: its request, and the span it is shown."""
+
+    request: VerifyRequest
+    shown: str
+
+
+@dataclass(frozen=True, slots=True)
+class NotShown:
+    """An item the verifier may not see (its completion bears no answer to show): the
+    judgement it keeps, which says why."""
+
+    judgement: Judgement[Any]
+
+
 class Verification(Protocol[EvidenceT]):
-    """How the LLM stage refines a task's verdicts with the served verifier."""
+    """How the LLM stage refines a task's verdicts with the served verifier: one call before
+    the batched verifier call, one after it."""
 
-    def asks(self, judgement: Judgement[EvidenceT], mode: Mode) -> bool:
-        """Whether the mode asks the verifier about this judged item."""
-        ...
-
-    def span(self, judgement: Judgement[EvidenceT], item: TaskItem) -> str | Refused:
-        """The answer to show the verifier, or why none may be shown."""
-        ...
-
-    def request(self, judgement: Judgement[EvidenceT], item: TaskItem, shown: str) -> VerifyRequest:
-        """The verifier's request for ``shown``."""
-        ...
-
-    def refused(self, judgement: Judgement[EvidenceT], reason: str) -> Judgement[EvidenceT]:
-        """The judgement of an item the verifier is not asked about."""
+    def ask(
+        self, judgement: Judgement[EvidenceT], item: TaskItem, mode: Mode
+    ) -> Ask | NotShown | None:
+        """What to ask the verifier about this judged item; :class:`NotShown` where no
+        answer may be shown, None where the mode does not ask about it."""
         ...
 
     def refined(
         self,
         judgement: Judgement[EvidenceT],
         verdict: VerifierJudgement,
-        shown: str,
+        ask: Ask,
         policy: ScoringPolicy,
     ) -> Judgement[EvidenceT]:
-        """The judgement with the verifier's verdict on ``shown`` (or its failure), under
+        """The judgement with the verifier's verdict on ``ask.shown`` (or its failure), under
         the request's mode, verdict source and reward policy."""
         ...
 

@@ -23,7 +23,7 @@ from services.domain import Judge, Mode, Status, VerdictSource
 from services.echo import preview
 from services.judgement import Judgement
 from services.rewards.policy import needs_verifier
-from services.tasks.entry import Refused
+from services.tasks.entry import Ask, NotShown, Refused
 from services.tasks.judging import TaskItem
 from services.tasks.math.evidence import MathEvidence, VerifierView
 from services.tasks.policy import ScoringPolicy
@@ -147,23 +147,19 @@ def with_verdict(
 class MathVerification:
     """The math task's hooks for the LLM stage (:class:`~services.tasks.entry.Verification`)."""
 
-    def asks(self, judgement: MathJudgement, mode: Mode) -> bool:
-        return needs_verifier(mode, rule_correct=_evidence(judgement).accepted)
-
-    def span(self, judgement: MathJudgement, item: TaskItem) -> str | Refused:
-        return verifier_span(judgement)
-
-    def request(self, judgement: MathJudgement, item: TaskItem, shown: str) -> VerifyRequest:
-        return VerifyRequest(item.prompt, _evidence(judgement).reference, shown)
-
-    def refused(self, judgement: MathJudgement, reason: str) -> MathJudgement:
-        return without_verifier(judgement, reason)
+    def ask(self, judgement: MathJudgement, item: TaskItem, mode: Mode) -> Ask | NotShown | None:
+        if not needs_verifier(mode, rule_correct=_evidence(judgement).accepted):
+            return None
+        span = verifier_span(judgement)
+        if isinstance(span, Refused):
+            return NotShown(without_verifier(judgement, span.reason))
+        return Ask(VerifyRequest(item.prompt, _evidence(judgement).reference, span), span)
 
     def refined(
         self,
         judgement: MathJudgement,
         verdict: VerifierJudgement,
-        shown: str,
+        ask: Ask,
         policy: ScoringPolicy,
     ) -> MathJudgement:
-        return with_verdict(judgement, verdict, shown, policy)
+        return with_verdict(judgement, verdict, ask.shown, policy)
