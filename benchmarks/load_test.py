@@ -370,7 +370,7 @@ async def run_trainer_client_level(
                 errors[type(exc).__name__] += 1
                 lost += len(items)
                 continue
-            got = {(r["index"], r["id"]) for r in results}
+            got = {(r.index, r.id) for r in results}
             lost += sum((i, item["id"]) not in got for i, item in enumerate(items))
 
     started = time.monotonic()

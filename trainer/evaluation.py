@@ -25,10 +25,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 import torch
 from transformers import TrainerCallback, TrainerControl, TrainerState, TrainingArguments
 
-from services.contract.client.http import Item, Result
+from services.contract.client.http import Item
+from services.contract.protocol import ScoreResult, Status
 from trainer.config import EvalSection, GenerationSection, RewardSection
 from trainer.prompts import message_text, render_prompt
-from trainer.remote_reward import build_item, solved
+from trainer.remote_reward import build_item, recorded, solved
 
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
@@ -68,7 +69,7 @@ def pass_at_k(samples: int, correct: int, k: int) -> float:
 class Sample:
     problem: int
     completion: str
-    result: Result | None  # None: the row gives nothing to judge
+    result: ScoreResult | None  # None: the row gives nothing to judge
 
 
 def summarise(samples: list[Sample], k: int) -> dict[str, float | None]:
@@ -91,12 +92,12 @@ def summarise(samples: list[Sample], k: int) -> dict[str, float | None]:
             by_problem[sample.problem].append(None)
             statuses["skipped"] += 1
             continue
-        statuses[str(result["status"])] += 1
-        ok = result["status"] == "ok"
+        statuses[result.status.value] += 1
+        ok = result.status is Status.OK
         by_problem[sample.problem].append(solved(result) if ok else None)
-        if result.get("reward") is not None:
-            rewards.append(float(result["reward"]))
-        for name, value in (result.get("components") or {}).items():
+        if result.reward is not None:
+            rewards.append(result.reward)
+        for name, value in result.components.items():
             sums[name] += float(value)
             counts[name] += 1
     judged = [values for values in by_problem.values() if all(v is not None for v in values)]
@@ -153,7 +154,7 @@ class Evaluator:
         section: EvalSection,
         generation: GenerationSection,
         reward: RewardSection,
-        score: Callable[[Sequence[Item], dict[str, Any]], list[Result]],
+        score: Callable[[Sequence[Item], dict[str, Any]], list[ScoreResult]],
         output_dir: Path,
     ) -> None:
         if not problems:
@@ -257,7 +258,7 @@ class Evaluator:
         with (self.output_dir / SAMPLES_FILE).open("a", encoding="utf-8") as handle:
             for sample in samples:
                 row = self.problems[sample.problem]
-                result = sample.result or {}
+                result = sample.result
                 record = {
                     "step": step,
                     "problem": sample.problem,
@@ -265,12 +266,9 @@ class Evaluator:
                     "reference": row.get("reference"),
                     "tests": row.get("tests"),
                     "completion": sample.completion,
-                    "reward": result.get("reward"),
-                    "status": result.get("status", "skipped"),
-                    "solved": solved(result) if result else None,
-                    "components": result.get("components"),
-                    "extracted": result.get("extracted"),
-                    "detail": result.get("detail"),
+                    "reward": None if result is None else result.reward,
+                    "solved": None if result is None else solved(result),
+                    **recorded(result),
                 }
                 handle.write(json.dumps(record, ensure_ascii=False) + "\n")
 

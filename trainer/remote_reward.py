@@ -16,10 +16,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from services.contract.protocol import task_wire
+from services.contract.protocol import ScoreResult, Status, task_wire
 from trainer.config import RewardSection, current_task_name
 from trainer.prompts import message_text
-from trainer.service_client import Item, Result
+from trainer.service_client import Item
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ ExtraLogger = Callable[[str, list[Any]], None]
 class ScoreClient(Protocol):
     """What the reward needs from a transport: AsyncServiceClient (HTTP) in training."""
 
-    async def score(self, items: Sequence[Item], options: dict[str, Any]) -> list[Result]: ...
+    async def score(self, items: Sequence[Item], options: dict[str, Any]) -> list[ScoreResult]: ...
 
     async def aclose(self) -> None: ...
 
@@ -58,9 +58,9 @@ def build_item(
     return {"task": task, "id": index, "prompt": prompt, "completion": completion, **fields}
 
 
-def solved(result: Result) -> float | None:
+def solved(result: ScoreResult) -> float | None:
     """1 when the item is fully right (math: correct; code: every test passed)."""
-    components: dict[str, float] = result.get("components") or {}
+    components = result.components
     if "correct" in components:
         return components["correct"]
     if "tests_total" in components and "tests_passed" in components:
@@ -71,6 +71,19 @@ def solved(result: Result) -> float | None:
             and not components.get("tests_capped")
         )
     return None
+
+
+def recorded(result: ScoreResult | None) -> dict[str, Any]:
+    """A result's fields as the debug and evaluation logs record them (``skipped``: the row
+    gave nothing to judge)."""
+    if result is None:
+        return {"status": "skipped", "components": None, "extracted": None, "detail": None}
+    return {
+        "status": result.status.value,
+        "components": result.components,
+        "extracted": result.extracted,
+        "detail": result.detail,
+    }
 
 
 class RemoteReward:
@@ -123,11 +136,11 @@ class RemoteReward:
         results = await self.client.score(items, self.options)
         elapsed = time.perf_counter() - started
 
-        by_index: dict[int, Result] = {
+        by_index: dict[int, ScoreResult] = {
             int(item["id"]): r for item, r in zip(items, results, strict=True)
         }
         rewards: list[float | None] = [
-            by_index[i]["reward"] if i in by_index else None for i in range(size)
+            by_index[i].reward if i in by_index else None for i in range(size)
         ]
         step = getattr(kwargs.get("trainer_state"), "global_step", self._calls)
         self._track_unavailable(step, list(by_index.values()), kwargs.get("log_metric"))
@@ -136,18 +149,18 @@ class RemoteReward:
         if log_extra is not None:
             log_extra(
                 "verifier_status",
-                [by_index[i]["status"] if i in by_index else "skipped" for i in range(size)],
+                [by_index[i].status.value if i in by_index else "skipped" for i in range(size)],
             )
         self._write_debug(step, questions, texts, columns, by_index, rewards)
         self._calls += 1
         return rewards
 
     def _track_unavailable(
-        self, step: int, results: list[Result], log_metric: MetricLogger | None
+        self, step: int, results: list[ScoreResult], log_metric: MetricLogger | None
     ) -> None:
-        unavailable = [r for r in results if r["status"] == "unavailable"]
+        unavailable = [r for r in results if r.status is Status.UNAVAILABLE]
         if unavailable:
-            self.last_unavailable_detail = str(unavailable[0].get("detail"))
+            self.last_unavailable_detail = unavailable[0].detail
             log.warning(
                 "step %d: %d of %d rewards unavailable: %s",
                 step + 1,
@@ -161,7 +174,7 @@ class RemoteReward:
             log_metric("verifier/unavailable_step", float(mostly))
 
     def _log_metrics(
-        self, results: list[Result], elapsed: float, log_metric: MetricLogger | None
+        self, results: list[ScoreResult], elapsed: float, log_metric: MetricLogger | None
     ) -> None:
         if log_metric is None:
             return
@@ -171,7 +184,7 @@ class RemoteReward:
         sums: dict[str, float] = defaultdict(float)
         counts: Counter[str] = Counter()
         for result in results:
-            for name, value in (result.get("components") or {}).items():
+            for name, value in result.components.items():
                 sums[name] += float(value)
                 counts[name] += 1
         for name, total in sorted(sums.items()):
@@ -179,7 +192,7 @@ class RemoteReward:
         solved_values = [v for v in map(solved, results) if v is not None]
         if solved_values:
             log_metric("verifier/accuracy", sum(solved_values) / len(solved_values))
-        statuses = Counter(str(result["status"]) for result in results)
+        statuses = Counter(result.status.value for result in results)
         for status in ("ok", "timeout", "error", "unavailable"):
             log_metric(f"verifier/status_{status}", statuses[status] / len(results))
 
@@ -189,7 +202,7 @@ class RemoteReward:
         questions: list[str],
         texts: list[str],
         columns: dict[str, list[Any]],
-        by_index: dict[int, Result],
+        by_index: dict[int, ScoreResult],
         rewards: list[float | None],
     ) -> None:
         every = self.reward.debug_log_every
@@ -199,7 +212,7 @@ class RemoteReward:
         self.debug_log.parent.mkdir(parents=True, exist_ok=True)
         with self.debug_log.open("a", encoding="utf-8") as handle:
             for index in range(min(count, len(texts))):
-                result = by_index.get(index, {})
+                result = by_index.get(index)
                 record = {
                     "step": step,
                     "call": self._calls,
@@ -211,9 +224,6 @@ class RemoteReward:
                     "language": columns["language"][index],
                     "task": columns["task"][index],
                     "reward": rewards[index],
-                    "status": result.get("status", "skipped"),
-                    "components": result.get("components"),
-                    "extracted": result.get("extracted"),
-                    "detail": result.get("detail"),
+                    **recorded(result),
                 }
                 handle.write(json.dumps(record, ensure_ascii=False) + "\n")

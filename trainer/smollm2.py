@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -25,6 +26,8 @@ from typing import Any
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_CACHE = Path(__file__).resolve().parents[1] / ".cache" / "models" / "smollm2-135m-instruct"
+# Where the folder is built instead (a volume shared with the CPU rubric, in compose).
+FOLDER_ENV = "SMOLLM2_DIR"
 # Bumped whenever the folder's contents change: an older folder is rebuilt, not reused.
 BUILD_FORMAT = 2
 BUILD_FILE = "smollm2-build.json"
@@ -119,11 +122,19 @@ def _is_current(dest: Path) -> bool:
     )
 
 
-def ensure_smollm2(dest: Path = DEFAULT_CACHE) -> Path:
-    """Build the model folder at ``dest`` once (about 10 s); later calls return at once.
+def default_folder() -> Path:
+    """The model folder's place: ``$SMOLLM2_DIR`` where set, else ``.cache/models/`` of the
+    checkout."""
+    return Path(os.environ.get(FOLDER_ENV) or DEFAULT_CACHE)
+
+
+def ensure_smollm2(dest: Path | None = None) -> Path:
+    """Build the model folder at ``dest`` (default: :func:`default_folder`) once (about 10 s
+    on an idle core, a minute on a busy one); later calls return at once.
 
     A folder from an older build (no build stamp, or another format) is rebuilt.
     """
+    dest = dest or default_folder()
     if _is_current(dest):
         return dest
     import torch

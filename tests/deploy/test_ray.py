@@ -116,8 +116,8 @@ async def score_and_check(
         return
     tally.items += len(items)
     for result, reward in zip(results, expected, strict=True):
-        if result["status"] != "ok" or result["reward"] != reward:
-            tally.lost.append(f"{result['status']} {result['reward']} != {reward}: {result}")
+        if result.status != "ok" or result.reward != reward:
+            tally.lost.append(f"{result.status} {result.reward} != {reward}: {result}")
 
 
 async def load_loop(

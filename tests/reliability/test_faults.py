@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from harness.service import ServiceProcess, free_port
+from services.contract.protocol import ScoreResult
 from trainer.service_client import AsyncServiceClient, ClientSettings
 
 ServiceFactory = Callable[[dict[str, str]], ServiceProcess]
@@ -202,7 +203,7 @@ def test_service_restarted_under_a_trainer_batch(caplog: pytest.LogCaptureFixtur
     outcome: dict[str, Any] = {}
 
     def train_step() -> None:
-        async def run() -> list[dict[str, Any]]:
+        async def run() -> list[ScoreResult]:
             try:
                 return await client.score(items, {})
             finally:
@@ -232,10 +233,10 @@ def test_service_restarted_under_a_trainer_batch(caplog: pytest.LogCaptureFixtur
     assert "error" not in outcome, outcome.get("error")
     results = outcome["results"]
     # Every item scored exactly once, in order, with the right verdict.
-    assert [r["id"] for r in results] == [item["id"] for item in items]
+    assert [r.id for r in results] == [item["id"] for item in items]
     for i, result in enumerate(results, start=1):
-        assert result["status"] == "ok", result
-        assert result["reward"] == (1.0 if i % 3 else -1.0), result
+        assert result.status == "ok", result
+        assert result.reward == (1.0 if i % 3 else -1.0), result
     assert any("retrying" in r.getMessage() for r in caplog.records)
 
 

@@ -21,6 +21,7 @@ import pytest
 
 from harness.service import running_service
 from services.admission import Admission, Backend, Saturated
+from services.contract.protocol import ScoreResult
 from services.metrics import Metrics
 from trainer.adapters.verl_reward import close_clients, compute_score_async, compute_score_batch
 from trainer.service_client import AsyncServiceClient, ClientSettings
@@ -150,7 +151,7 @@ def test_the_trainer_client_retries_through_429_and_loses_nothing(
     # retries=0: only 429s may be retried here, and they use up no attempt.
     client = AsyncServiceClient(ClientSettings(urls=(url,), retries=0, backoff_s=0.1))
 
-    async def score() -> list[dict[str, Any]]:
+    async def score() -> list[ScoreResult]:
         try:
             return await client.score(items, {})
         finally:
@@ -158,7 +159,7 @@ def test_the_trainer_client_retries_through_429_and_loses_nothing(
 
     with saturated(url):
         results = asyncio.run(score())
-    assert [r["reward"] for r in results] == [2.0] * 6 + [1.0] * 6
+    assert [r.reward for r in results] == [2.0] * 6 + [1.0] * 6
     busy = [r for r in caplog.records if "HTTP 429" in r.getMessage()]
     assert busy, "the client should have been refused at least once"
 

@@ -83,13 +83,16 @@ def test_a_round_is_scored_by_the_service(service_url: str, tmp_path: Path) -> N
 
 def test_unjudged_samples_leave_pass_at_k_open() -> None:
     # q code on a service without q: "unavailable", neither right nor wrong.
+    from services.contract.protocol import Judge, ScoreResult, Status
     from trainer.evaluation import Sample
 
-    unavailable = {
-        "status": "unavailable",
-        "reward": None,
-        "components": {"tests_total": 3.0, "format": 0.0},
-    }
+    unavailable = ScoreResult(
+        index=0,
+        status=Status.UNAVAILABLE,
+        judge=Judge.RULE,
+        reward=None,
+        components={"tests_total": 3.0, "format": 0.0},
+    )
     summary = summarise([Sample(0, "solve:{x}", unavailable)] * 4, k=4)
     assert summary["eval/pass@1"] is None and summary["eval/pass@4"] is None
     assert summary["eval/reward"] is None and summary["eval/status_unavailable"] == 1.0

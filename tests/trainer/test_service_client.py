@@ -16,6 +16,7 @@ import pytest
 
 from harness import service as service_process
 from services.contract.http_policy import HttpPolicy
+from services.contract.protocol import ScoreResult
 from trainer.config import RewardSection, ServiceSection
 from trainer.service_client import AsyncServiceClient, ClientSettings, RewardServiceError
 
@@ -35,10 +36,10 @@ def service_on(port: int) -> Iterator[str]:
         service.stop()
 
 
-def score(url: str, **policy: Any) -> list[dict[str, Any]]:
+def score(url: str, **policy: Any) -> list[ScoreResult]:
     client = AsyncServiceClient(ClientSettings(urls=(url,), **policy))
 
-    async def run() -> list[dict[str, Any]]:
+    async def run() -> list[ScoreResult]:
         try:
             return await client.score(ITEMS, OPTIONS)
         finally:
@@ -55,7 +56,7 @@ RESTART_RETRIES = 240
 def test_retries_until_the_service_is_back(caplog: pytest.LogCaptureFixture) -> None:
     port = service_process.free_port()
     with service_on(port) as url:
-        assert score(url)[0]["reward"] == 1.0
+        assert score(url)[0].reward == 1.0
     # Stopped. A call made now keeps retrying while the service restarts on the same port.
     outcome: dict[str, Any] = {}
 
@@ -81,7 +82,7 @@ def test_retries_until_the_service_is_back(caplog: pytest.LogCaptureFixture) -> 
         worker.join(timeout=RESTART_RETRIES * 2)
     assert not worker.is_alive()
     assert "error" not in outcome, outcome.get("error")
-    assert outcome["results"][0]["reward"] == 1.0
+    assert outcome["results"][0].reward == 1.0
     retries = [r for r in caplog.records if "retrying" in r.getMessage()]
     assert len(retries) >= 2, "the call should have failed and retried before the restart"
 
@@ -99,14 +100,14 @@ def test_failover_to_the_next_url(service_url: str) -> None:
     dead = f"http://127.0.0.1:{service_process.free_port()}"
     client = AsyncServiceClient(ClientSettings(urls=(dead, service_url), retries=1, backoff_s=0.05))
 
-    async def run() -> list[list[dict[str, Any]]]:
+    async def run() -> list[list[ScoreResult]]:
         try:
             return [await client.score(ITEMS, OPTIONS) for _ in range(4)]
         finally:
             await client.aclose()
 
     # Every call succeeds: an attempt that lands on the dead URL moves on to the live one.
-    assert all(results[0]["reward"] == 1.0 for results in asyncio.run(run()))
+    assert all(results[0].reward == 1.0 for results in asyncio.run(run()))
 
 
 def test_the_service_section_makes_the_clients_policy() -> None:
