@@ -71,31 +71,32 @@ GROUPS = {
 # start-up and the vLLM server's overlap on 2 cores: their waits are sized for it (a
 # replica's healthcheck ignores its first 180 s, a CPU vLLM server may take 600 s). Seconds
 # are one run's on two workers (`--durations`, 2026-11-28, the 2-core machine, the stack's
-# images cached); groups not listed follow in collection order (each under 25 s).
+# images built afresh); groups not listed follow in collection order (each under 25 s).
 LONGEST_FIRST = [
-    "compose, then ray",  # 591 s + 166 s; the stack 8 to 20 min from a fresh clone
-    "vllm",  # about 450 s
-    "verl",  # 289 s (two runs then; one now)
-    "tests/services/exploits/test_adversaries_humaneval.py",  # 273 s
-    "tests/trainer/test_demo.py",  # 165 s
-    "tests/reliability/test_faults.py",  # 131 s
-    "tests/reliability/test_equivalence_properties.py",  # 100 s
-    "tests/services/test_admission.py",  # 94 s
-    "tests/deploy/test_gateway.py",  # 77 s
-    "tests/services/tasks/math/test_workers.py",  # 62 s
-    "tests/trainer/test_training.py",  # 61 s
-    "tests/services/test_cli.py",  # 50 s
-    "tests/services/exploits/test_adversaries.py",  # 48 s
-    "tests/services/test_api.py",  # 46 s
-    "tests/services/api/test_readiness.py",  # 41 s
+    # 1264 s + 267 s; about 6 minutes of the stack's are the downloads that `make test`
+    # now fetches before the suite (scripts/compose-e2e.sh --prepare)
+    "compose, then ray",
+    "vllm",  # 510 s
+    "verl",  # 278 s
+    "tests/trainer/test_demo.py",  # 226 s
+    "tests/reliability/test_faults.py",  # 201 s
+    "tests/services/exploits/test_adversaries_humaneval.py",  # 196 s
+    "tests/services/test_admission.py",  # 132 s
+    "tests/reliability/test_equivalence_properties.py",  # 128 s
+    "tests/deploy/test_gateway.py",  # 102 s
+    "tests/services/tasks/math/test_workers.py",  # 66 s
+    "tests/services/exploits/test_adversaries.py",  # 54 s
+    "tests/services/test_cli.py",  # 51 s
+    "tests/services/mathcheck/test_two_stage_parsing.py",  # 38 s
+    "tests/trainer/test_service_client.py",  # 36 s
+    "tests/services/test_api.py",  # 36 s
+    "tests/sandbox/test_exploits.py",  # 35 s
     "tests/reliability/test_openapi_fuzz.py",  # 35 s
-    "tests/services/mathcheck/test_two_stage_parsing.py",  # 35 s
-    "tests/deploy/test_gateway_backpressure.py",  # 35 s
-    "tests/sandbox/test_exploits.py",  # 31 s
-    "tests/trainer/test_service_client.py",  # 30 s
-    "tests/services/api/test_readiness_q.py",  # 29 s
-    "tests/reliability/test_security.py",  # 28 s
-    "tests/trainer/test_recipe_commands.py",  # 28 s
+    "tests/services/api/test_readiness.py",  # 31 s
+    "tests/services/api/test_readiness_q.py",  # 28 s
+    "tests/deploy/test_gateway_backpressure.py",  # 28 s
+    "tests/reliability/test_security.py",  # 27 s
+    "tests/trainer/test_recipe_commands.py",  # 26 s
 ]
 
 
