@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from harness import machine_lock
-from tests.trainer.adapters.verl_spec import ADAPTER, REPO, ROWS, VERL_PYTHON
+from harness.compose_files import ROOT
+from tests.trainer.adapters.verl_spec import ADAPTER, ROWS, VERL_PYTHON
 
 
 @pytest.fixture(scope="session")
@@ -26,7 +27,7 @@ def verl_runs(service_url: str, tiny_model_dir: Path) -> dict[str, Any]:
     with machine_lock.held("ray"):
         done = subprocess.run(
             [str(VERL_PYTHON), "-m", "tests.trainer.adapters.verl_runs"], input=json.dumps(spec),
-            capture_output=True, text=True, env=env, timeout=1500, cwd=REPO,
+            capture_output=True, text=True, env=env, timeout=1500, cwd=ROOT,
         )  # fmt: skip
     assert done.returncode == 0, done.stderr[-5000:]
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))

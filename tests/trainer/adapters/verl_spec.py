@@ -4,12 +4,12 @@ score, as verl's data holds them (``[data_source, solution, ground_truth, extra_
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[3]
-VERL_PYTHON = REPO / ".cache" / "verl" / "bin" / "python"
-ADAPTER = REPO / "trainer" / "adapters" / "verl_reward.py"
+from harness.compose_files import ROOT
+
+VERL_PYTHON = ROOT / ".cache" / "verl" / "bin" / "python"
+ADAPTER = ROOT / "trainer" / "adapters" / "verl_reward.py"
 
 DOUBLE = "```python\nprint(int(input()) * 2)\n```"
 CODE_TRUTH = json.dumps({"inputs": ["2\n", "3\n"], "outputs": ["4\n", "7\n"]})
