@@ -60,7 +60,7 @@ compose-prepare:
 	./scripts/compose-e2e.sh --prepare || [ $$? -eq 3 ]
 
 # The lowest allowed versions (a cached venv under .cache/lowest-deps), then the service's
-# API tests and the CPU GRPO demo in it.
+# API tests and a 2-step CPU GRPO run through TRL in it.
 lowest-deps:
 	UV=$(BIN)/uv PYTHON=$(PYTHON) TORCH="$(TORCH)" SMOLLM2="$(SMOLLM2)" ./scripts/lowest-deps-check.sh
 
