@@ -41,6 +41,10 @@ RUN --mount=type=bind,from=wheels,target=/wheels \
  && if [ -n "$(ls -A /wheels)" ]; then export PIP_NO_INDEX=1 PIP_FIND_LINKS=/wheels; fi \
  && nc=; if [ "${BYTECODE}" = skip ]; then nc=--no-compile; fi \
  && pip install $nc --no-cache-dir ".[service]"
+# The LaTeX parser's prediction tables, built once here: each replica loads them at start
+# instead of building them again (services/mathcheck/parser_snapshot.py).
+ENV VERIFIER_MATH_PARSER_SNAPSHOT_DIR=/opt/parser-snapshot
+RUN python -c "import services.mathcheck.preload" && ls /opt/parser-snapshot/latex-parser-*.pickle
 # Blank settings (VERIFIER_API_KEY= in .env, an empty Secret value) mean "not set".
 COPY deploy/verifier-entrypoint.sh /usr/local/bin/verifier-entrypoint
 

@@ -18,6 +18,7 @@ from services.admission import Admission, Backend
 from services.codecheck.outcome_cache import OutcomeCache
 from services.exploits.canaries import CanaryMonitor
 from services.llm_stage import LLMStage
+from services.mathcheck import parser_snapshot
 from services.mathcheck.checker import Checker
 from services.mathcheck.symbolic import LogConvention
 from services.metrics import Metrics
@@ -63,6 +64,7 @@ async def build_backends(
     ``admission=True`` (the service) bounds the work admitted per backend.
     """
     async with AsyncExitStack() as stack:
+        parser_snapshot.hand_to_fork_server(settings.math_parser_snapshot_dir)
         checker = MathWorkers(
             settings.math_workers,
             settings.math_timeout_s,

@@ -1,12 +1,19 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
+from harness.compose_files import ROOT
 from harness.service import running_service
+from services.mathcheck import parser_snapshot
+
+# The math parser's snapshot of every service and worker pool the suite starts: inside the
+# checkout (an ignored folder), not the user's cache.
+os.environ.setdefault(parser_snapshot.DIRECTORY_ENV, str(ROOT / ".cache" / "parser-snapshot"))
 
 API_KEY = "test-key-not-a-secret"
 SMALL_BODY_LIMIT = 200_000

@@ -5,7 +5,9 @@ forked from this server (and by every replacement of a worker killed at its dead
 
 * the LaTeX parser's prediction DFA. ANTLR builds it lazily, one grammar path at a time;
   with SLL parsing (``two_stage_parsing.py``) every prediction is cached in it, and a
-  parse along paths already built costs a fraction of a cold one;
+  parse along paths already built costs a fraction of a cold one. Where the settings give
+  a snapshot directory (``parser_snapshot.py``), the tables a previous warm-up built are
+  loaded first, and written there after a warm-up that had none;
 * sympy's lazily imported modules and caches behind the comparisons (``simplify``,
   ``as_set`` for relations, set and matrix equality).
 
@@ -14,7 +16,12 @@ forked from this server (and by every replacement of a worker killed at its dead
 
 from __future__ import annotations
 
+from services.mathcheck import parser_snapshot
 from services.mathcheck.symbolic import warm_up
 from services.mathcheck.warm_up_set import WARM_UP_ANSWERS, WARM_UP_PAIRS
 
+_directory = parser_snapshot.directory_from_environment()
+_loaded = _directory is not None and parser_snapshot.load(_directory)
 warm_up(WARM_UP_ANSWERS, WARM_UP_PAIRS)
+if _directory is not None and not _loaded:
+    parser_snapshot.save(_directory)
