@@ -71,38 +71,45 @@ GROUPS = {
     "tests/trainer/adapters/test_verl_": "verl",
     "tests/services/verifier/": "vllm",
 }
-# The order groups are handed out in: longest first, so the two workers end close together.
-# xdist gives the first worker the first group and the second the second; a worker then
-# takes the next group when at most two of its tests are left (so verl, third, follows the
-# vLLM tests on the second worker while the first still runs the stack). The stack's
-# start-up and the vLLM server's overlap on 2 cores: their waits are sized for it (a
-# replica's healthcheck ignores its first 180 s, a CPU vLLM server may take 600 s). Seconds
-# are one run's on two workers (`--durations`, 2026-11-28, the 2-core machine, the stack's
-# images built afresh); groups not listed follow in collection order (each under 25 s).
+# The order groups are handed out in: longest first, so the two workers end close together,
+# except verl. xdist gives the first worker the first group and the second the second; a
+# worker then takes the next group when at most two of its tests are left. So verl runs on
+# the second worker while the first builds the stack, and the vLLM tests follow it: verl's
+# Ray has ended before the Ray Serve tests start, which never wait for its machine lock.
+# The vLLM server's tests overlap the stack's checks and the Ray tests on 2 cores: their
+# waits are sized for it (a replica's healthcheck ignores its first 180 s, a CPU vLLM
+# server may take 600 s, a new Ray replica 180 s). Seconds are one fresh clone's `make
+# test` on two workers (`--junitxml`, 2026-11-28, the 2-core machine, the stack's images
+# built afresh); groups not listed follow in collection order (each under 25 s).
 LONGEST_FIRST = [
-    # 1264 s + 267 s; about 6 minutes of the stack's are the downloads that `make test`
-    # now fetches before the suite (scripts/compose-e2e.sh --prepare)
+    # 682 s + 499 s (the Ray tests' 499 include about 4 minutes of waiting for verl's
+    # run to let go of the machine, the order before this one)
     "compose, then ray",
-    "vllm",  # 510 s
-    "verl",  # 278 s
-    "tests/trainer/test_demo.py",  # 226 s
-    "tests/reliability/test_faults.py",  # 201 s
-    "tests/services/exploits/test_adversaries_humaneval.py",  # 196 s
-    "tests/services/test_admission.py",  # 132 s
-    "tests/reliability/test_equivalence_properties.py",  # 128 s
-    "tests/deploy/test_gateway.py",  # 102 s
-    "tests/services/tasks/math/test_workers.py",  # 66 s
-    "tests/services/exploits/test_adversaries.py",  # 54 s
-    "tests/services/test_cli.py",  # 51 s
-    "tests/services/mathcheck/test_two_stage_parsing.py",  # 38 s
-    "tests/trainer/test_service_client.py",  # 36 s
-    "tests/services/test_api.py",  # 36 s
-    "tests/sandbox/test_exploits.py",  # 35 s
-    "tests/reliability/test_openapi_fuzz.py",  # 35 s
-    "tests/services/api/test_readiness.py",  # 31 s
-    "tests/services/api/test_readiness_q.py",  # 28 s
-    "tests/deploy/test_gateway_backpressure.py",  # 28 s
-    "tests/reliability/test_security.py",  # 27 s
+    # 301 s; before the vLLM tests, so that it has ended when the Ray tests start
+    "verl",
+    "vllm",  # 563 s
+    "tests/services/test_admission.py",  # 162 s
+    "tests/reliability/test_faults.py",  # 150 s
+    "tests/services/tasks/math/test_workers.py",  # 142 s
+    "tests/deploy/test_gateway.py",  # 111 s
+    "tests/services/test_cli.py",  # 109 s
+    "tests/trainer/test_demo.py",  # 95 s
+    "tests/reliability/test_equivalence_properties.py",  # 67 s
+    "tests/services/api/test_readiness.py",  # 63 s
+    "tests/services/test_api.py",  # 61 s
+    "tests/services/exploits/test_adversaries_humaneval.py",  # 55 s
+    "tests/services/test_composition.py",  # 54 s
+    "tests/services/exploits/test_adversaries.py",  # 53 s
+    "tests/trainer/test_service_client.py",  # 50 s
+    "tests/services/api/test_readiness_q.py",  # 47 s
+    "tests/reliability/test_openapi_fuzz.py",  # 46 s
+    "tests/deploy/test_gateway_backpressure.py",  # 43 s
+    "tests/reliability/test_security.py",  # 39 s
+    "tests/services/mathcheck/test_two_stage_parsing.py",  # 36 s
+    "tests/sandbox/test_exploits.py",  # 33 s
+    "tests/services/exploits/test_evaluation.py",  # 33 s
+    "tests/services/mathcheck/test_parser_snapshot.py",  # 33 s
+    "tests/sandbox/test_host_work.py",  # 29 s
     "tests/trainer/test_recipe_commands.py",  # 26 s
 ]
 
