@@ -3,7 +3,7 @@ pair of the main and the bare corpus, in every wrapper (``math_corpus.WRAPPERS``
 ``$…$``, ``\\boxed{}``, "The answer is", a long solution…) and every reference form
 (plain, ``$…$``, ``\\boxed{}``), through the real service with the lenient policy.
 
-The whole product is about 37,000 items; the suite (tests/reliability/
+The whole product is about 31,000 items; the suite (tests/reliability/
 test_equivalence_properties.py) checks every pair in one form each, the forms taken in turn
 (``rotated``), so that each form meets a share of every corpus. This script runs it all and
 writes ``benchmarks/results/math_invariance.json`` (pairs whose verdict changed, per corpus
