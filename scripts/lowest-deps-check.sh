@@ -6,8 +6,9 @@
 # compatible release), checks that each direct dependency really resolved to its floor (a
 # floor nothing can install is not a floor), then runs the service's API tests, a 2-step
 # CPU GRPO run with LoRA through TRL against the service, SmolLM2's tokenizer and the
-# reward plot in it. (The SmolLM2 demo itself runs in the suite, on the newest versions.) The venv is cached under .cache/lowest-deps/, keyed by the
-# declared requirements and this script, so an unchanged pyproject reuses it.
+# reward plot in it (the SmolLM2 demo itself runs in the suite, on the newest versions).
+# The venv is cached under .cache/lowest-deps/, keyed by the declared requirements and this
+# script, so an unchanged pyproject reuses it.
 #
 # torch is the one exception: its older Linux wheels on PyPI are CUDA builds (several GB),
 # so the venv gets $TORCH (the CPU build the Makefile installs) and the resolution is told

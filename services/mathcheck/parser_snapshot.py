@@ -24,6 +24,7 @@ does (about 1 s: sympy's caches).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.metadata
 import logging
@@ -88,8 +89,9 @@ def _singletons() -> dict[str, Any]:
     }
 
 
+@functools.cache
 def key() -> str:
-    """What a snapshot must have been written by to be read here."""
+    """What a snapshot must have been written by to be read here (hashed once a process)."""
     from latex2sympy2_extended.antlr_parser import PSLexer, PSParser
 
     from services.mathcheck import warm_up_set
@@ -143,15 +145,24 @@ def _deep_recursion() -> Iterator[None]:
         sys.setrecursionlimit(previous)
 
 
+# The class attributes that hold the tables: the parser's and the lexer's ATN and DFA, and
+# the parser's prediction-context cache.
+_PARSER_TABLES = ("atn", "decisionsToDFA", "sharedContextCache")
+_LEXER_TABLES = ("atn", "decisionsToDFA")
+
+
 def _tables() -> tuple[Any, ...]:
     parser, lexer = _recognizers()
-    return (
-        parser.atn,
-        parser.decisionsToDFA,
-        parser.sharedContextCache,
-        lexer.atn,
-        lexer.decisionsToDFA,
+    return tuple(getattr(parser, name) for name in _PARSER_TABLES) + tuple(
+        getattr(lexer, name) for name in _LEXER_TABLES
     )
+
+
+def _install(tables: tuple[Any, ...]) -> None:
+    parser, lexer = _recognizers()
+    owners = [parser] * len(_PARSER_TABLES) + [lexer] * len(_LEXER_TABLES)
+    for owner, name, value in zip(owners, _PARSER_TABLES + _LEXER_TABLES, tables, strict=True):
+        setattr(owner, name, value)
 
 
 def load(directory: Path) -> bool:
@@ -166,14 +177,7 @@ def load(directory: Path) -> bool:
     except Exception as exc:  # a damaged file: warm up as if there were none
         log.warning("math parser snapshot %s not read (%s): warming up without it", path, exc)
         return False
-    parser, lexer = _recognizers()
-    (
-        parser.atn,
-        parser.decisionsToDFA,
-        parser.sharedContextCache,
-        lexer.atn,
-        lexer.decisionsToDFA,
-    ) = tables
+    _install(tables)
     return True
 
 
