@@ -14,9 +14,8 @@ import pytest
 
 from benchmarks import bare_answers
 from benchmarks.math_corpus import CASES
+from harness.compose_files import ROOT
 from services.mathcheck import parser_snapshot
-
-ROOT = Path(__file__).resolve().parents[3]
 
 # Answers and references the warm-up set does not hold (every 4th of two corpora's): the
 # loaded tables must serve paths they hold and grow new ones as a cold parser would.
