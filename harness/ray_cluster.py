@@ -115,6 +115,20 @@ def replica_count() -> int:
     return sum(count for state, count in states.items() if state == "RUNNING")
 
 
+def app_state() -> str:
+    """The app's and the deployment's status, message and replica states, for a failure's
+    message."""
+    status = serve.status().applications.get(APP)
+    if status is None:
+        return f"no {APP} app"
+    deployment = status.deployments.get(DEPLOYMENT)
+    shown = f"app {status.status} {status.message!r}"
+    if deployment is not None:
+        states = {str(state): count for state, count in deployment.replica_states.items()}
+        shown += f"; {DEPLOYMENT} {deployment.status} {deployment.message!r} replicas {states}"
+    return shown
+
+
 def wait_for_replicas(count: int, timeout_s: float) -> float:
     """Block until exactly ``count`` replicas run, the app is RUNNING and no other replica
     actor is still alive (one that is shutting down); seconds waited."""
@@ -131,8 +145,7 @@ def wait_for_replicas(count: int, timeout_s: float) -> float:
         if status is not None and status.status == "DEPLOY_FAILED":
             raise RuntimeError(f"the verifier app failed to deploy: {status.message}")
         if time.monotonic() - start > timeout_s:
-            shown = None if status is None else (status.status, status.message)
-            raise TimeoutError(f"{count} replicas not running after {timeout_s:g}s: {shown}")
+            raise TimeoutError(f"{count} replicas not running after {timeout_s:g}s: {app_state()}")
         time.sleep(0.5)
 
 

@@ -36,21 +36,6 @@ PYTHON=${PYTHON:-$ROOT/.venv/bin/python}
 [ -x "$PYTHON" ] || PYTHON=python3
 mkdir -p "$COMPOSE_E2E_CACHE"
 
-# The checks (tests/deploy/compose_e2e.py) import httpx and the Docker SDK; everything else
-# they use is the standard library. Without them in $PYTHON, a venv of their own.
-CHECK_PACKAGES=("httpx>=0.27" "docker>=7.1")
-if ! "$PYTHON" -c 'import httpx, docker' 2>/dev/null; then
-  CHECKS_VENV=$COMPOSE_E2E_CACHE/checks-venv
-  echo "compose-e2e: $PYTHON lacks httpx or docker; installing ${CHECK_PACKAGES[*]} into $CHECKS_VENV" >&2
-  if ! { [ -x "$CHECKS_VENV/bin/python" ] || python3 -m venv "$CHECKS_VENV"; } ||
-    ! "$CHECKS_VENV/bin/python" -m pip install -q "${CHECK_PACKAGES[@]}"; then
-    echo "compose-e2e: cannot install ${CHECK_PACKAGES[*]}: run \`make install-dev\` (or" \
-      "install them into \$PYTHON) and try again" >&2
-    exit 4
-  fi
-  PYTHON=$CHECKS_VENV/bin/python
-fi
-
 STARTED=$(date +%s)
 phase() { echo "== [$(($(date +%s) - STARTED))s] $*"; }
 
@@ -70,6 +55,22 @@ eval "$wheels"
 if [ "$PREPARE" -eq 1 ]; then
   phase "prepared: $PYTHON_BASE_IMAGE, $NGINX_BASE_IMAGE, $WHEELS_IMAGE"
   exit 0
+fi
+
+# The checks (tests/deploy/compose_e2e.py) import httpx and the Docker SDK; everything else
+# they use is the standard library. Without them in $PYTHON, a venv of their own. Not
+# needed by --prepare, which `make test` runs while it installs .venv.
+CHECK_PACKAGES=("httpx>=0.27" "docker>=7.1")
+if ! "$PYTHON" -c 'import httpx, docker' 2>/dev/null; then
+  CHECKS_VENV=$COMPOSE_E2E_CACHE/checks-venv
+  echo "compose-e2e: $PYTHON lacks httpx or docker; installing ${CHECK_PACKAGES[*]} into $CHECKS_VENV" >&2
+  if ! { [ -x "$CHECKS_VENV/bin/python" ] || python3 -m venv "$CHECKS_VENV"; } ||
+    ! "$CHECKS_VENV/bin/python" -m pip install -q "${CHECK_PACKAGES[@]}"; then
+    echo "compose-e2e: cannot install ${CHECK_PACKAGES[*]}: run \`make install-dev\` (or" \
+      "install them into \$PYTHON) and try again" >&2
+    exit 4
+  fi
+  PYTHON=$CHECKS_VENV/bin/python
 fi
 
 # Settings for this run only: an empty env file, so a developer's .env does not apply.
