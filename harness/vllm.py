@@ -177,6 +177,16 @@ class VLLMServer:
         env.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
         if not self.gpu:
             env.update(VLLM_CPU_KVCACHE_SPACE="1", HF_HUB_OFFLINE="1")
+            # What the CPU server caches goes into the checkout's .cache: torch's compiled
+            # kernels, vLLM's notes on the model, and the precompiled C++ header (150 MB)
+            # that torch writes to the temporary folder whatever its cache setting says; the
+            # server's IPC sockets stay in the system's temporary folder.
+            caches = REPO / ".cache"
+            env.setdefault("TORCHINDUCTOR_CACHE_DIR", str(caches / "torchinductor"))
+            env.setdefault("VLLM_CACHE_ROOT", str(caches / "vllm"))
+            env.setdefault("VLLM_RPC_BASE_PATH", tempfile.gettempdir())
+            (caches / "vllm-tmp").mkdir(parents=True, exist_ok=True)
+            env.setdefault("TMPDIR", str(caches / "vllm-tmp"))
         if not self.gpu and (os.cpu_count() or 1) <= 4:
             # vLLM keeps one core for its scheduler, which on a 2-core host halves the model's
             # share; giving the worker every core made batches ~1.75x faster there.

@@ -11,9 +11,12 @@ from harness.compose_files import ROOT
 from harness.service import running_service
 from services.mathcheck import parser_snapshot
 
-# The math parser's snapshot of every service and worker pool the suite starts: inside the
-# checkout (an ignored folder), not the user's cache.
-os.environ.setdefault(parser_snapshot.DIRECTORY_ENV, str(ROOT / ".cache" / "parser-snapshot"))
+# What the suite's processes cache goes inside the checkout (its ignored .cache), not into the
+# user's cache: the math parser's snapshot of every service and worker pool, matplotlib's
+# font list (the vLLM server's caches: harness.vllm).
+CACHES = {parser_snapshot.DIRECTORY_ENV: "parser-snapshot", "MPLCONFIGDIR": "matplotlib"}
+for variable, folder in CACHES.items():
+    os.environ.setdefault(variable, str(ROOT / ".cache" / folder))
 
 API_KEY = "test-key-not-a-secret"
 SMALL_BODY_LIMIT = 200_000
