@@ -171,8 +171,8 @@ class VLLMServer:
         self.launch()
         return self.wait_ready()
 
-    def launch(self) -> None:
-        """Start the process and return at once; ``wait_ready`` waits for its health."""
+    def environment(self) -> dict[str, str]:
+        """The server's environment: this process's, with vLLM's CPU settings and caches."""
         env = dict(os.environ)
         env.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
         if not self.gpu:
@@ -180,17 +180,25 @@ class VLLMServer:
             # What the CPU server caches goes into the checkout's .cache: torch's compiled
             # kernels, vLLM's notes on the model, and the precompiled C++ header (150 MB)
             # that torch writes to the temporary folder whatever its cache setting says; the
-            # server's IPC sockets stay in the system's temporary folder.
+            # server's IPC sockets stay in the system's temporary folder. The kernels' folder
+            # is set whatever this process has: torch puts its /tmp default into this
+            # process's environment as soon as anything here asks for its cache folder.
             caches = REPO / ".cache"
-            env.setdefault("TORCHINDUCTOR_CACHE_DIR", str(caches / "torchinductor"))
+            env["TORCHINDUCTOR_CACHE_DIR"] = str(caches / "torchinductor")
             env.setdefault("VLLM_CACHE_ROOT", str(caches / "vllm"))
             env.setdefault("VLLM_RPC_BASE_PATH", tempfile.gettempdir())
-            (caches / "vllm-tmp").mkdir(parents=True, exist_ok=True)
             env.setdefault("TMPDIR", str(caches / "vllm-tmp"))
         if not self.gpu and (os.cpu_count() or 1) <= 4:
             # vLLM keeps one core for its scheduler, which on a 2-core host halves the model's
             # share; giving the worker every core made batches ~1.75x faster there.
             env.setdefault("VLLM_CPU_NUM_OF_RESERVED_CPU", "0")
+        return env
+
+    def launch(self) -> None:
+        """Start the process and return at once; ``wait_ready`` waits for its health."""
+        env = self.environment()
+        if "TMPDIR" in env:
+            Path(env["TMPDIR"]).mkdir(parents=True, exist_ok=True)
         self._launched_at = time.monotonic()
         with self.log_path.open("ab") as log:
             # A new session: stop() signals the whole group (API server + engine core).

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from harness.vllm import VLLMServer
+import pytest
+
+from harness.vllm import REPO, VLLMServer
 
 
 def _server(tmp_path: Path, **kwargs: Any) -> VLLMServer:
@@ -38,3 +40,18 @@ def test_first_error_is_the_root_cause_not_a_warning(tmp_path: Path) -> None:
         "RuntimeError: Engine core initialization failed. See root cause above.\n"
     )
     assert server.first_error() == "ValueError: Available memory on node 0 is less than desired"
+
+
+def test_the_cpu_server_caches_in_the_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As torch leaves it in a process that asked for its cache folder before the launch.
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", "/tmp/torchinductor_root")
+    monkeypatch.delenv("TMPDIR", raising=False)
+    env = _server(tmp_path).environment()
+    caches = REPO / ".cache"
+    assert env["TORCHINDUCTOR_CACHE_DIR"] == str(caches / "torchinductor")
+    assert env["TMPDIR"] == str(caches / "vllm-tmp")  # where torch puts its C++ header
+    assert not env["VLLM_RPC_BASE_PATH"].startswith(str(caches))  # sockets: short paths
+    gpu = _server(tmp_path, gpu=True).environment()
+    assert gpu["TORCHINDUCTOR_CACHE_DIR"] == "/tmp/torchinductor_root" and "TMPDIR" not in gpu
