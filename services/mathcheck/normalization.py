@@ -12,6 +12,16 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from services.mathcheck.latex_tokens import (
+    SPACE,
+    Kind,
+    Token,
+    closing_brace,
+    has_braces,
+    join,
+    symbol,
+    tokenize,
+)
 from services.mathcheck.number_words import DIGIT_ORDINAL, number_in_words
 from services.mathcheck.vocabulary import (
     CHOICE_LETTER,
@@ -30,16 +40,7 @@ from services.mathcheck.vocabulary import (
 # would itself be the denial of service.
 MAX_DECIMAL_EXPONENT = 400
 
-_WRAPPERS = re.compile(
-    rf"\\(?:{TEXT_FONT}|{VARIABLE_FONT}|mathsf|mathcal|boldsymbol|bm|"
-    r"operatorname|underline|framebox|textstyle)\s*\{([^{}]*)\}"
-)
-# "\\color{red}", "\\textstyle": presentation only.
-_PRESENTATION = re.compile(r"\\color\s*\{[^{}]*\}|\\(?:textstyle|scriptstyle)\b")
-# Spacing macros, but not the second backslash of a "\\\\ " row break.
-_SPACING = re.compile(r"(?<!\\)\\[,;:! ]|\\q?quad\b|~")
 _DELIMS = ("\\(", "\\)", "\\[", "\\]", "$")
-_DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree\b|\\circ\b")
 # A unit after a number: one of a known kind (a length maybe squared or cubed: "cm^2"), or
 # a word that only decorates the number ("5 apples").
 _UNIT_WORDS = "|".join(
@@ -64,8 +65,6 @@ _COUNTED_NOUN = re.compile(
 )
 # "3 thousand", "1.2 million": a number and the power of ten it is counted in.
 _SCALED = re.compile(rf"^([+-]?\d+(?:\.\d+)?)\s+({'|'.join(SCALE_WORDS)})$")
-# "5, since 5^2 = 25": the reason after the answer.
-_REASON = re.compile(r"^(.*?\S)\s*,?\s*(?:\\text\{\s*)?\b(?:since|because)\b.*$", re.DOTALL)
 # "x = 5", "x_1 = 5" and "P(x) = x^2": the name of the unknown or the function.
 # A word naming the quantity is a label too: "slope = -1/2", "\\text{area} = 12" (a
 # derivative's name is dropped when the pair is aligned).
@@ -88,7 +87,6 @@ _SIGN_WORD = re.compile(r"^(?:minus|negative)\s+(?=\d)", re.IGNORECASE)
 _WORDS = re.compile(r"^[A-Za-z][A-Za-z \-']*$")
 # "25 percent" is 25%, not 25 of some unit; "x equals 3" is "x = 3".
 _PERCENT_WORD = re.compile(r"(?<=\d)\s*(?:percent|per\s*cent|pct)\b\.?$", re.IGNORECASE)
-_EQUALS_WORD = re.compile(r"\s+equals\s+", re.IGNORECASE)
 # The two sets answers most often name in words, and their other spellings.
 _NAMED_SETS = {
     **dict.fromkeys(
@@ -140,25 +138,9 @@ _RELATION = re.compile(
         for k in sorted(RELATION_SPELLINGS, key=len, reverse=True)
     )
 )
-_CURRENCY = re.compile(r"[€£¥]|\\euro\b|\\pounds\b")
 # "32, 349" is a list of two numbers, "32,349" one number: the space after a comma between
 # digits is kept so that the two never normalise to the same string.
 _LIST_COMMA = re.compile(r"(?<=\d),\s+(?=[-+]?\d)")
-# "11,\! 111,\! 100": LaTeX's negative thin space tightens a thousands separator.
-_THIN_THOUSANDS = re.compile(r"(?<=\d),\\!\s*(?=\d{3}(?!\d))")
-# "4 (when x = 2)": a closing remark in parentheses says where the answer holds.
-_QUALIFIER = re.compile(
-    r"(?<=\S)\s*(?:\\text\{\s*)?\((?:\s*\\text\{)?\s*"
-    r"(?:when|at|if|for|where|attained|achieved|reached)\b[^()]*\)\s*$"
-)
-# "\\{x \\mid x > 2\\}" and "\\{x : 0 < x \\le 1\\}" are the condition "x > 2", "0 < x \\le 1".
-_SET_BUILDER = re.compile(
-    r"^\\\{\s*([a-zA-Z])\s*(?:\\in\s*\\mathbb\{R\}\s*)?(?:\\mid|\||:)\s*(.+?)\s*\\\}$"
-)
-# "185\\": a stray backslash at the very end means nothing.
-_TRAILING_BACKSLASH = re.compile(r"(?<!\\)\\$")
-# One spelling of an ellipsis ("1, 2, 3, ..." goes on; its dots are not a full stop).
-_ELLIPSIS = re.compile(r"\.\.\.|…|\\[lc]?dots\b")
 
 
 _UNIT_WRAPPER = re.compile(rf"\\(?:{TEXT_FONT})\s*\{{\s*([^{{}}]*?)\s*\}}")
@@ -234,6 +216,284 @@ def strip_outer_delimiters(text: str) -> str:
     return text
 
 
+# The passes of normalisation over tokens (``latex_tokens.py``), in the order
+# ``normalize_answer`` runs them.
+
+_FRACTIONS = {"\\dfrac": "\\frac", "\\tfrac": "\\frac"}
+_INVISIBLE = frozenset(("\\left", "\\right", "\\displaystyle", "\\textstyle", "\\scriptstyle"))
+_ANGLE_BRACKETS = {"\\langle": "(", "\\rangle": ")"}
+# Spacing macros; "~" is a space too.
+_SPACING = frozenset(("\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad"))
+# Fonts and decorations around letters or digits: "\\text{cm}", "\\mathbf{v}".
+_WRAPPERS = frozenset(
+    "\\" + name
+    for name in (
+        *TEXT_FONT.split("|"),
+        *VARIABLE_FONT.split("|"),
+        "mathsf", "mathcal", "boldsymbol", "bm", "operatorname", "underline", "framebox",
+        "textstyle",
+    )
+)  # fmt: skip
+_DEGREE_SIGNS = frozenset(("°", "\\degree", "\\circ"))
+_DROPPED_SYMBOLS = frozenset(("\\$", "$", "€", "£", "¥", "\\euro", "\\pounds"))
+# Words that start a closing remark in parentheses: "4 (when x = 2)".
+_REMARK_WORDS = frozenset(("when", "at", "if", "for", "where", "attained", "achieved", "reached"))
+_REASON_WORDS = ("since", "because")
+
+
+def _without_trailing_backslash(tokens: list[Token]) -> list[Token]:
+    """ "185\\": a stray backslash at the very end means nothing."""
+    return tokens[:-1] if tokens and tokens[-1].text == "\\" else tokens
+
+
+def _rstrip(tokens: list[Token]) -> list[Token]:
+    end = len(tokens)
+    while end and tokens[end - 1].kind is Kind.SPACE:
+        end -= 1
+    return tokens[:end]
+
+
+def _skip_spaces(tokens: list[Token], index: int) -> int:
+    while index < len(tokens) and tokens[index].kind is Kind.SPACE:
+        index += 1
+    return index
+
+
+def _opens_text(tokens: list[Token]) -> bool:
+    """Whether ``tokens`` end in ``\\text{``."""
+    return len(tokens) >= 2 and tokens[-1].is_symbol("{") and tokens[-2].is_command("\\text")
+
+
+def _without_qualifier(tokens: list[Token]) -> list[Token]:
+    """ "4 (when x = 2)", "4 \\text{(attained at x = 2)}": the remark in parentheses at the
+    end that says where the answer holds is not part of it."""
+    body = _rstrip(tokens)
+    if not body or not body[-1].is_symbol(")"):
+        return tokens
+    opening = len(body) - 2
+    while opening >= 0 and not any(mark in body[opening].text for mark in "()"):
+        opening -= 1
+    if opening < 0 or not body[opening].is_symbol("("):
+        return tokens
+    inside = _skip_spaces(body, opening + 1)
+    if (
+        inside + 1 < len(body)
+        and body[inside].is_command("\\text")
+        and body[inside + 1].is_symbol("{")
+    ):
+        inside = _skip_spaces(body, inside + 2)
+    if body[inside].kind is not Kind.WORD or body[inside].text not in _REMARK_WORDS:
+        return tokens
+    before = _rstrip(body[:opening])
+    start = len(_rstrip(before[:-2]) if _opens_text(before) else before)
+    return tokens[:start] if start > 0 else tokens
+
+
+def _without_reason(tokens: list[Token]) -> list[Token]:
+    """ "5, since 5^2 = 25": the reason after the answer is not part of it."""
+    for index, token in enumerate(tokens):
+        if token.kind is not Kind.WORD or token.text not in _REASON_WORDS:
+            continue
+        kept = _rstrip(tokens[:index])
+        if _opens_text(kept):
+            kept = _rstrip(kept[:-2])
+        # A comma before the reason goes, unless it is all there is ("," stays ",").
+        if kept[-1:] and kept[-1].is_symbol(",") and _rstrip(kept[:-1]):
+            kept = _rstrip(kept[:-1])
+        if kept:
+            return kept
+    return tokens
+
+
+def _presentation_dropped(tokens: list[Token]) -> list[Token]:
+    """``\\dfrac`` is ``\\frac``; ``\\left``, ``\\displaystyle`` and ``\\color{red}`` only
+    present; angle brackets are parentheses."""
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if token.kind is not Kind.COMMAND:
+            kept.append(token)
+        elif token.text in _INVISIBLE:
+            continue
+        elif token.text == "\\color":
+            after = _skip_spaces(tokens, index)
+            close = closing_brace(tokens, after) if after < len(tokens) else None
+            if (
+                close is not None
+                and tokens[after].is_symbol("{")
+                and not has_braces(tokens[after + 1 : close])
+            ):
+                index = close + 1
+            else:
+                kept.append(token)
+        elif token.text in _FRACTIONS:
+            kept.append(Token(Kind.COMMAND, _FRACTIONS[token.text]))
+        elif token.text in _ANGLE_BRACKETS:
+            kept.append(symbol(_ANGLE_BRACKETS[token.text]))
+        else:
+            kept.append(token)
+    return kept
+
+
+def _set_builder_condition(tokens: list[Token]) -> list[Token]:
+    """ "\\{x \\mid x > 2\\}" and "\\{x : 0 < x \\le 1\\}" are the condition "x > 2",
+    "0 < x \\le 1" (``x \\in \\mathbb{R}`` before the bar included)."""
+    if len(tokens) < 4 or not tokens[0].is_command("\\{") or not tokens[-1].is_command("\\}"):
+        return tokens
+    index = _skip_spaces(tokens, 1)
+    if tokens[index].kind is not Kind.WORD or len(tokens[index].text) != 1:
+        return tokens
+    index = _skip_spaces(tokens, index + 1)
+    real = ("\\in", None, "\\mathbb", "{", "R", "}")
+    if tokens[index].is_command("\\in"):
+        position = index + 1
+        for expected in real[1:]:
+            if expected is None:
+                position = _skip_spaces(tokens, position)
+                continue
+            if position >= len(tokens) or tokens[position].text != expected:
+                return tokens
+            position += 1
+        index = _skip_spaces(tokens, position)
+    if not (tokens[index].is_command("\\mid") or tokens[index].is_symbol("|", ":")):
+        return tokens
+    condition = _rstrip(tokens[_skip_spaces(tokens, index + 1) : -1])
+    return condition if condition else tokens
+
+
+def _thin_thousands(tokens: list[Token]) -> list[Token]:
+    """ "11,\\! 111,\\! 100": a negative thin space tightens a thousands separator."""
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        kept.append(token)
+        index += 1
+        if (
+            token.is_symbol(",")
+            and len(kept) >= 2
+            and kept[-2].kind is Kind.DIGITS
+            and index < len(tokens)
+            and tokens[index].is_command("\\!")
+        ):
+            after = _skip_spaces(tokens, index + 1)
+            if (
+                after < len(tokens)
+                and tokens[after].kind is Kind.DIGITS
+                and len(tokens[after].text) == 3
+            ):
+                index = after
+    return kept
+
+
+def _ellipsis(tokens: list[Token]) -> list[Token]:
+    """One spelling of an ellipsis: "1, 2, 3, ..." goes on; its dots are not a full stop."""
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        dots = all(
+            index + step < len(tokens) and tokens[index + step].is_symbol(".") for step in range(3)
+        )
+        if dots or token.is_symbol("…") or token.is_command("\\dots", "\\ldots", "\\cdots"):
+            kept.append(Token(Kind.COMMAND, "\\ldots"))
+            index += 3 if dots else 1
+        else:
+            kept.append(token)
+            index += 1
+    return kept
+
+
+def _spacing_as_space(tokens: list[Token]) -> list[Token]:
+    return [
+        SPACE if token.is_command(*_SPACING) or token.is_symbol("~") else token for token in tokens
+    ]
+
+
+def _unwrapped(tokens: list[Token]) -> list[Token]:
+    """ "\\text{cm}" -> "cm": a font or decoration around what holds no brace."""
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if token.kind is Kind.COMMAND and token.text in _WRAPPERS:
+            after = _skip_spaces(tokens, index)
+            if after < len(tokens) and tokens[after].is_symbol("{"):
+                close = closing_brace(tokens, after)
+                if close is not None and not has_braces(tokens[after + 1 : close]):
+                    kept.extend(tokens[after + 1 : close])
+                    index = close + 1
+                    continue
+        kept.append(token)
+    return kept
+
+
+def _degrees_dropped(tokens: list[Token]) -> list[Token]:
+    """ "30^\\circ", "30°", "30\\degree": a degree sign alone is decoration."""
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token.is_symbol("^"):
+            position = _skip_spaces(tokens, index + 1)
+            if position < len(tokens) and tokens[position].is_symbol("{"):
+                position = _skip_spaces(tokens, position + 1)
+            if position < len(tokens) and tokens[position].is_command("\\circ"):
+                position = _skip_spaces(tokens, position + 1)
+                if position < len(tokens) and tokens[position].is_symbol("}"):
+                    position += 1
+                index = position
+                continue
+        if not (token.is_symbol("°") or token.is_command("\\degree", "\\circ")):
+            kept.append(token)
+        index += 1
+    return kept
+
+
+def _symbols_dropped(tokens: list[Token]) -> list[Token]:
+    """Dollar signs and other currencies go; ``\\%`` is ``%``; ``{,}`` is a comma."""
+    kept: list[Token] = []
+    for token in tokens:
+        if token.text in _DROPPED_SYMBOLS and token.kind is not Kind.WORD:
+            continue
+        kept.append(symbol("%") if token.is_command("\\%") else token)
+        if (
+            len(kept) >= 3
+            and kept[-1].is_symbol("}")
+            and kept[-2].is_symbol(",")
+            and kept[-3].is_symbol("{")
+        ):
+            del kept[-3:]
+            kept.append(symbol(","))
+    return kept
+
+
+def _equals_word(tokens: list[Token]) -> list[Token]:
+    """ "x equals 3" is "x = 3"."""
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if (
+            token.kind is Kind.WORD
+            and token.text.lower() == "equals"
+            and kept
+            and kept[-1].kind is Kind.SPACE
+            and index + 1 < len(tokens)
+            and tokens[index + 1].kind is Kind.SPACE
+        ):
+            kept[-1] = SPACE
+            kept.extend((symbol("="), SPACE))
+            index += 2
+            continue
+        kept.append(token)
+        index += 1
+    return kept
+
+
 # "(x, y, z) = (1, 2, 3)": the names of the unknowns are not part of the answer.
 _TUPLE_OF_UNKNOWNS = re.compile(r"^\s*\(\s*[a-zA-Z](?:\s*,\s*[a-zA-Z])+\s*\)\s*=\s*(?=\()")
 _OR = re.compile(r"\s+or\s+|\s*,\s*or\s+")
@@ -255,25 +515,14 @@ def _solutions_of_one_unknown(text: str) -> str:
 
 def normalize_answer(answer: str) -> str:
     """A canonical string for ``answer``; equal strings mean equal answers."""
-    text = answer.strip()
-    text = _TRAILING_BACKSLASH.sub("", strip_outer_delimiters(text))
-    text = _QUALIFIER.sub("", text)
-    text = _REASON.sub(r"\1", text)
-    text = text.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
-    text = text.replace("\\left", "").replace("\\right", "").replace("\\displaystyle", "")
-    text = _PRESENTATION.sub("", text)
-    text = text.replace("\\langle", "(").replace("\\rangle", ")")
-    text = _SET_BUILDER.sub(r"\2", text)
-    text = _THIN_THOUSANDS.sub(",", text)
-    text = _ELLIPSIS.sub(r"\\ldots", text)
-    text = _SPACING.sub(" ", text)
+    tokens = _without_trailing_backslash(tokenize(strip_outer_delimiters(answer.strip())))
+    tokens = _without_reason(_without_qualifier(tokens))
+    tokens = _set_builder_condition(_presentation_dropped(tokens))
+    tokens = _spacing_as_space(_ellipsis(_thin_thousands(tokens)))
     for _ in range(3):  # \text{\textbf{x}} unwraps in two passes
-        text = _WRAPPERS.sub(r"\1", text)
-    text = _DEGREES.sub("", text)
-    text = text.replace("\\%", "%").replace("\\$", "").replace("$", "")
-    text = _CURRENCY.sub("", text)
-    text = text.replace("{,}", ",")
-    text = _EQUALS_WORD.sub(" = ", text)
+        tokens = _unwrapped(tokens)
+    tokens = _equals_word(tokenize(join(_symbols_dropped(_degrees_dropped(tokens)))))
+    text = join(tokens)
     text = _solutions_of_one_unknown(text)
     text = _TUPLE_OF_UNKNOWNS.sub("", text, count=1)
     if text.count("=") == 1:  # "k = 45, n = 2" keeps both names
