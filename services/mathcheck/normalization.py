@@ -65,12 +65,6 @@ _COUNTED_NOUN = re.compile(
 )
 # "3 thousand", "1.2 million": a number and the power of ten it is counted in.
 _SCALED = re.compile(rf"^([+-]?\d+(?:\.\d+)?)\s+({'|'.join(SCALE_WORDS)})$")
-# "x = 5", "x_1 = 5" and "P(x) = x^2": the name of the unknown or the function.
-# A word naming the quantity is a label too: "slope = -1/2", "\\text{area} = 12" (a
-# derivative's name is dropped when the pair is aligned).
-_LEADING_VARIABLE = re.compile(
-    r"^\s*(?:[a-zA-Z](?:_\{?\w+\}?)?(?:\s*\(\s*[a-zA-Z]\s*\))?|[a-zA-Z]{3,})\s*=\s*(?=[^=])"
-)
 # "P(2, -3)": a point's name before its coordinates.
 _NAMED_POINT = re.compile(r"^[A-Z]\s*(?=\([^()]*,[^()]*\)$)")
 # "1 in 36", "3 out of 4": a chance or a share written as a count.
@@ -131,13 +125,6 @@ _NAMED_SETS = {
         "\\emptyset",
     ),
 }
-# One spelling per relation, so "x >= 5", "x \\geq 5" and "x ≥ 5" normalise alike.
-_RELATION = re.compile(
-    "|".join(
-        re.escape(k) + (r"(?![a-zA-Z])" if k[0] == "\\" else "")
-        for k in sorted(RELATION_SPELLINGS, key=len, reverse=True)
-    )
-)
 # "32, 349" is a list of two numbers, "32,349" one number: the space after a comma between
 # digits is kept so that the two never normalise to the same string.
 _LIST_COMMA = re.compile(r"(?<=\d),\s+(?=[-+]?\d)")
@@ -494,23 +481,170 @@ def _equals_word(tokens: list[Token]) -> list[Token]:
     return kept
 
 
-# "(x, y, z) = (1, 2, 3)": the names of the unknowns are not part of the answer.
-_TUPLE_OF_UNKNOWNS = re.compile(r"^\s*\(\s*[a-zA-Z](?:\s*,\s*[a-zA-Z])+\s*\)\s*=\s*(?=\()")
-_OR = re.compile(r"\s+or\s+|\s*,\s*or\s+")
-_SOLUTION = re.compile(r"^\s*([a-zA-Z])\s*=\s*([^=]+?)\s*$")
+def _strip(tokens: list[Token]) -> list[Token]:
+    return _rstrip(tokens[_skip_spaces(tokens, 0) :])
 
 
-def _solutions_of_one_unknown(text: str) -> str:
+def _is_letter(token: Token) -> bool:
+    """One ASCII letter: the name of an unknown."""
+    return token.kind is Kind.WORD and len(token.text) == 1
+
+
+def _list_parts(tokens: list[Token]) -> list[list[Token]]:
+    """The parts of a list joined by commas or by " or " (", or " is one joint)."""
+    parts: list[list[Token]] = [[]]
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if token.is_symbol(","):
+            after = _skip_spaces(tokens, index)
+            if (
+                after + 1 < len(tokens)
+                and tokens[after].text == "or"
+                and tokens[after + 1].kind is Kind.SPACE
+            ):
+                index = after + 1
+            parts.append([])
+        elif (
+            token.kind is Kind.WORD
+            and token.text == "or"
+            and parts[-1][-1:]
+            and parts[-1][-1].kind is Kind.SPACE
+            and index < len(tokens)
+            and tokens[index].kind is Kind.SPACE
+        ):
+            parts.append([])
+        else:
+            parts[-1].append(token)
+    return parts
+
+
+def _solution(tokens: list[Token]) -> tuple[str, list[Token]] | None:
+    """ "x = 2" -> ("x", [2]): one unknown and its value."""
+    part = _strip(tokens)
+    if len(part) < 3 or not _is_letter(part[0]):
+        return None
+    equals = _skip_spaces(part, 1)
+    value = _strip(part[equals + 1 :])
+    if not part[equals].is_symbol("=") or not value or any(t.is_symbol("=") for t in value):
+        return None
+    return part[0].text, value
+
+
+def _solutions_of_one_unknown(tokens: list[Token]) -> list[Token]:
     """ "x = 2 or x = 4" and "x = 2, x = 4" list the values 2, 4 of one unknown."""
+    text = join(tokens)
     if "=" not in text or not any(ch.isdigit() for ch in text):
-        return text
-    parts = _OR.sub(", ", text).split(",")
-    solutions = [_SOLUTION.match(part) for part in parts]
-    if len(parts) < 2 or any(solution is None for solution in solutions):
-        return text
-    if len({solution.group(1) for solution in solutions if solution is not None}) != 1:
-        return text
-    return ", ".join(solution.group(2) for solution in solutions if solution is not None)
+        return tokens
+    solutions = [_solution(part) for part in _list_parts(tokens)]
+    if len(solutions) < 2 or any(solution is None for solution in solutions):
+        return tokens
+    if len({solution[0] for solution in solutions if solution is not None}) != 1:
+        return tokens
+    listed: list[Token] = []
+    for solution in solutions:
+        if solution is not None:
+            listed.extend([symbol(","), SPACE, *solution[1]] if listed else solution[1])
+    return listed
+
+
+def _without_tuple_of_unknowns(tokens: list[Token]) -> list[Token]:
+    """ "(x, y, z) = (1, 2, 3)": the names of the unknowns are not part of the answer."""
+    index = _skip_spaces(tokens, 0)
+    if index >= len(tokens) or not tokens[index].is_symbol("("):
+        return tokens
+    names = 0
+    while True:
+        index = _skip_spaces(tokens, index + 1)
+        if index >= len(tokens) or not _is_letter(tokens[index]):
+            return tokens
+        names += 1
+        index = _skip_spaces(tokens, index + 1)
+        if index < len(tokens) and tokens[index].is_symbol(")"):
+            break
+        if index >= len(tokens) or not tokens[index].is_symbol(","):
+            return tokens
+    equals = _skip_spaces(tokens, index + 1)
+    if names < 2 or equals >= len(tokens) or not tokens[equals].is_symbol("="):
+        return tokens
+    value = _skip_spaces(tokens, equals + 1)
+    return tokens[value:] if value < len(tokens) and tokens[value].is_symbol("(") else tokens
+
+
+def _name_end(tokens: list[Token], index: int) -> int | None:
+    """The end of the name of an unknown, a function or a quantity at ``index``: "x",
+    "x_1", "x_{12}", "P(x)", "slope"; None if there is none."""
+    if index >= len(tokens) or tokens[index].kind is not Kind.WORD:
+        return None
+    if len(tokens[index].text) >= 3:
+        return index + 1
+    if len(tokens[index].text) != 1:
+        return None
+    index += 1
+    if index < len(tokens) and tokens[index].is_symbol("_"):
+        position = index + 1
+        if position < len(tokens) and tokens[position].is_symbol("{"):
+            position += 1
+        start = position
+        while position < len(tokens) and (
+            tokens[position].kind in (Kind.WORD, Kind.DIGITS) or tokens[position].is_symbol("_")
+        ):
+            position += 1
+        if position > start:
+            index = position + (position < len(tokens) and tokens[position].is_symbol("}"))
+    argument = _skip_spaces(tokens, index)
+    if argument < len(tokens) and tokens[argument].is_symbol("("):
+        letter = _skip_spaces(tokens, argument + 1)
+        closing = _skip_spaces(tokens, letter + 1)
+        if (
+            letter < len(tokens)
+            and _is_letter(tokens[letter])
+            and closing < len(tokens)
+            and tokens[closing].is_symbol(")")
+        ):
+            return closing + 1
+    return index
+
+
+def _without_leading_name(tokens: list[Token]) -> list[Token]:
+    """ "x = 5", "x_1 = 5", "P(x) = x^2", "slope = -1/2", "\\text{area} = 12": the name of
+    the unknown, the function or the quantity is not part of the answer."""
+    end = _name_end(tokens, _skip_spaces(tokens, 0))
+    if end is None:
+        return tokens
+    equals = _skip_spaces(tokens, end)
+    if equals + 1 >= len(tokens) or not tokens[equals].is_symbol("="):
+        return tokens
+    return tokens[equals + 1 :]
+
+
+def _one_spelling(tokens: list[Token]) -> list[Token]:
+    """One spelling of the empty set and of each relation ("x >= 5", "x \\geq 5" and
+    "x ≥ 5" alike)."""
+    kept: list[Token] = []
+    for token in tokens:
+        if token.is_command("\\varnothing") or (
+            token.is_command("\\}") and kept[-1:] and kept[-1].is_command("\\{")
+        ):
+            if token.is_command("\\}"):
+                kept.pop()
+            kept.append(Token(Kind.COMMAND, "\\emptyset"))
+            continue
+        pair = kept[-1].text + token.text if kept[-1:] and kept[-1].kind is Kind.SYMBOL else ""
+        if token.kind is Kind.SYMBOL and pair in RELATION_SPELLINGS:
+            kept[-1] = Token(Kind.COMMAND, RELATION_SPELLINGS[pair])
+        elif token.kind in (Kind.SYMBOL, Kind.COMMAND) and token.text in RELATION_SPELLINGS:
+            spelled = RELATION_SPELLINGS[token.text]
+            kept.append(Token(Kind.COMMAND if spelled[0] == "\\" else Kind.SYMBOL, spelled))
+        else:
+            kept.append(token)
+    return kept
+
+
+def _single_spaces(tokens: list[Token]) -> list[Token]:
+    """Each run of spaces one space, none at either end."""
+    return [SPACE if token.kind is Kind.SPACE else token for token in _strip(tokens)]
 
 
 def normalize_answer(answer: str) -> str:
@@ -522,14 +656,11 @@ def normalize_answer(answer: str) -> str:
     for _ in range(3):  # \text{\textbf{x}} unwraps in two passes
         tokens = _unwrapped(tokens)
     tokens = _equals_word(tokenize(join(_symbols_dropped(_degrees_dropped(tokens)))))
-    text = join(tokens)
-    text = _solutions_of_one_unknown(text)
-    text = _TUPLE_OF_UNKNOWNS.sub("", text, count=1)
-    if text.count("=") == 1:  # "k = 45, n = 2" keeps both names
-        text = _LEADING_VARIABLE.sub("", text, count=1)
-    text = text.replace("\\varnothing", "\\emptyset").replace("\\{\\}", "\\emptyset")
-    text = _RELATION.sub(lambda match: RELATION_SPELLINGS[match.group()], text)
-    text = _between_bounds(" ".join(text.split()))
+    tokens = _without_tuple_of_unknowns(_solutions_of_one_unknown(tokens))
+    if sum(token.is_symbol("=") for token in tokens) == 1:  # "k = 45, n = 2" keeps both names
+        tokens = _without_leading_name(tokens)
+    text = join(_single_spaces(_one_spelling(tokens)))
+    text = _between_bounds(text)
     text = _PERCENT_WORD.sub("%", text)
     # "2 1/2" is a mixed number: make it explicit before spaces are dropped ("21/2").
     text = _SPACED_MIXED.sub(r"\1\\frac{\2}{\3}", text).rstrip(".").strip()
