@@ -8,9 +8,10 @@ leading ``x =``); number parsing turns every plain numeric notation into an exac
 
 from __future__ import annotations
 
-import re
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import product
 
 from services.mathcheck.latex_tokens import (
     SPACE,
@@ -21,13 +22,13 @@ from services.mathcheck.latex_tokens import (
     join,
     symbol,
     tokenize,
+    without_spaces,
 )
 from services.mathcheck.number_words import DIGIT_ORDINAL, number_in_words
 from services.mathcheck.vocabulary import (
-    CHOICE_LETTER,
     CONSTANT_LETTERS,
     DECORATION_UNITS,
-    POWER_WORD,
+    POWER_WORDS,
     RELATION_SPELLINGS,
     REVERSED_RELATION,
     SCALE_WORDS,
@@ -41,46 +42,6 @@ from services.mathcheck.vocabulary import (
 MAX_DECIMAL_EXPONENT = 400
 
 _DELIMS = ("\\(", "\\)", "\\[", "\\]", "$")
-# A unit after a number: one of a known kind (a length maybe squared or cubed: "cm^2"), or
-# a word that only decorates the number ("5 apples").
-_UNIT_WORDS = "|".join(
-    re.escape(name) + (r"\^?\{?[23]?\}?" if UNITS.get(name, ("",))[0] == "length" else "")
-    for name in sorted((*UNITS, *DECORATION_UNITS), key=len, reverse=True)
-)
-# "12 square centimeters", "60 km per hour": a unit, maybe of area or volume, maybe a rate;
-# "3.75 per pound": a price per unit (but "5 per cent" is 5%).
-_TRAILING_UNIT = re.compile(
-    rf"^(.*?(?:[\d}}]|\\[a-zA-Z]+))\s+(?:(?:(?:{POWER_WORD})\s*)?(?:{_UNIT_WORDS})"
-    rf"(?:\s*(?:per|/)\s*[a-z]+)?|per\s+(?!cents?\b)(?:{_UNIT_WORDS}))$",
-    re.IGNORECASE,
-)
-# "10cm", "10weeks": a unit of two or more letters written against its number ("10m" may be
-# ten times m).
-_GLUED_UNIT = re.compile(rf"^(.*?\d)(?=[a-zA-Z]{{2}})(?:{_UNIT_WORDS})$", re.IGNORECASE)
-# "3 solutions", "12 triangles": a plain number counting things named by one word. Words
-# that scale the number or are math are not a count's noun.
-_COUNTED_NOUN = re.compile(
-    rf"^([+-]?\d+(?:\.\d+)?)\s+(?!(?:{'|'.join(SCALE_WORDS)}|score|"
-    r"sin|cos|tan|cot|sec|csc|log|ln|exp|sqrt|mod|pi|choose|factorial)s?\b)[a-z]{3,}$"
-)
-# "3 thousand", "1.2 million": a number and the power of ten it is counted in.
-_SCALED = re.compile(rf"^([+-]?\d+(?:\.\d+)?)\s+({'|'.join(SCALE_WORDS)})$")
-# "P(2, -3)": a point's name before its coordinates.
-_NAMED_POINT = re.compile(r"^[A-Z]\s*(?=\([^()]*,[^()]*\)$)")
-# "1 in 36", "3 out of 4": a chance or a share written as a count.
-_OUT_OF = re.compile(r"^(\d+)\s+(?:in|out\s+of)\s+(\d+)$")
-_SPACED_MIXED = re.compile(r"^([+-]?\d+)\s+(?:and\s+)?(\d+)\s*/\s*(\d+)$")
-# "(C)", "Option C", "Answer: C", "(C) is correct": a multiple-choice letter.
-_CHOICE = re.compile(
-    rf"^(?:(?:option|choice|answer)\s*:?\s*)?\(?({CHOICE_LETTER})\)?"
-    r"(?:\s+is\s+(?:correct|right|the\s+answer))?$",
-    re.IGNORECASE,
-)
-# "minus 3", "negative 2.5": a sign in words.
-_SIGN_WORD = re.compile(r"^(?:minus|negative)\s+(?=\d)", re.IGNORECASE)
-_WORDS = re.compile(r"^[A-Za-z][A-Za-z \-']*$")
-# "25 percent" is 25%, not 25 of some unit; "x equals 3" is "x = 3".
-_PERCENT_WORD = re.compile(r"(?<=\d)\s*(?:percent|per\s*cent|pct)\b\.?$", re.IGNORECASE)
 # The two sets answers most often name in words, and their other spellings.
 _NAMED_SETS = {
     **dict.fromkeys(
@@ -125,35 +86,74 @@ _NAMED_SETS = {
         "\\emptyset",
     ),
 }
-# "32, 349" is a list of two numbers, "32,349" one number: the space after a comma between
-# digits is kept so that the two never normalise to the same string.
-_LIST_COMMA = re.compile(r"(?<=\d),\s+(?=[-+]?\d)")
 
 
-_UNIT_WRAPPER = re.compile(rf"\\(?:{TEXT_FONT})\s*\{{\s*([^{{}}]*?)\s*\}}")
-_UNIT_SPACING = re.compile(r"\\[,;: ]|~")
+_TEXT_FONTS = frozenset("\\" + name for name in TEXT_FONT.split("|"))
+_NOTE_FONTS = _TEXT_FONTS | frozenset("\\" + name for name in VARIABLE_FONT.split("|"))
+_VARIABLE_FONTS = frozenset("\\" + name for name in VARIABLE_FONT.split("|"))
+_UNIT_SPACING = frozenset(("\\,", "\\;", "\\:", "\\ "))
 
 
 def unwrapped_quantity(text: str) -> str:
     """ "1.5 \\,\\text{ hours}" -> "1.5 hours": a quantity with its unit as plain words."""
-    bare = strip_outer_delimiters(text)
-    return _UNIT_SPACING.sub(" ", _UNIT_WRAPPER.sub(r" \1", bare)).strip()
+    tokens = tokenize(strip_outer_delimiters(text))
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if token.kind is Kind.COMMAND and token.text in _TEXT_FONTS:
+            opening = _skip_spaces(tokens, index)
+            close = closing_brace(tokens, opening) if opening < len(tokens) else None
+            if close is not None and tokens[opening].is_symbol("{"):
+                inside = tokens[opening + 1 : close]
+                if not has_braces(inside):
+                    kept.extend((SPACE, *_strip(inside)))
+                    index = close + 1
+                    continue
+        kept.append(token)
+    spaced = (
+        SPACE if token.is_command(*_UNIT_SPACING) or token.is_symbol("~") else token
+        for token in kept
+    )
+    return join(spaced).strip()
 
 
-# A closing note in text after the value ("2 \\text{ (only solution)}", "8 \\text{ cm}^2"),
-# maybe in another font, maybe raised to a power.
-_CLOSING_NOTE = re.compile(
-    rf"^(?P<value>.*?\S)\s*\\(?P<font>{TEXT_FONT}|{VARIABLE_FONT})\s*"
-    r"\{(?P<note>[^{}]*)\}\s*(?:\^\s*\{?\s*\d\s*\}?)?\s*$"
-)
-_VARIABLE_FONTS = VARIABLE_FONT.split("|")
-# The end of a number or a constant: a unit may follow it ("5\\text{ m}", "8\\pi\\text{ m}").
-_NUMBER_END = re.compile(r"(?:\d|\}|\\pi)$")
-# Spacing before a note: "8\\pi \\,\\text{m}" is 8 pi metres.
-_TRAILING_SPACE = re.compile(r"(?:\s|\\[,;: ]|~)+$")
+def _closing_note(tokens: list[Token]) -> tuple[list[Token], str, str] | None:
+    """ "2 \\text{ (only solution)}", "8 \\text{ cm}^2": the value, the font and the words
+    of a closing note in a font (maybe raised to a power) after it; None if none ends it."""
+    for index, token in enumerate(tokens):
+        if token.kind is not Kind.COMMAND or token.text not in _NOTE_FONTS:
+            continue
+        if not any(before.kind is not Kind.SPACE for before in tokens[:index]):
+            continue
+        opening = _skip_spaces(tokens, index + 1)
+        close = closing_brace(tokens, opening) if opening < len(tokens) else None
+        if close is None or not tokens[opening].is_symbol("{"):
+            continue
+        inside = tokens[opening + 1 : close]
+        if has_braces(inside) or not _is_power_or_nothing(tokens[close + 1 :]):
+            continue
+        return tokens[:index], token.text, join(inside)
+    return None
 
 
-def _is_note(value: str, font: str, note: str) -> bool:
+def _is_power_or_nothing(tokens: list[Token]) -> bool:
+    """ "", "^2", "^{3}": nothing but a one-digit power (spaces aside)."""
+    rest = without_spaces(tokens)
+    if not rest:
+        return True
+    if not rest[0].is_symbol("^"):
+        return False
+    rest = rest[1:]
+    if rest[:1] and rest[0].is_symbol("{"):
+        rest = rest[1:]
+    if not rest or rest[0].kind is not Kind.DIGITS or len(rest[0].text) != 1:
+        return False
+    return rest[1:] == [] or (len(rest) == 2 and rest[1].is_symbol("}"))
+
+
+def _is_note(value: list[Token], font: str, note: str) -> bool:
     """Whether ``\\font{note}`` after ``value`` is a note or a unit, not part of the value.
 
     Words in text are a note ("(only solution)", "cm", "apples"); but letters alone in a
@@ -167,26 +167,36 @@ def _is_note(value: str, font: str, note: str) -> bool:
     if font in _VARIABLE_FONTS:
         return len(words) > 1 and (words.lower() in UNITS or words.lower() in DECORATION_UNITS)
     if len(words) == 1:
-        return words.lower() in UNITS and _NUMBER_END.search(value) is not None
+        last = value[-1:]
+        ends_number = bool(last) and (
+            last[0].kind is Kind.DIGITS or last[0].is_symbol("}") or last[0].is_command("\\pi")
+        )
+        return words.lower() in UNITS and ends_number
     return True
 
 
 def without_note(text: str) -> str:
     """ "2 \\text{ (only solution)}" -> "2", "8 \\text{ cm}^3" -> "8": the value before a
     closing note or unit in text, for the symbolic engine; ``text`` when it ends in none."""
-    note = _CLOSING_NOTE.match(text)
-    value = _TRAILING_SPACE.sub("", note["value"]) if note is not None else ""
-    if note is not None and _is_note(value, note["font"], note["note"]):
-        return without_unit(value)
+    note = _closing_note(tokenize(text))
+    if note is not None:
+        value = note[0]
+        while value and (
+            value[-1].kind is Kind.SPACE
+            or value[-1].is_command(*_UNIT_SPACING)
+            or value[-1].is_symbol("~")
+        ):
+            value = value[:-1]
+        if _is_note(value, note[1], note[2]):
+            return without_unit(join(value))
     return without_unit(text)
 
 
 def without_unit(text: str) -> str:
     """ "1.047 \\text{ rad}" -> "1.047", "8\\pi \\text{ cm}^3" -> "8\\pi": the value of a
     quantity, for the symbolic engine; ``text`` itself when it ends in no unit."""
-    spaced = unwrapped_quantity(text)
-    unit = _TRAILING_UNIT.match(spaced) or _GLUED_UNIT.match(spaced)
-    return unit.group(1).strip() if unit is not None else text
+    value = _value_before_unit(tokenize(unwrapped_quantity(text)))
+    return text if value is None else join(value)
 
 
 def strip_outer_delimiters(text: str) -> str:
@@ -226,6 +236,11 @@ _DROPPED_SYMBOLS = frozenset(("\\$", "$", "€", "£", "¥", "\\euro", "\\pounds
 # Words that start a closing remark in parentheses: "4 (when x = 2)".
 _REMARK_WORDS = frozenset(("when", "at", "if", "for", "where", "attained", "achieved", "reached"))
 _REASON_WORDS = ("since", "because")
+# The token texts each pass looks for: a pass over an answer without any returns at once.
+_PRESENTATION_COMMANDS = _INVISIBLE | {"\\color", *_FRACTIONS, *_ANGLE_BRACKETS}
+_ELLIPSIS_MARKS = frozenset((".", "…", "\\dots", "\\ldots", "\\cdots"))
+_DEGREE_MARKS = frozenset(("^", "°", "\\degree", "\\circ"))
+_SYMBOL_MARKS = _DROPPED_SYMBOLS | {"\\%", "{"}
 
 
 def _without_trailing_backslash(tokens: list[Token]) -> list[Token]:
@@ -295,6 +310,8 @@ def _without_reason(tokens: list[Token]) -> list[Token]:
 def _presentation_dropped(tokens: list[Token]) -> list[Token]:
     """``\\dfrac`` is ``\\frac``; ``\\left``, ``\\displaystyle`` and ``\\color{red}`` only
     present; angle brackets are parentheses."""
+    if not any(token.text in _PRESENTATION_COMMANDS for token in tokens):
+        return tokens
     kept: list[Token] = []
     index = 0
     while index < len(tokens):
@@ -352,6 +369,8 @@ def _set_builder_condition(tokens: list[Token]) -> list[Token]:
 
 def _thin_thousands(tokens: list[Token]) -> list[Token]:
     """ "11,\\! 111,\\! 100": a negative thin space tightens a thousands separator."""
+    if not any(token.text == "\\!" for token in tokens):
+        return tokens
     kept: list[Token] = []
     index = 0
     while index < len(tokens):
@@ -377,6 +396,8 @@ def _thin_thousands(tokens: list[Token]) -> list[Token]:
 
 def _ellipsis(tokens: list[Token]) -> list[Token]:
     """One spelling of an ellipsis: "1, 2, 3, ..." goes on; its dots are not a full stop."""
+    if not any(token.text in _ELLIPSIS_MARKS for token in tokens):
+        return tokens
     kept: list[Token] = []
     index = 0
     while index < len(tokens):
@@ -394,6 +415,8 @@ def _ellipsis(tokens: list[Token]) -> list[Token]:
 
 
 def _spacing_as_space(tokens: list[Token]) -> list[Token]:
+    if not any(token.text in _SPACING or token.text == "~" for token in tokens):
+        return tokens
     return [
         SPACE if token.is_command(*_SPACING) or token.is_symbol("~") else token for token in tokens
     ]
@@ -401,6 +424,8 @@ def _spacing_as_space(tokens: list[Token]) -> list[Token]:
 
 def _unwrapped(tokens: list[Token]) -> list[Token]:
     """ "\\text{cm}" -> "cm": a font or decoration around what holds no brace."""
+    if not any(token.text in _WRAPPERS for token in tokens):
+        return tokens
     kept: list[Token] = []
     index = 0
     while index < len(tokens):
@@ -420,6 +445,8 @@ def _unwrapped(tokens: list[Token]) -> list[Token]:
 
 def _degrees_dropped(tokens: list[Token]) -> list[Token]:
     """ "30^\\circ", "30°", "30\\degree": a degree sign alone is decoration."""
+    if not any(token.text in _DEGREE_MARKS for token in tokens):
+        return tokens
     kept: list[Token] = []
     index = 0
     while index < len(tokens):
@@ -442,6 +469,8 @@ def _degrees_dropped(tokens: list[Token]) -> list[Token]:
 
 def _symbols_dropped(tokens: list[Token]) -> list[Token]:
     """Dollar signs and other currencies go; ``\\%`` is ``%``; ``{,}`` is a comma."""
+    if not any(token.text in _SYMBOL_MARKS for token in tokens):
+        return tokens
     kept: list[Token] = []
     for token in tokens:
         if token.text in _DROPPED_SYMBOLS and token.kind is not Kind.WORD:
@@ -619,9 +648,16 @@ def _without_leading_name(tokens: list[Token]) -> list[Token]:
     return tokens[equals + 1 :]
 
 
+_SPELLING_MARKS = frozenset(
+    ("\\varnothing", "\\}", *RELATION_SPELLINGS, *(spelling[:1] for spelling in RELATION_SPELLINGS))
+)
+
+
 def _one_spelling(tokens: list[Token]) -> list[Token]:
     """One spelling of the empty set and of each relation ("x >= 5", "x \\geq 5" and
     "x ≥ 5" alike)."""
+    if not any(token.text in _SPELLING_MARKS for token in tokens):
+        return tokens
     kept: list[Token] = []
     for token in tokens:
         if token.is_command("\\varnothing") or (
@@ -647,110 +683,480 @@ def _single_spaces(tokens: list[Token]) -> list[Token]:
     return [SPACE if token.kind is Kind.SPACE else token for token in _strip(tokens)]
 
 
+# The passes over the whole answer's words, once spaces are single.
+
+_NOT_COUNTED = frozenset(
+    (*SCALE_WORDS, "score", "sin", "cos", "tan", "cot", "sec", "csc", "log", "ln", "exp",
+     "sqrt", "mod", "pi", "choose", "factorial")
+)  # fmt: skip
+_CHOICE_WORDS = frozenset(("option", "choice", "answer"))
+_UNITS_BY_INITIAL: dict[str, list[str]] = {}
+for _name in (*UNITS, *DECORATION_UNITS):
+    _UNITS_BY_INITIAL.setdefault(_name[0], []).append(_name)
+# What may follow a length's name to square or cube it: "cm^2", "cm^{3}", "cm2" (each part
+# may be left out).
+_LENGTH_SUFFIXES = sorted(
+    {"".join(parts) for parts in product(("^", ""), ("{", ""), ("2", "3", ""), ("}", ""))} - {""}
+)
+
+
+def _unit_end(text: str, start: int) -> list[int]:
+    """Where a unit's name written at ``start`` of lower-case ``text`` may end ("cm^2": a
+    length may be squared or cubed)."""
+    ends: list[int] = []
+    for name in _UNITS_BY_INITIAL.get(text[start : start + 1], ()):
+        if not text.startswith(name, start):
+            continue
+        end = start + len(name)
+        ends.append(end)
+        if UNITS.get(name, ("",))[0] == "length":
+            ends.extend(
+                end + len(suffix) for suffix in _LENGTH_SUFFIXES if text.startswith(suffix, end)
+            )
+    return ends
+
+
+def _is_rate_tail(text: str) -> bool:
+    """ " per hour", "/h", " / s": what follows a unit to make it a rate (letters last)."""
+    rest = text.lstrip(" ")
+    for joint in ("per", "/"):
+        if rest.startswith(joint):
+            word = rest[len(joint) :].lstrip(" ")
+            return word.isascii() and word.isalpha()
+    return False
+
+
+def _is_unit_phrase(text: str) -> bool:
+    """ "cm", "square centimeters", "km per hour", "per pound": a unit after a number, maybe
+    of area or volume, maybe a rate; a price per unit (but "per cent" is a percent)."""
+    text = text.lower()
+    if text.startswith("per "):
+        rest = text[4:].lstrip(" ")
+        if rest.split(" ")[0] not in ("cent", "cents") and len(rest) in _unit_end(rest, 0):
+            return True
+    starts = [0]
+    for word in POWER_WORDS:
+        if text.startswith(word):
+            after = len(word)
+            while text[after : after + 1] == " ":
+                after += 1
+            starts.append(after)
+    return any(
+        end == len(text) or _is_rate_tail(text[end:])
+        for start in starts
+        for end in _unit_end(text, start)
+    )
+
+
+def _number_tokens(tokens: list[Token]) -> bool:
+    """ "12", "-3", "2.5": a sign, digits, maybe a point and digits."""
+    body = tokens[1:] if tokens[:1] and tokens[0].is_symbol("+", "-") else tokens
+    if len(body) == 3 and body[1].is_symbol("."):
+        return body[0].kind is Kind.DIGITS and body[2].kind is Kind.DIGITS
+    return len(body) == 1 and body[0].kind is Kind.DIGITS
+
+
+def _value_before_unit(tokens: list[Token]) -> list[Token] | None:
+    """ "12 square centimeters" -> "12", "60 km per hour" -> "60", "10cm" -> "10": the value
+    of a quantity; None when it ends in no unit."""
+    for index, token in enumerate(tokens):
+        if token.kind is Kind.SPACE and index:
+            last = tokens[index - 1]
+            ends_value = (
+                last.kind is Kind.DIGITS
+                or last.is_symbol("}")
+                or (
+                    last.kind is Kind.COMMAND
+                    and last.text[1:].isascii()
+                    and last.text[1:].isalpha()
+                )
+            )
+            if ends_value and _is_unit_phrase(join(tokens[index + 1 :])):
+                return _strip(tokens[:index])
+    for index, token in enumerate(tokens):
+        if token.kind is Kind.DIGITS and index + 1 < len(tokens):
+            rest = join(tokens[index + 1 :])
+            # "10cm", "10weeks": two letters or more ("10m" may be ten times m).
+            glued = len(rest) >= 2 and rest[:2].isascii() and rest[:2].isalpha()
+            if glued and len(rest) in _unit_end(rest.lower(), 0):
+                return _strip(tokens[: index + 1])
+    return None
+
+
+def _without_unit_words(tokens: list[Token]) -> list[Token]:
+    """ "12 square centimeters" -> "12", "3 solutions" -> "3": the number without the unit
+    or the noun it counts (one word; words that scale the number or are math count
+    nothing)."""
+    value = _value_before_unit(tokens)
+    if value is not None:
+        return value
+    if len(tokens) >= 3 and tokens[-2].kind is Kind.SPACE and _number_tokens(tokens[:-2]):
+        noun = tokens[-1]
+        counted = noun.text.removesuffix("s")
+        if (
+            noun.kind is Kind.WORD
+            and len(noun.text) >= 3
+            and noun.text.islower()
+            and noun.text not in _NOT_COUNTED
+            and counted not in _NOT_COUNTED
+        ):
+            return tokens[:-2]
+    return tokens
+
+
+def _percent_word(tokens: list[Token]) -> list[Token]:
+    """ "25 percent", "25 per cent", "25 pct." -> "25%"."""
+    end = len(tokens) - (1 if tokens[-1:] and tokens[-1].is_symbol(".") else 0)
+    words = [token.text.lower() for token in tokens[:end]]
+    for spelling in (["percent"], ["pct"], ["per", "cent"], ["per", " ", "cent"]):
+        start = end - len(spelling)
+        if start > 0 and words[start:end] == spelling:
+            value = _rstrip(tokens[:start])
+            if value and value[-1].kind is Kind.DIGITS:
+                return [*value, symbol("%")]
+    return tokens
+
+
+def _mixed_number(tokens: list[Token]) -> list[Token]:
+    """ "2 1/2", "2 and 1/2" -> "2\\frac{1}{2}": a mixed number, explicit before spaces go."""
+    body = without_spaces(tokens)
+    sign = body[:1] if body[:1] and body[0].is_symbol("+", "-") else []
+    body = body[len(sign) :]
+    if body[1:2] and body[1].text == "and":
+        body = [body[0], *body[2:]]
+    if (
+        len(body) != 4
+        or not tokens[len(sign) + 1 : len(sign) + 2]
+        or tokens[len(sign) + 1].kind is not Kind.SPACE
+        or not all(body[i].kind is Kind.DIGITS for i in (0, 1, 3))
+        or not body[2].is_symbol("/")
+    ):
+        return tokens
+    whole, top, bottom = body[0].text, body[1].text, body[3].text
+    return tokenize("".join(t.text for t in sign) + f"{whole}\\frac{{{top}}}{{{bottom}}}")
+
+
+def _scaled(tokens: list[Token]) -> list[Token]:
+    """ "3 thousand", "1.2 million": the number it says, exactly."""
+    if len(tokens) >= 3 and tokens[-2].kind is Kind.SPACE and _number_tokens(tokens[:-2]):
+        scale = SCALE_WORDS.get(tokens[-1].text)
+        if scale is not None:
+            # "3000", or "2469/2" for 1.2345 thousand: both parse exactly.
+            return tokenize(str(Fraction(join(tokens[:-2])) * scale))
+    return tokens
+
+
+def _is_half_of_day(text: str) -> bool:
+    """ "pm", "p.m.", "a. m", "": a.m. or p.m., or nothing."""
+    if not text:
+        return True
+    index = 1 + (text[1:2] == ".")
+    while text[index : index + 1] == " ":
+        index += 1
+    return text[0] in "ap" and text[index:] in ("m", "m.")
+
+
+def _clock_time(tokens: list[Token]) -> list[Token]:
+    """ "8:34 p.m." and "20:34:00" -> "20:34" (24-hour, seconds only when not zero)."""
+    fields = tokens[0:1] + tokens[2:3]
+    if (
+        len(tokens) < 3
+        or not tokens[1].is_symbol(":")
+        or any(token.kind is not Kind.DIGITS for token in fields)
+        or not 1 <= len(tokens[0].text) <= 2
+        or len(tokens[2].text) != 2
+    ):
+        return tokens
+    seconds, rest = None, tokens[3:]
+    if rest[:1] and rest[0].is_symbol(":"):
+        if len(rest) < 2 or rest[1].kind is not Kind.DIGITS or len(rest[1].text) != 2:
+            return tokens
+        seconds, rest = rest[1].text, rest[2:]
+    half = join(rest[1:] if rest[:1] and rest[0].kind is Kind.SPACE else rest).lower()
+    if not _is_half_of_day(half) or (not half and seconds is None):
+        return tokens  # "3:45" may be a ratio
+    hour = int(tokens[0].text)
+    if half:
+        if not 1 <= hour <= 12:
+            return tokens
+        hour = hour % 12 + (12 if half[0] == "p" else 0)
+    shown = f"{hour}:{tokens[2].text}" + (f":{seconds}" if seconds not in (None, "00") else "")
+    return tokenize(shown)
+
+
+def _without_point_name(tokens: list[Token]) -> list[Token]:
+    """ "P(2, -3)": a point's name before its coordinates is not part of it."""
+    if not tokens or tokens[0].kind is not Kind.WORD or len(tokens[0].text) != 1:
+        return tokens
+    if not tokens[0].text.isupper():
+        return tokens
+    opening = _skip_spaces(tokens, 1)
+    inside = tokens[opening + 1 : -1]
+    if (
+        opening < len(tokens) - 1
+        and tokens[opening].is_symbol("(")
+        and tokens[-1].is_symbol(")")
+        and not any("(" in token.text or ")" in token.text for token in inside)
+        and any("," in token.text for token in inside)
+    ):
+        return tokens[opening:]
+    return tokens
+
+
+def _out_of(tokens: list[Token]) -> list[Token]:
+    """ "1 in 36", "3 out of 4": a chance or a share written as a count."""
+    words = tokens[::2]
+    if (
+        len(words) in (3, 4)
+        and len(tokens) == 2 * len(words) - 1
+        and all(token.kind is Kind.SPACE for token in tokens[1::2])
+        and words[0].kind is Kind.DIGITS
+        and words[-1].kind is Kind.DIGITS
+        and [token.text for token in words[1:-1]] in (["in"], ["out", "of"])
+    ):
+        return tokenize(f"\\frac{{{words[0].text}}}{{{words[-1].text}}}")
+    return tokens
+
+
+def _sign_word(tokens: list[Token]) -> list[Token]:
+    """ "minus 3", "negative 2.5" -> "-3", "-2.5"."""
+    if (
+        len(tokens) >= 3
+        and tokens[0].kind is Kind.WORD
+        and tokens[0].text.lower() in ("minus", "negative")
+        and tokens[1].kind is Kind.SPACE
+        and tokens[2].kind is Kind.DIGITS
+    ):
+        return [symbol("-"), *tokens[2:]]
+    return tokens
+
+
+def _choice(tokens: list[Token]) -> str | None:
+    """ "(C)", "Option C", "Answer: C", "(C) is correct": a multiple-choice letter."""
+    words = [token.text.lower() for token in without_spaces(tokens)]
+    glued = next((word for word in _CHOICE_WORDS if words[:1] and words[0].startswith(word)), None)
+    if glued is not None and len(words[0]) == len(glued) + 1:
+        words[0] = words[0][len(glued) :]  # "OptionC"
+    elif words[:1] and words[0] in _CHOICE_WORDS:
+        words = words[2:] if words[1:2] == [":"] else words[1:]
+    if words[:1] == ["("]:
+        words = words[1:]
+    if not words or len(words[0]) != 1 or words[0] not in "abcde":
+        return None
+    letter, rest = words[0], words[1:]
+    if rest[:1] == [")"]:
+        rest = rest[1:]
+    if rest in ([], ["is", "correct"], ["is", "right"], ["is", "the", "answer"]):
+        return letter.upper()
+    return None
+
+
+def _is_words(tokens: list[Token]) -> bool:
+    """Words only (with spaces, hyphens and apostrophes between): "no solution"."""
+    return (
+        bool(tokens)
+        and tokens[0].kind is Kind.WORD
+        and all(
+            token.kind in (Kind.WORD, Kind.SPACE) or token.is_symbol("-", "'") for token in tokens
+        )
+    )
+
+
+def _braced_index(tokens: list[Token]) -> list[Token]:
+    """A one-digit index after "_" or "^" before a number is braced ("\\log_2 3" is the
+    logarithm of 3 to base 2, one expression): the number after it neither joins it nor
+    becomes an entry."""
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        kept.append(token)
+        index += 1
+        if token.is_symbol("_", "^"):
+            digit = _skip_spaces(tokens, index)
+            after = digit + 1
+            if (
+                digit < len(tokens)
+                and tokens[digit].kind is Kind.DIGITS
+                and len(tokens[digit].text) == 1
+                and after + 1 < len(tokens)
+                and tokens[after].kind is Kind.SPACE
+                and tokens[after + 1].kind is Kind.DIGITS
+            ):
+                kept.extend((symbol("{"), tokens[digit], symbol("}")))
+                index = after + 1
+    return kept
+
+
+def _spaced_numbers(tokens: list[Token]) -> list[Token]:
+    """ "12 345" groups thousands with a space: one number. "10 24" is two: "10, 24"."""
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        starts_group = (
+            token.kind is Kind.DIGITS
+            and len(token.text) <= 3
+            and not (kept and kept[-1].is_symbol("."))
+        )
+        groups = 0
+        while starts_group and index + 2 * groups + 2 < len(tokens):
+            space, digits = tokens[index + 2 * groups + 1], tokens[index + 2 * groups + 2]
+            if (
+                space.kind is not Kind.SPACE
+                or digits.kind is not Kind.DIGITS
+                or len(digits.text) != 3
+            ):
+                break
+            groups += 1
+        while groups:
+            after = index + 2 * groups + 1
+            if after < len(tokens) and tokens[after].is_symbol("."):
+                groups -= 1
+            else:
+                break
+        if groups:
+            kept.append(
+                Token(
+                    Kind.DIGITS, "".join(t.text for t in tokens[index : index + 2 * groups + 1 : 2])
+                )
+            )
+            index += 2 * groups + 1
+            continue
+        if (
+            token.kind is Kind.SPACE
+            and kept
+            and kept[-1].kind is Kind.DIGITS
+            and index + 1 < len(tokens)
+            and tokens[index + 1].kind is Kind.DIGITS
+        ):
+            kept.extend((symbol(","), SPACE))
+        else:
+            kept.append(token)
+        index += 1
+    return kept
+
+
+def _listed(tokens: list[Token]) -> str:
+    """The text without spaces, but for one after each comma that lists numbers: "32, 349"
+    is a list of two numbers, "32,349" one number, and the two never normalise alike."""
+    pieces: list[str] = [""]
+    for index, token in enumerate(tokens):
+        if (
+            token.is_symbol(",")
+            and index
+            and tokens[index - 1].kind is Kind.DIGITS
+            and index + 1 < len(tokens)
+            and tokens[index + 1].kind is Kind.SPACE
+            and _signed_digits_at(tokens, index + 2)
+        ):
+            pieces.append("")
+        elif token.kind is not Kind.SPACE:
+            pieces[-1] += token.text
+    return ", ".join(pieces)
+
+
+def _without_full_stop(tokens: list[Token]) -> list[Token]:
+    end = len(tokens)
+    while end and tokens[end - 1].is_symbol("."):
+        end -= 1
+    return tokens[:end]
+
+
+def _signed_digits_at(tokens: list[Token], index: int) -> bool:
+    if index < len(tokens) and tokens[index].is_symbol("+", "-"):
+        index += 1
+    return index < len(tokens) and tokens[index].kind is Kind.DIGITS
+
+
+# Each reader of an answer asks for its canonical form, and a group's completions share
+# answers: each text is normalised once while it is in use.
+@functools.lru_cache(maxsize=4096)
 def normalize_answer(answer: str) -> str:
     """A canonical string for ``answer``; equal strings mean equal answers."""
-    tokens = _without_trailing_backslash(tokenize(strip_outer_delimiters(answer.strip())))
-    tokens = _without_reason(_without_qualifier(tokens))
+    written = tokenize(strip_outer_delimiters(answer.strip()))
+    tokens = _without_reason(_without_qualifier(_without_trailing_backslash(written)))
     tokens = _set_builder_condition(_presentation_dropped(tokens))
     tokens = _spacing_as_space(_ellipsis(_thin_thousands(tokens)))
     for _ in range(3):  # \text{\textbf{x}} unwraps in two passes
         tokens = _unwrapped(tokens)
-    tokens = _equals_word(tokenize(join(_symbols_dropped(_degrees_dropped(tokens)))))
+    tokens = _symbols_dropped(_degrees_dropped(tokens))
+    if tokens is not written:  # what was taken out may join what was around it
+        tokens = tokenize(join(tokens))
+    tokens = _equals_word(tokens)
     tokens = _without_tuple_of_unknowns(_solutions_of_one_unknown(tokens))
     if sum(token.is_symbol("=") for token in tokens) == 1:  # "k = 45, n = 2" keeps both names
         tokens = _without_leading_name(tokens)
-    text = join(_single_spaces(_one_spelling(tokens)))
-    text = _between_bounds(text)
-    text = _PERCENT_WORD.sub("%", text)
-    # "2 1/2" is a mixed number: make it explicit before spaces are dropped ("21/2").
-    text = _SPACED_MIXED.sub(r"\1\\frac{\2}{\3}", text).rstrip(".").strip()
-    scaled = _SCALED.match(text)
-    if scaled is not None:
-        value = Fraction(scaled.group(1)) * SCALE_WORDS[scaled.group(2)]
-        text = str(value)  # "3000", or "2469/2" for 1.2345 thousand: both parse exactly
-    text = _OUT_OF.sub(r"\\frac{\1}{\2}", _NAMED_POINT.sub("", _clock_time(text)))
-    text = _SIGN_WORD.sub("-", text)
-    unit = _TRAILING_UNIT.match(text) or _GLUED_UNIT.match(text) or _COUNTED_NOUN.match(text)
-    if unit is not None:
-        text = unit.group(1).strip()
-    text = text.rstrip(".").strip()
-    choice = _CHOICE.match(text)
+    tokens = _between_bounds(_single_spaces(_one_spelling(tokens)))
+    tokens = _strip(_without_full_stop(_mixed_number(_percent_word(tokens))))
+    tokens = _sign_word(_out_of(_without_point_name(_clock_time(_scaled(tokens)))))
+    tokens = _strip(_without_full_stop(_without_unit_words(tokens)))
+    text = join(tokens)
+    choice = _choice(tokens)
     if choice is not None and text not in CONSTANT_LETTERS:
-        return choice.group(1).upper()
-    if _WORDS.match(text) or DIGIT_ORDINAL.match(text):
+        return choice
+    if _is_words(tokens) or DIGIT_ORDINAL.match(text):
         word = text.lower()
         return _NAMED_SETS.get(word) or number_in_words(word) or word
-    text = _SPACED_INDEX.sub(r"\1{\2}", text)
-    text = _SPACED_THOUSANDS.sub(lambda match: match.group().replace(" ", ""), text)
-    text = _SPACED_DIGITS.sub(", ", text)
-    text = ", ".join(piece.replace(" ", "") for piece in _LIST_COMMA.split(text))
+    text = _listed(_spaced_numbers(_braced_index(tokens)))
     return _NAMED_SETS.get(text, text)
 
 
-# "12 345" groups thousands with a space; "10 24" is two numbers, never 1024.
-_SPACED_THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:\s\d{3})+(?![\d.])")
-_SPACED_DIGITS = re.compile(r"(?<=\d)\s+(?=\d)")
-# A digit after "_" or "^" is one index ("\\log_2 3" is the logarithm of 3 to base 2, one
-# expression): braced, so that the number after it neither joins it nor becomes an entry.
-_SPACED_INDEX = re.compile(r"([_^])\s*(\d)\s+(?=\d)")
+_INEQUALITIES = frozenset(REVERSED_RELATION)
 
 
-# "-1 \\le x and x \\le 4": two bounds on one unknown, one relation.
-_BOUND = r"[^<>=\\a-zA-Z,]+|-?\\infty"
-_INEQUALITY = "|".join(re.escape(relation) for relation in REVERSED_RELATION)
-_ONE_BOUND = re.compile(
-    rf"^\s*(?:([a-zA-Z])\s*({_INEQUALITY})\s*({_BOUND})"
-    rf"|({_BOUND})\s*({_INEQUALITY})\s*([a-zA-Z]))\s*$"
-)
-# Only "and" joins them: "x < -2, x > 2" lists the two parts of a union.
-_BOTH_BOUNDS = re.compile(r"^(.+?)\s*(?:\band\b|&)\s*(.+)$")
-
-
-def _bound(text: str) -> tuple[str, str, str] | None:
-    """ "x \\ge -1" -> ("x", "\\ge", "-1"): the unknown, the relation, the bound."""
-    match = _ONE_BOUND.match(text)
-    if match is None:
+def _bound_value(tokens: list[Token]) -> str | None:
+    """ "-1", "2.5", "-\\infty": a bound written with no letter, command or relation."""
+    text = join(_strip(tokens))
+    if text in ("\\infty", "-\\infty"):
+        return text
+    if not text or any(ch in "<>=\\," or (ch.isascii() and ch.isalpha()) for ch in text):
         return None
-    if match.group(1) is not None:
-        return match.group(1), match.group(2), match.group(3).strip()
-    return match.group(6), REVERSED_RELATION[match.group(5)], match.group(4).strip()
+    return text
 
 
-def _between_bounds(text: str) -> str:
-    """ "x \\ge -1 and x < 4" -> "-1 \\le x < 4"; anything else unchanged."""
-    both = _BOTH_BOUNDS.match(text)
-    if both is None:
-        return text
-    first, second = _bound(both.group(1)), _bound(both.group(2))
+def _bound(tokens: list[Token]) -> tuple[str, str, str] | None:
+    """ "x \\ge -1" -> ("x", "\\ge", "-1"): the unknown, the relation, the bound."""
+    part = _strip(tokens)
+    relations = [i for i, token in enumerate(part) if token.text in _INEQUALITIES]
+    if len(part) < 3 or len(relations) != 1 or relations[0] == 0:
+        return None
+    at = relations[0]
+    before, relation, after = _strip(part[:at]), part[at].text, _strip(part[at + 1 :])
+    if len(before) == 1 and _is_letter(before[0]):
+        bound = _bound_value(after)
+        return None if bound is None else (before[0].text, relation, bound)
+    if len(after) == 1 and _is_letter(after[0]):
+        bound = _bound_value(before)
+        return None if bound is None else (after[0].text, REVERSED_RELATION[relation], bound)
+    return None
+
+
+def _between_bounds(tokens: list[Token]) -> list[Token]:
+    """ "x \\ge -1 and x < 4" -> "-1 \\le x < 4"; anything else unchanged. Only "and" joins
+    them: "x < -2, x > 2" lists the two parts of a union."""
+    joint = next(
+        (
+            index
+            for index, token in enumerate(tokens)
+            if index and (token.is_symbol("&") or (token.kind is Kind.WORD and token.text == "and"))
+        ),
+        None,
+    )
+    if joint is None:
+        return tokens
+    first, second = _bound(tokens[:joint]), _bound(tokens[joint + 1 :])
     if first is None or second is None or first[0] != second[0]:
-        return text
+        return tokens
     lower = [bound for bound in (first, second) if bound[1] in (">", "\\ge")]
     upper = [bound for bound in (first, second) if bound[1] in ("<", "\\le")]
     if len(lower) != 1 or len(upper) != 1:
-        return text
+        return tokens
     (name, low_relation, low), (_, high_relation, high) = lower[0], upper[0]
     low_value, high_value = parse_number(low), parse_number(high)
     if low_value and high_value and low_value.value >= high_value.value:
-        return text  # "x > 2 and x < -2" holds nowhere: not a slip to correct here
-    return f"{low} {REVERSED_RELATION[low_relation]} {name} {high_relation} {high}"
-
-
-# "8:34 PM", "20:34:00": a time of day. Without a.m./p.m. or seconds, "3:45" may be a ratio.
-_CLOCK = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(?:([ap])\.?\s*m\.?)?$", re.IGNORECASE)
-
-
-def _clock_time(text: str) -> str:
-    """ "8:34 p.m." and "20:34:00" -> "20:34" (24-hour, seconds only when not zero)."""
-    match = _CLOCK.match(text)
-    if match is None or (match.group(3) is None and match.group(4) is None):
-        return text
-    hours, minutes, seconds, half = match.groups()
-    hour = int(hours)
-    if half is not None:
-        if not 1 <= hour <= 12:
-            return text
-        hour = hour % 12 + (12 if half.lower() == "p" else 0)
-    return f"{hour}:{minutes}" + (f":{seconds}" if seconds not in (None, "00") else "")
+        return tokens  # "x > 2 and x < -2" holds nowhere: not a slip to correct here
+    return tokenize(f"{low} {REVERSED_RELATION[low_relation]} {name} {high_relation} {high}")
 
 
 @dataclass(frozen=True)
@@ -778,18 +1184,17 @@ class ParsedNumber:
 # of \times \cdot * x. Each ``*_groups`` function returns the parts of its notation, or None.
 
 
-# The two runs the scanner skips: tokens, located with a pattern.
-_DIGIT_RUN = re.compile(r"\d*")
-_SPACE_RUN = re.compile(r"\s*")
-
-
 def _digits_end(text: str, start: int) -> int:
     """The end of the digits at ``start`` (``start`` when there are none)."""
-    return _DIGIT_RUN.match(text, start).end()  # type: ignore[union-attr]
+    while start < len(text) and text[start].isdecimal():
+        start += 1
+    return start
 
 
 def _spaces_end(text: str, start: int) -> int:
-    return _SPACE_RUN.match(text, start).end()  # type: ignore[union-attr]
+    while start < len(text) and text[start].isspace():
+        start += 1
+    return start
 
 
 def _may_be_number(text: str) -> bool:
