@@ -108,8 +108,8 @@ from services.mathcheck.answer_types import (
 from services.mathcheck.normalization import ParsedNumber, numbers_match, parse_number
 from services.mathcheck.numeric_probe import probe, rounds_to, unknowns
 from services.mathcheck.reading import (
-    PI,
-    PLUS_MINUS,
+    has_plus_minus,
+    mentions_pi,
     read,
     read_normalized,
     tuple_entries,
@@ -426,7 +426,7 @@ def _plus_minus_and_other(signed: PlusMinus, other: Answer) -> Pair:
 
 def _is_list(value: Answer) -> bool:
     """A list of two answers or more without a \\pm: a ``Set``, or numbers apart by commas."""
-    if PLUS_MINUS.search(value.canonical) is not None:
+    if has_plus_minus(value.canonical):
         return False
     if isinstance(value, Set | Numbers):
         return True
@@ -437,7 +437,7 @@ def _is_list(value: Answer) -> bool:
 def _angle_and_other(angle: Angle, other: Answer) -> Pair:
     """Degrees against an answer in radians (one with a \\pi) are compared in radians; else
     a degree sign is decoration."""
-    if not isinstance(other, Angle) and PI.search(other.canonical) is not None:
+    if not isinstance(other, Angle) and mentions_pi(other.canonical):
         return angle.radians, other
     return angle.written, (other.written if isinstance(other, Angle) else other)
 

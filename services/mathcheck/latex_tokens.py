@@ -100,14 +100,78 @@ def has_braces(tokens: Iterable[Token]) -> bool:
     return any("{" in token.text or "}" in token.text for token in tokens)
 
 
+def skip_spaces(tokens: list[Token], index: int) -> int:
+    """The index of the first token from ``index`` on that is not a space."""
+    while index < len(tokens) and tokens[index].kind is Kind.SPACE:
+        index += 1
+    return index
+
+
+def rstrip(tokens: list[Token]) -> list[Token]:
+    end = len(tokens)
+    while end and tokens[end - 1].kind is Kind.SPACE:
+        end -= 1
+    return tokens[:end]
+
+
+def strip(tokens: list[Token]) -> list[Token]:
+    return rstrip(tokens[skip_spaces(tokens, 0) :])
+
+
+def is_letter(token: Token) -> bool:
+    """One ASCII letter: the name of an unknown."""
+    return token.kind is Kind.WORD and len(token.text) == 1
+
+
+def is_word(tokens: list[Token], index: int, *words: str) -> bool:
+    """Whether ``tokens[index]`` is one of ``words`` standing alone: not run into digits or
+    an underscore ("1or" is no "or")."""
+    if index >= len(tokens) or tokens[index].kind is not Kind.WORD:
+        return False
+    if tokens[index].text not in words:
+        return False
+    return all(
+        not (0 <= near < len(tokens))
+        or (tokens[near].kind is not Kind.DIGITS and not tokens[near].is_symbol("_"))
+        for near in (index - 1, index + 1)
+    )
+
+
+def unwrap(tokens: list[Token], fonts: frozenset[str]) -> list[Token]:
+    """ "\\text{cm}" -> "cm": each of ``fonts`` around what holds no brace, taken off."""
+    if not any(token.text in fonts for token in tokens):
+        return tokens
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if token.kind is Kind.COMMAND and token.text in fonts:
+            after = skip_spaces(tokens, index)
+            if after < len(tokens) and tokens[after].is_symbol("{"):
+                close = closing_brace(tokens, after)
+                if close is not None and not has_braces(tokens[after + 1 : close]):
+                    kept.extend(tokens[after + 1 : close])
+                    index = close + 1
+                    continue
+        kept.append(token)
+    return kept
+
+
 __all__ = [
     "SPACE",
     "Kind",
     "Token",
     "closing_brace",
     "has_braces",
+    "is_letter",
+    "is_word",
     "join",
+    "rstrip",
+    "skip_spaces",
+    "strip",
     "symbol",
     "tokenize",
+    "unwrap",
     "without_spaces",
 ]

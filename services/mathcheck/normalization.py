@@ -19,9 +19,14 @@ from services.mathcheck.latex_tokens import (
     Token,
     closing_brace,
     has_braces,
+    is_letter,
     join,
+    rstrip,
+    skip_spaces,
+    strip,
     symbol,
     tokenize,
+    unwrap,
     without_spaces,
 )
 from services.mathcheck.number_words import DIGIT_ORDINAL, number_in_words
@@ -103,12 +108,12 @@ def unwrapped_quantity(text: str) -> str:
         token = tokens[index]
         index += 1
         if token.kind is Kind.COMMAND and token.text in _TEXT_FONTS:
-            opening = _skip_spaces(tokens, index)
+            opening = skip_spaces(tokens, index)
             close = closing_brace(tokens, opening) if opening < len(tokens) else None
             if close is not None and tokens[opening].is_symbol("{"):
                 inside = tokens[opening + 1 : close]
                 if not has_braces(inside):
-                    kept.extend((SPACE, *_strip(inside)))
+                    kept.extend((SPACE, *strip(inside)))
                     index = close + 1
                     continue
         kept.append(token)
@@ -127,7 +132,7 @@ def _closing_note(tokens: list[Token]) -> tuple[list[Token], str, str] | None:
             continue
         if not any(before.kind is not Kind.SPACE for before in tokens[:index]):
             continue
-        opening = _skip_spaces(tokens, index + 1)
+        opening = skip_spaces(tokens, index + 1)
         close = closing_brace(tokens, opening) if opening < len(tokens) else None
         if close is None or not tokens[opening].is_symbol("{"):
             continue
@@ -248,19 +253,6 @@ def _without_trailing_backslash(tokens: list[Token]) -> list[Token]:
     return tokens[:-1] if tokens and tokens[-1].text == "\\" else tokens
 
 
-def _rstrip(tokens: list[Token]) -> list[Token]:
-    end = len(tokens)
-    while end and tokens[end - 1].kind is Kind.SPACE:
-        end -= 1
-    return tokens[:end]
-
-
-def _skip_spaces(tokens: list[Token], index: int) -> int:
-    while index < len(tokens) and tokens[index].kind is Kind.SPACE:
-        index += 1
-    return index
-
-
 def _opens_text(tokens: list[Token]) -> bool:
     """Whether ``tokens`` end in ``\\text{``."""
     return len(tokens) >= 2 and tokens[-1].is_symbol("{") and tokens[-2].is_command("\\text")
@@ -269,7 +261,7 @@ def _opens_text(tokens: list[Token]) -> bool:
 def _without_qualifier(tokens: list[Token]) -> list[Token]:
     """ "4 (when x = 2)", "4 \\text{(attained at x = 2)}": the remark in parentheses at the
     end that says where the answer holds is not part of it."""
-    body = _rstrip(tokens)
+    body = rstrip(tokens)
     if not body or not body[-1].is_symbol(")"):
         return tokens
     opening = len(body) - 2
@@ -277,17 +269,17 @@ def _without_qualifier(tokens: list[Token]) -> list[Token]:
         opening -= 1
     if opening < 0 or not body[opening].is_symbol("("):
         return tokens
-    inside = _skip_spaces(body, opening + 1)
+    inside = skip_spaces(body, opening + 1)
     if (
         inside + 1 < len(body)
         and body[inside].is_command("\\text")
         and body[inside + 1].is_symbol("{")
     ):
-        inside = _skip_spaces(body, inside + 2)
+        inside = skip_spaces(body, inside + 2)
     if body[inside].kind is not Kind.WORD or body[inside].text not in _REMARK_WORDS:
         return tokens
-    before = _rstrip(body[:opening])
-    start = len(_rstrip(before[:-2]) if _opens_text(before) else before)
+    before = rstrip(body[:opening])
+    start = len(rstrip(before[:-2]) if _opens_text(before) else before)
     return tokens[:start] if start > 0 else tokens
 
 
@@ -296,12 +288,12 @@ def _without_reason(tokens: list[Token]) -> list[Token]:
     for index, token in enumerate(tokens):
         if token.kind is not Kind.WORD or token.text not in _REASON_WORDS:
             continue
-        kept = _rstrip(tokens[:index])
+        kept = rstrip(tokens[:index])
         if _opens_text(kept):
-            kept = _rstrip(kept[:-2])
+            kept = rstrip(kept[:-2])
         # A comma before the reason goes, unless it is all there is ("," stays ",").
-        if kept[-1:] and kept[-1].is_symbol(",") and _rstrip(kept[:-1]):
-            kept = _rstrip(kept[:-1])
+        if kept[-1:] and kept[-1].is_symbol(",") and rstrip(kept[:-1]):
+            kept = rstrip(kept[:-1])
         if kept:
             return kept
     return tokens
@@ -322,7 +314,7 @@ def _presentation_dropped(tokens: list[Token]) -> list[Token]:
         elif token.text in _INVISIBLE:
             continue
         elif token.text == "\\color":
-            after = _skip_spaces(tokens, index)
+            after = skip_spaces(tokens, index)
             close = closing_brace(tokens, after) if after < len(tokens) else None
             if (
                 close is not None
@@ -346,24 +338,24 @@ def _set_builder_condition(tokens: list[Token]) -> list[Token]:
     "0 < x \\le 1" (``x \\in \\mathbb{R}`` before the bar included)."""
     if len(tokens) < 4 or not tokens[0].is_command("\\{") or not tokens[-1].is_command("\\}"):
         return tokens
-    index = _skip_spaces(tokens, 1)
+    index = skip_spaces(tokens, 1)
     if tokens[index].kind is not Kind.WORD or len(tokens[index].text) != 1:
         return tokens
-    index = _skip_spaces(tokens, index + 1)
+    index = skip_spaces(tokens, index + 1)
     real = ("\\in", None, "\\mathbb", "{", "R", "}")
     if tokens[index].is_command("\\in"):
         position = index + 1
         for expected in real[1:]:
             if expected is None:
-                position = _skip_spaces(tokens, position)
+                position = skip_spaces(tokens, position)
                 continue
             if position >= len(tokens) or tokens[position].text != expected:
                 return tokens
             position += 1
-        index = _skip_spaces(tokens, position)
+        index = skip_spaces(tokens, position)
     if not (tokens[index].is_command("\\mid") or tokens[index].is_symbol("|", ":")):
         return tokens
-    condition = _rstrip(tokens[_skip_spaces(tokens, index + 1) : -1])
+    condition = rstrip(tokens[skip_spaces(tokens, index + 1) : -1])
     return condition if condition else tokens
 
 
@@ -384,7 +376,7 @@ def _thin_thousands(tokens: list[Token]) -> list[Token]:
             and index < len(tokens)
             and tokens[index].is_command("\\!")
         ):
-            after = _skip_spaces(tokens, index + 1)
+            after = skip_spaces(tokens, index + 1)
             if (
                 after < len(tokens)
                 and tokens[after].kind is Kind.DIGITS
@@ -422,27 +414,6 @@ def _spacing_as_space(tokens: list[Token]) -> list[Token]:
     ]
 
 
-def _unwrapped(tokens: list[Token]) -> list[Token]:
-    """ "\\text{cm}" -> "cm": a font or decoration around what holds no brace."""
-    if not any(token.text in _WRAPPERS for token in tokens):
-        return tokens
-    kept: list[Token] = []
-    index = 0
-    while index < len(tokens):
-        token = tokens[index]
-        index += 1
-        if token.kind is Kind.COMMAND and token.text in _WRAPPERS:
-            after = _skip_spaces(tokens, index)
-            if after < len(tokens) and tokens[after].is_symbol("{"):
-                close = closing_brace(tokens, after)
-                if close is not None and not has_braces(tokens[after + 1 : close]):
-                    kept.extend(tokens[after + 1 : close])
-                    index = close + 1
-                    continue
-        kept.append(token)
-    return kept
-
-
 def _degrees_dropped(tokens: list[Token]) -> list[Token]:
     """ "30^\\circ", "30°", "30\\degree": a degree sign alone is decoration."""
     if not any(token.text in _DEGREE_MARKS for token in tokens):
@@ -452,11 +423,11 @@ def _degrees_dropped(tokens: list[Token]) -> list[Token]:
     while index < len(tokens):
         token = tokens[index]
         if token.is_symbol("^"):
-            position = _skip_spaces(tokens, index + 1)
+            position = skip_spaces(tokens, index + 1)
             if position < len(tokens) and tokens[position].is_symbol("{"):
-                position = _skip_spaces(tokens, position + 1)
+                position = skip_spaces(tokens, position + 1)
             if position < len(tokens) and tokens[position].is_command("\\circ"):
-                position = _skip_spaces(tokens, position + 1)
+                position = skip_spaces(tokens, position + 1)
                 if position < len(tokens) and tokens[position].is_symbol("}"):
                     position += 1
                 index = position
@@ -510,15 +481,6 @@ def _equals_word(tokens: list[Token]) -> list[Token]:
     return kept
 
 
-def _strip(tokens: list[Token]) -> list[Token]:
-    return _rstrip(tokens[_skip_spaces(tokens, 0) :])
-
-
-def _is_letter(token: Token) -> bool:
-    """One ASCII letter: the name of an unknown."""
-    return token.kind is Kind.WORD and len(token.text) == 1
-
-
 def _list_parts(tokens: list[Token]) -> list[list[Token]]:
     """The parts of a list joined by commas or by " or " (", or " is one joint)."""
     parts: list[list[Token]] = [[]]
@@ -527,7 +489,7 @@ def _list_parts(tokens: list[Token]) -> list[list[Token]]:
         token = tokens[index]
         index += 1
         if token.is_symbol(","):
-            after = _skip_spaces(tokens, index)
+            after = skip_spaces(tokens, index)
             if (
                 after + 1 < len(tokens)
                 and tokens[after].text == "or"
@@ -551,11 +513,11 @@ def _list_parts(tokens: list[Token]) -> list[list[Token]]:
 
 def _solution(tokens: list[Token]) -> tuple[str, list[Token]] | None:
     """ "x = 2" -> ("x", [2]): one unknown and its value."""
-    part = _strip(tokens)
-    if len(part) < 3 or not _is_letter(part[0]):
+    part = strip(tokens)
+    if len(part) < 3 or not is_letter(part[0]):
         return None
-    equals = _skip_spaces(part, 1)
-    value = _strip(part[equals + 1 :])
+    equals = skip_spaces(part, 1)
+    value = strip(part[equals + 1 :])
     if not part[equals].is_symbol("=") or not value or any(t.is_symbol("=") for t in value):
         return None
     return part[0].text, value
@@ -580,24 +542,24 @@ def _solutions_of_one_unknown(tokens: list[Token]) -> list[Token]:
 
 def _without_tuple_of_unknowns(tokens: list[Token]) -> list[Token]:
     """ "(x, y, z) = (1, 2, 3)": the names of the unknowns are not part of the answer."""
-    index = _skip_spaces(tokens, 0)
+    index = skip_spaces(tokens, 0)
     if index >= len(tokens) or not tokens[index].is_symbol("("):
         return tokens
     names = 0
     while True:
-        index = _skip_spaces(tokens, index + 1)
-        if index >= len(tokens) or not _is_letter(tokens[index]):
+        index = skip_spaces(tokens, index + 1)
+        if index >= len(tokens) or not is_letter(tokens[index]):
             return tokens
         names += 1
-        index = _skip_spaces(tokens, index + 1)
+        index = skip_spaces(tokens, index + 1)
         if index < len(tokens) and tokens[index].is_symbol(")"):
             break
         if index >= len(tokens) or not tokens[index].is_symbol(","):
             return tokens
-    equals = _skip_spaces(tokens, index + 1)
+    equals = skip_spaces(tokens, index + 1)
     if names < 2 or equals >= len(tokens) or not tokens[equals].is_symbol("="):
         return tokens
-    value = _skip_spaces(tokens, equals + 1)
+    value = skip_spaces(tokens, equals + 1)
     return tokens[value:] if value < len(tokens) and tokens[value].is_symbol("(") else tokens
 
 
@@ -622,13 +584,13 @@ def _name_end(tokens: list[Token], index: int) -> int | None:
             position += 1
         if position > start:
             index = position + (position < len(tokens) and tokens[position].is_symbol("}"))
-    argument = _skip_spaces(tokens, index)
+    argument = skip_spaces(tokens, index)
     if argument < len(tokens) and tokens[argument].is_symbol("("):
-        letter = _skip_spaces(tokens, argument + 1)
-        closing = _skip_spaces(tokens, letter + 1)
+        letter = skip_spaces(tokens, argument + 1)
+        closing = skip_spaces(tokens, letter + 1)
         if (
             letter < len(tokens)
-            and _is_letter(tokens[letter])
+            and is_letter(tokens[letter])
             and closing < len(tokens)
             and tokens[closing].is_symbol(")")
         ):
@@ -639,10 +601,10 @@ def _name_end(tokens: list[Token], index: int) -> int | None:
 def _without_leading_name(tokens: list[Token]) -> list[Token]:
     """ "x = 5", "x_1 = 5", "P(x) = x^2", "slope = -1/2", "\\text{area} = 12": the name of
     the unknown, the function or the quantity is not part of the answer."""
-    end = _name_end(tokens, _skip_spaces(tokens, 0))
+    end = _name_end(tokens, skip_spaces(tokens, 0))
     if end is None:
         return tokens
-    equals = _skip_spaces(tokens, end)
+    equals = skip_spaces(tokens, end)
     if equals + 1 >= len(tokens) or not tokens[equals].is_symbol("="):
         return tokens
     return tokens[equals + 1 :]
@@ -680,7 +642,7 @@ def _one_spelling(tokens: list[Token]) -> list[Token]:
 
 def _single_spaces(tokens: list[Token]) -> list[Token]:
     """Each run of spaces one space, none at either end."""
-    return [SPACE if token.kind is Kind.SPACE else token for token in _strip(tokens)]
+    return [SPACE if token.kind is Kind.SPACE else token for token in strip(tokens)]
 
 
 # The passes over the whole answer's words, once spaces are single.
@@ -772,14 +734,14 @@ def _value_before_unit(tokens: list[Token]) -> list[Token] | None:
                 )
             )
             if ends_value and _is_unit_phrase(join(tokens[index + 1 :])):
-                return _strip(tokens[:index])
+                return strip(tokens[:index])
     for index, token in enumerate(tokens):
         if token.kind is Kind.DIGITS and index + 1 < len(tokens):
             rest = join(tokens[index + 1 :])
             # "10cm", "10weeks": two letters or more ("10m" may be ten times m).
             glued = len(rest) >= 2 and rest[:2].isascii() and rest[:2].isalpha()
             if glued and len(rest) in _unit_end(rest.lower(), 0):
-                return _strip(tokens[: index + 1])
+                return strip(tokens[: index + 1])
     return None
 
 
@@ -811,7 +773,7 @@ def _percent_word(tokens: list[Token]) -> list[Token]:
     for spelling in (["percent"], ["pct"], ["per", "cent"], ["per", " ", "cent"]):
         start = end - len(spelling)
         if start > 0 and words[start:end] == spelling:
-            value = _rstrip(tokens[:start])
+            value = rstrip(tokens[:start])
             if value and value[-1].kind is Kind.DIGITS:
                 return [*value, symbol("%")]
     return tokens
@@ -890,7 +852,7 @@ def _without_point_name(tokens: list[Token]) -> list[Token]:
         return tokens
     if not tokens[0].text.isupper():
         return tokens
-    opening = _skip_spaces(tokens, 1)
+    opening = skip_spaces(tokens, 1)
     inside = tokens[opening + 1 : -1]
     if (
         opening < len(tokens) - 1
@@ -973,7 +935,7 @@ def _braced_index(tokens: list[Token]) -> list[Token]:
         kept.append(token)
         index += 1
         if token.is_symbol("_", "^"):
-            digit = _skip_spaces(tokens, index)
+            digit = skip_spaces(tokens, index)
             after = digit + 1
             if (
                 digit < len(tokens)
@@ -1079,7 +1041,7 @@ def normalize_answer(answer: str) -> str:
     tokens = _set_builder_condition(_presentation_dropped(tokens))
     tokens = _spacing_as_space(_ellipsis(_thin_thousands(tokens)))
     for _ in range(3):  # \text{\textbf{x}} unwraps in two passes
-        tokens = _unwrapped(tokens)
+        tokens = unwrap(tokens, _WRAPPERS)
     tokens = _symbols_dropped(_degrees_dropped(tokens))
     if tokens is not written:  # what was taken out may join what was around it
         tokens = tokenize(join(tokens))
@@ -1088,9 +1050,9 @@ def normalize_answer(answer: str) -> str:
     if sum(token.is_symbol("=") for token in tokens) == 1:  # "k = 45, n = 2" keeps both names
         tokens = _without_leading_name(tokens)
     tokens = _between_bounds(_single_spaces(_one_spelling(tokens)))
-    tokens = _strip(_without_full_stop(_mixed_number(_percent_word(tokens))))
+    tokens = strip(_without_full_stop(_mixed_number(_percent_word(tokens))))
     tokens = _sign_word(_out_of(_without_point_name(_clock_time(_scaled(tokens)))))
-    tokens = _strip(_without_full_stop(_without_unit_words(tokens)))
+    tokens = strip(_without_full_stop(_without_unit_words(tokens)))
     text = join(tokens)
     choice = _choice(tokens)
     if choice is not None and text not in CONSTANT_LETTERS:
@@ -1107,7 +1069,7 @@ _INEQUALITIES = frozenset(REVERSED_RELATION)
 
 def _bound_value(tokens: list[Token]) -> str | None:
     """ "-1", "2.5", "-\\infty": a bound written with no letter, command or relation."""
-    text = join(_strip(tokens))
+    text = join(strip(tokens))
     if text in ("\\infty", "-\\infty"):
         return text
     if not text or any(ch in "<>=\\," or (ch.isascii() and ch.isalpha()) for ch in text):
@@ -1117,16 +1079,16 @@ def _bound_value(tokens: list[Token]) -> str | None:
 
 def _bound(tokens: list[Token]) -> tuple[str, str, str] | None:
     """ "x \\ge -1" -> ("x", "\\ge", "-1"): the unknown, the relation, the bound."""
-    part = _strip(tokens)
+    part = strip(tokens)
     relations = [i for i, token in enumerate(part) if token.text in _INEQUALITIES]
     if len(part) < 3 or len(relations) != 1 or relations[0] == 0:
         return None
     at = relations[0]
-    before, relation, after = _strip(part[:at]), part[at].text, _strip(part[at + 1 :])
-    if len(before) == 1 and _is_letter(before[0]):
+    before, relation, after = strip(part[:at]), part[at].text, strip(part[at + 1 :])
+    if len(before) == 1 and is_letter(before[0]):
         bound = _bound_value(after)
         return None if bound is None else (before[0].text, relation, bound)
-    if len(after) == 1 and _is_letter(after[0]):
+    if len(after) == 1 and is_letter(after[0]):
         bound = _bound_value(before)
         return None if bound is None else (after[0].text, REVERSED_RELATION[relation], bound)
     return None

@@ -14,7 +14,6 @@ else is an ``Expr``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from fractions import Fraction
 
@@ -42,6 +41,20 @@ from services.mathcheck.answer_types import (
     Union,
     Word,
 )
+from services.mathcheck.latex_tokens import (
+    Kind,
+    Token,
+    is_letter,
+    is_word,
+    join,
+    rstrip,
+    skip_spaces,
+    strip,
+    symbol,
+    tokenize,
+    unwrap,
+    without_spaces,
+)
 from services.mathcheck.normalization import normalize_answer, parse_number, strip_outer_delimiters
 from services.mathcheck.number_words import roman_numeral
 from services.mathcheck.ratios import read_ratio
@@ -54,23 +67,10 @@ from services.mathcheck.structures import (
     union_parts,
 )
 from services.mathcheck.units import read_quantity
-from services.mathcheck.vocabulary import CHOICE_LETTER, ONE_CHOICE_LETTER, TEXT_FONT
+from services.mathcheck.vocabulary import CHOICE_LETTERS, TEXT_FONT
 
-# "x = 2": one unknown (one letter) and one value; "x = 2 or x = 3" and "x = 1, y = 2" list
-# several, and stay whole.
-_ONE_UNKNOWN = re.compile(r"^\s*\$?\s*([a-zA-Z])\s*=\s*([^=,;]*)$")
-_LIST_WORDS = re.compile(r"\\text|\bor\b|\band\b")
-# "No, it is not possible", "Yes: 91 = 7 \\cdot 13": a yes or a no, then the reason.
-_YES_OR_NO = re.compile(r"^\s*(?:\\text\{\s*)?(yes|no)\b\s*\}?\s*[,.;:!]", re.IGNORECASE)
-# "A and C", "(A), (C)", "AC": the options chosen in a question with several right answers.
-_OPTION_LIST = re.compile(
-    rf"^\(?{CHOICE_LETTER}\)?(?:\s*(?:,|\band\b|&)?\s*\(?{CHOICE_LETTER}\)?)+$"
-)
-# "\\text{XL}", "\\mathrm{FF}_{16}": a font around letters or digits is presentation.
-_TEXT = re.compile(rf"\\(?:{TEXT_FONT})\s*\{{([^{{}}]*)\}}")
-_SEPARATED = re.compile(r"[,&]|\band\b")
-# Normalisation lower-cases words; a single letter may be a variable, so it is no word.
-_WORDS = re.compile(r"^[a-z][a-z \-']*$")
+# The fonts words are written in: "\\text{XL}", "\\mathrm{FF}_{16}" are presentation.
+_TEXT_FONTS = frozenset("\\" + font for font in TEXT_FONT.split("|"))
 # The canonical form of the real numbers by name (``normalization._NAMED_SETS``).
 REAL_LINE = "\\mathbb{R}"
 
@@ -91,24 +91,57 @@ def read(text: str) -> Answer:
     )
 
 
-# "(C) 12", "\\text{(C)} 12", "C) 12", "C. 12", "(C): 12": an option letter, then its value.
-_LABELLED_CHOICE = re.compile(
-    r"^\s*\$?\s*(?:\\text(?:bf)?\s*\{\s*)?"
-    rf"(?:\(({CHOICE_LETTER})\)|({CHOICE_LETTER})[.):])"
-    r"\s*\}?\s*\$?\s*:?\s*(?P<value>\S.*?)\s*$"
-)
-_ANOTHER_LABEL = re.compile(rf"\(\s*{CHOICE_LETTER}\s*\)")
+def _choice_letter(token: Token) -> bool:
+    return token.kind is Kind.WORD and len(token.text) == 1 and token.text in CHOICE_LETTERS
 
 
 def _labelled(text: str) -> Labelled | None:
-    match = _LABELLED_CHOICE.match(text)
-    if match is None or _ANOTHER_LABEL.search(match.group("value")):
+    """ "(C) 12", "\\text{(C)} 12", "C) 12", "C. 12", "(C): 12": an option letter, then its
+    value (in which no other option is named)."""
+    tokens = tokenize(text)
+    index = skip_spaces(tokens, 0)
+    if index < len(tokens) and tokens[index].is_symbol("$"):
+        index = skip_spaces(tokens, index + 1)
+    if index < len(tokens) and tokens[index].is_command("\\text", "\\textbf"):
+        opening = skip_spaces(tokens, index + 1)
+        if opening < len(tokens) and tokens[opening].is_symbol("{"):
+            index = skip_spaces(tokens, opening + 1)
+    if index + 2 < len(tokens) and tokens[index].is_symbol("("):
+        if not _choice_letter(tokens[index + 1]) or not tokens[index + 2].is_symbol(")"):
+            return None
+        letter, index = tokens[index + 1].text, index + 3
+    elif index + 1 < len(tokens) and _choice_letter(tokens[index]):
+        if not tokens[index + 1].is_symbol(".", ")", ":"):
+            return None
+        letter, index = tokens[index].text, index + 2
+    else:
         return None
-    if not match.group("value").strip("}$ "):
+    for closing in ("}", "$", ":"):
+        index = skip_spaces(tokens, index)
+        if index < len(tokens) and tokens[index].is_symbol(closing):
+            index += 1
+    value = strip(tokens[index:])
+    if not value or _names_an_option(value):
+        return None
+    if not join(value).strip("}$ "):
         return None  # "\\text{(C)}": the letter alone, its closing brace is not a value
-    letter = match.group(1) or match.group(2)
-    value = read(match.group("value"))
-    return Labelled(letter, value, f"({letter}) {value.canonical}")
+    answer = read(join(value))
+    return Labelled(letter, answer, f"({letter}) {answer.canonical}")
+
+
+def _names_an_option(tokens: list[Token]) -> bool:
+    """Whether ``tokens`` hold "(B)": another option letter in parentheses."""
+    for index, token in enumerate(tokens):
+        if token.is_symbol("("):
+            letter = skip_spaces(tokens, index + 1)
+            closing = skip_spaces(tokens, letter + 1)
+            if (
+                closing < len(tokens)
+                and _choice_letter(tokens[letter])
+                and tokens[closing].is_symbol(")")
+            ):
+                return True
+    return False
 
 
 # What may follow a function's letter in its name: nothing, or its inverse's exponent.
@@ -171,31 +204,121 @@ def _without_qualifier(body: str) -> tuple[str, str]:
     return kept.strip(), body[min(cuts) :]
 
 
-_NAME = r"[a-zA-Z](?:_\{?\w+\}?)?"
-_ASSIGNMENT = re.compile(rf"^\s*({_NAME})\s*=\s*([^=]+?)\s*$")
-_NAMED_TUPLE = re.compile(rf"^\s*\(\s*({_NAME}(?:\s*,\s*{_NAME})+)\s*\)\s*=\s*\((.+)\)\s*$")
-_AND = re.compile(r"\s*(?:\\text\{\s*and\s*\}|\band\b)\s*")
 NamedValues = tuple[tuple[str, str], ...]
+
+
+def _name_of_unknown(tokens: list[Token], index: int) -> int | None:
+    """The end of the name of an unknown at ``index``: "x", "x_1", "x_{12}"; None if none."""
+    if index >= len(tokens) or not is_letter(tokens[index]):
+        return None
+    index += 1
+    if index < len(tokens) and tokens[index].is_symbol("_"):
+        position = index + 1
+        if position < len(tokens) and tokens[position].is_symbol("{"):
+            position += 1
+        start = position
+        while position < len(tokens) and (
+            tokens[position].kind in (Kind.WORD, Kind.DIGITS) or tokens[position].is_symbol("_")
+        ):
+            position += 1
+        if position > start:
+            index = position + (position < len(tokens) and tokens[position].is_symbol("}"))
+    return index
+
+
+def _assignment(tokens: list[Token]) -> tuple[str, str] | None:
+    """ "x_1 = 2" -> ("x_1", "2"): a name and the one value it is given."""
+    part = strip(tokens)
+    end = _name_of_unknown(part, 0)
+    if end is None:
+        return None
+    equals = skip_spaces(part, end)
+    value = strip(part[equals + 1 :])
+    if equals >= len(part) or not part[equals].is_symbol("=") or not value:
+        return None
+    if any(token.is_symbol("=") for token in value):
+        return None
+    return join(part[:end]), join(value)
+
+
+def _and_as_comma(tokens: list[Token]) -> list[Token]:
+    """ "a = 2 and b = 3", "a = 2 \\text{ and } b = 3": "and" joins as a comma does."""
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        end = _text_word_end(tokens, index, "and")
+        if end is None and is_word(tokens, index, "and"):
+            end = index + 1
+        if end is None:
+            kept.append(tokens[index])
+            index += 1
+            continue
+        kept = rstrip(kept)
+        kept.append(symbol(","))
+        index = skip_spaces(tokens, end)
+    return kept
+
+
+def _text_word_end(tokens: list[Token], index: int, *words: str) -> int | None:
+    """The end of ``\\text{ or }`` (one of ``words`` in text) at ``index``; None if none."""
+    if index >= len(tokens) or not tokens[index].is_command("\\text"):
+        return None
+    opening = skip_spaces(tokens, index + 1)
+    if opening >= len(tokens) or not tokens[opening].is_symbol("{"):
+        return None
+    word = skip_spaces(tokens, opening + 1)
+    closing = skip_spaces(tokens, word + 1)
+    if (
+        closing < len(tokens)
+        and tokens[word].kind is Kind.WORD
+        and tokens[word].text in words
+        and tokens[closing].is_symbol("}")
+    ):
+        return closing + 1
+    return None
+
+
+def _named_tuple(tokens: list[Token]) -> NamedValues | None:
+    """ "(a, b) = (2, 3)" -> (("a", "2"), ("b", "3"))."""
+    index = skip_spaces(tokens, 0)
+    if index >= len(tokens) or not tokens[index].is_symbol("("):
+        return None
+    names: list[str] = []
+    while True:
+        start = skip_spaces(tokens, index + 1)
+        end = _name_of_unknown(tokens, start)
+        if end is None:
+            return None
+        names.append(join(tokens[start:end]))
+        index = skip_spaces(tokens, end)
+        if index < len(tokens) and tokens[index].is_symbol(")"):
+            break
+        if index >= len(tokens) or not tokens[index].is_symbol(","):
+            return None
+    equals = skip_spaces(tokens, index + 1)
+    values = strip(tokens[equals + 1 :])
+    if len(names) < 2 or equals >= len(tokens) or not tokens[equals].is_symbol("="):
+        return None
+    if len(values) < 3 or not values[0].is_symbol("(") or not values[-1].is_symbol(")"):
+        return None
+    parts = split_top_level(join(values[1:-1]), ",")
+    if parts is None or len(parts) != len(names):
+        return None
+    return tuple(zip(names, (part.strip() for part in parts), strict=True))
 
 
 def _named_values(text: str) -> NamedValues | None:
     """ "a = 2, b = 3" and "(a, b) = (2, 3)" -> (("a", "2"), ("b", "3")); distinct names only."""
-    text = strip_outer_delimiters(text)
-    named = _NAMED_TUPLE.match(text)
-    if named is not None:
-        names = [name.strip() for name in named.group(1).split(",")]
-        values = split_top_level(named.group(2), ",")
-        if values is None or len(values) != len(names):
-            return None
-        pairs = tuple(zip(names, (value.strip() for value in values), strict=True))
-    else:
-        parts = split_top_level(_AND.sub(",", text), ",")
+    tokens = tokenize(strip_outer_delimiters(text))
+    pairs = _named_tuple(tokens)
+    if pairs is None:
+        parts = split_top_level(join(_and_as_comma(tokens)), ",")
         if parts is None or len(parts) < 2:
             return None
-        matches = [_ASSIGNMENT.match(part) for part in parts]
-        if any(match is None for match in matches):
+        assignments = [_assignment(tokenize(part)) for part in parts]
+        if any(assignment is None for assignment in assignments):
             return None
-        pairs = tuple((match.group(1), match.group(2)) for match in matches if match is not None)
+        pairs = tuple(assignment for assignment in assignments if assignment is not None)
     distinct = {name for name, _ in pairs}
     if len(distinct) != len(pairs) or len({name[0] for name in distinct}) == 1:
         return None  # "x = 1, x = 2" and "x_1 = 1, x_2 = 2" list the roots of one unknown
@@ -210,17 +333,42 @@ def _named(text: str) -> Named | None:
     return Named(values, written, written.canonical)
 
 
-_GROUP_SEPARATOR = re.compile(r"\s*(?:;|\\text\{\s*(?:or|and)\s*\}|,?\s*\b(?:or|and)\b)\s*")
+def _split_on_words(
+    tokens: list[Token], words: tuple[str, ...], marks: tuple[str, ...]
+) -> list[list[Token]]:
+    """The parts of ``tokens`` between the joints: a word of ``words`` alone (maybe after a
+    comma), in text (``\\text{ or }``), or a token of ``marks``; spaces around a joint are
+    not part of the parts."""
+    parts: list[list[Token]] = [[]]
+    index = 0
+    while index < len(tokens):
+        end = _text_word_end(tokens, index, *words)
+        if end is None and tokens[index].text in marks:
+            end = index + 1
+        if end is None:
+            comma = index if tokens[index].is_symbol(",") else None
+            word = skip_spaces(tokens, index + 1) if comma is not None else index
+            if is_word(tokens, word, *words):
+                end = word + 1
+        if end is None:
+            parts[-1].append(tokens[index])
+            index += 1
+            continue
+        parts[-1] = rstrip(parts[-1])
+        parts.append([])
+        index = skip_spaces(tokens, end)
+    return parts
 
 
 def _groups(text: str) -> Groups | None:
     """ "x = 1, y = 2 or x = 3, y = 4": solutions of a system, the same names in each."""
-    segments = _GROUP_SEPARATOR.split(strip_outer_delimiters(text))
+    tokens = tokenize(strip_outer_delimiters(text))
+    segments = _split_on_words(tokens, ("or", "and"), (";",))
     if len(segments) < 2:
         return None
     groups: list[NamedValues] = []
     for segment in segments:
-        group = _named_values(segment)
+        group = _named_values(join(segment))
         if group is None:
             return None
         groups.append(group)
@@ -255,34 +403,84 @@ def tuple_list(canonical: str, arity: int) -> list[str] | None:
     return tuples
 
 
-PLUS_MINUS = re.compile(r"\\pm\b|±")
-_SOLVED_FOR = re.compile(r"^\s*[a-zA-Z]\s*=\s*")
+_PLUS_MINUS = ("\\pm", "±")
+
+
+def has_plus_minus(text: str) -> bool:
+    """Whether ``text`` writes a ``\\pm``."""
+    return any(token.text in _PLUS_MINUS for token in tokenize(text))
+
+
+def mentions_pi(text: str) -> bool:
+    """Whether ``text`` writes π."""
+    return any(token.is_command("\\pi") or token.is_symbol("π") for token in tokenize(text))
+
+
+def _without_solved_for(tokens: list[Token]) -> list[Token]:
+    """ "x = \\frac{3 \\pm \\sqrt{5}}{2}" -> the value: the unknown it is solved for goes."""
+    index = skip_spaces(tokens, 0)
+    if index < len(tokens) and is_letter(tokens[index]):
+        equals = skip_spaces(tokens, index + 1)
+        if equals < len(tokens) and tokens[equals].is_symbol("="):
+            return tokens[skip_spaces(tokens, equals + 1) :]
+    return tokens
 
 
 def _plus_minus(text: str) -> PlusMinus | None:
     """ "\\frac{3 \\pm \\sqrt{5}}{2}": both values, "\\frac{3 + \\sqrt{5}}{2}, \\frac{3 -
     \\sqrt{5}}{2}", beside the text as written."""
-    signed = _SOLVED_FOR.sub("", strip_outer_delimiters(text), count=1)
-    if len(PLUS_MINUS.findall(signed)) != 1 or "\\mp" in signed or "," in signed or "=" in signed:
+    signed = _without_solved_for(tokenize(strip_outer_delimiters(text)))
+    written = join(signed)
+    signs = [index for index, token in enumerate(signed) if token.text in _PLUS_MINUS]
+    if len(signs) != 1 or "\\mp" in written or "," in written or "=" in written:
         return None
-    both = read(f"{PLUS_MINUS.sub(' + ', signed)}, {PLUS_MINUS.sub(' - ', signed)}")
-    written = _written(text)
-    return PlusMinus(both, written, written.canonical)
+    at = signs[0]
+    plus, minus = (
+        join(signed[:at]) + " + " + join(signed[at + 1 :]),
+        join(signed[:at]) + " - " + join(signed[at + 1 :]),
+    )
+    both = read(f"{plus}, {minus}")
+    value = _written(text)
+    return PlusMinus(both, value, value.canonical)
 
 
-_DEGREE_MARK = re.compile(
-    r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree\b|(?<=\d)\s*(?:\\text\{\s*)?degrees?\b"
-)
-PI = re.compile(r"\\pi\b|π")
+def _has_degree_mark(tokens: list[Token]) -> bool:
+    """ "30^\\circ", "30°", "30\\degree", "30 degrees", "30 \\text{ degrees}"."""
+    for index, token in enumerate(tokens):
+        if token.is_symbol("°") or token.is_command("\\degree"):
+            return True
+        if token.is_symbol("^"):
+            position = skip_spaces(tokens, index + 1)
+            if position < len(tokens) and tokens[position].is_symbol("{"):
+                position = skip_spaces(tokens, position + 1)
+            if position < len(tokens) and tokens[position].is_command("\\circ"):
+                return True
+        if token.kind is Kind.DIGITS:
+            word = skip_spaces(tokens, index + 1)
+            if word < len(tokens) and tokens[word].is_command("\\text"):
+                opening = word + 1
+                if opening < len(tokens) and tokens[opening].is_symbol("{"):
+                    word = skip_spaces(tokens, opening + 1)
+            # Digits may run into the word ("2degrees"), but no digit may follow it.
+            following = tokens[word + 1] if word + 1 < len(tokens) else None
+            if (
+                word < len(tokens)
+                and tokens[word].kind is Kind.WORD
+                and tokens[word].text in ("degree", "degrees")
+                and (following is None or following.kind is not Kind.DIGITS)
+                and not (following is not None and following.is_symbol("_"))
+            ):
+                return True
+    return False
 
 
 def _angle(text: str) -> Angle | None:
     """ "30^\\circ" in radians, "\\frac{\\pi}{6}"; a list of angles entry by entry."""
-    if _DEGREE_MARK.search(text) is None or PI.search(text) is not None:
+    if not _has_degree_mark(tokenize(text)) or mentions_pi(text):
         return None
     converted: list[str] = []
     for piece in text.split(","):
-        if not _DEGREE_MARK.search(piece):
+        if not _has_degree_mark(tokenize(piece)):
             return None
         number = parse_number(normalize_answer(piece))
         if number is None or number.percent or number.decimal_places is not None:
@@ -301,17 +499,26 @@ def _pi_times(value: Fraction) -> str:
     return sign + (top if denominator == 1 else f"\\frac{{{top}}}{{{denominator}}}")
 
 
-# "1011_2", "A3_{16}": digits in a base given as a subscript.
-_IN_BASE = re.compile(r"^\s*([0-9A-Za-z]+)\s*_\s*\{?\s*(\d{1,2})\s*\}?\s*$")
-
-
 def _based(text: str) -> Based | None:
     """ "1011_2": the digits 1011 and the value 11."""
-    match = _IN_BASE.match(_unwrapped(text))
-    # "a_{16}" is a term of a sequence, not the digit a in base 16.
-    if match is None or not 2 <= int(match.group(2)) <= 36 or len(match.group(1)) < 2:
+    tokens = tokenize(_unwrapped(text))
+    end = 0
+    while end < len(tokens) and tokens[end].kind in (Kind.WORD, Kind.DIGITS):
+        end += 1
+    underscore = skip_spaces(tokens, end)
+    if not end or underscore >= len(tokens) or not tokens[underscore].is_symbol("_"):
         return None
-    digits, base = match.group(1), int(match.group(2))
+    subscript = without_spaces(tokens[underscore + 1 :])
+    if subscript[:1] and subscript[0].is_symbol("{"):
+        subscript = subscript[1:]
+    if subscript[-1:] and subscript[-1].is_symbol("}"):
+        subscript = subscript[:-1]
+    if len(subscript) != 1 or subscript[0].kind is not Kind.DIGITS or len(subscript[0].text) > 2:
+        return None
+    digits, base = join(tokens[:end]), int(subscript[0].text)
+    # "a_{16}" is a term of a sequence, not the digit a in base 16.
+    if not 2 <= base <= 36 or len(digits) < 2 or not digits.isascii():
+        return None
     try:
         value = int(digits, base)
     except ValueError:
@@ -319,50 +526,80 @@ def _based(text: str) -> Based | None:
     return Based(digits, value, f"{digits.upper()}_{{{base}}}")
 
 
-# "\\mathbf{i}", "\\hat{j}", "\\vec k", "\\hat{\\imath}": a unit vector along an axis.
-_UNIT_VECTOR = re.compile(
-    r"\\(?:mathbf|hat|vec|boldsymbol|bm)\s*(?:\{\s*\\?([ijk])(?:math)?\s*\}|\s+\\?([ijk])(?:math)?\b)"
-)
-# One term of a sum of unit vectors: a sign, a coefficient with no sign in it, the axis.
-_COMPONENT = re.compile(r"\s*([+-])?\s*([^@+\-]*?)\s*(?:\\cdot|\*)?\s*@([ijk])\s*")
+_VECTOR_MARKS = frozenset(("\\mathbf", "\\hat", "\\vec", "\\boldsymbol", "\\bm"))
 _AXES = "ijk"
+# The spellings of an axis's letter in a unit vector: "i", "\\imath".
+_AXIS_NAMES = {
+    spelling: axis
+    for axis in _AXES
+    for spelling in (axis, "\\" + axis, axis + "math", "\\" + axis + "math")
+}
+
+
+def _axis_at(tokens: list[Token], index: int) -> tuple[str, int] | None:
+    """ "\\mathbf{i}", "\\hat{j}", "\\vec k", "\\hat{\\imath}" at ``index``: the axis of the
+    unit vector and where it ends."""
+    if index >= len(tokens) or tokens[index].text not in _VECTOR_MARKS:
+        return None
+    after = skip_spaces(tokens, index + 1)
+    if after < len(tokens) and tokens[after].is_symbol("{"):
+        letter = skip_spaces(tokens, after + 1)
+        closing = skip_spaces(tokens, letter + 1)
+        if (
+            closing < len(tokens)
+            and tokens[letter].text in _AXIS_NAMES
+            and tokens[closing].is_symbol("}")
+        ):
+            return _AXIS_NAMES[tokens[letter].text], closing + 1
+        return None
+    spaced = after > index + 1 and after < len(tokens) and tokens[after].text in _AXIS_NAMES
+    if spaced and (after + 1 >= len(tokens) or tokens[after + 1].kind is not Kind.DIGITS):
+        return _AXIS_NAMES[tokens[after].text], after + 1
+    return None
 
 
 def _unit_vectors(text: str) -> Answer | None:
     """ "3\\mathbf{i} - \\mathbf{j} + 2\\mathbf{k}": the vector (3, -1, 2), read as a
     tuple; two components or more, each axis once (in three dimensions when a k is
     written, else in two)."""
-    marked = _UNIT_VECTOR.sub(
-        lambda match: "@" + (match.group(1) or match.group(2)), strip_outer_delimiters(text)
-    )
-    if marked.count("@") < 2:
-        return None
+    tokens = tokenize(strip_outer_delimiters(text))
     components: dict[str, str] = {}
-    position = 0
-    while position < len(marked):
-        term = _COMPONENT.match(marked, position)
-        if term is None or term.end() == position or (position and term.group(1) is None):
+    term: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        axis = _axis_at(tokens, index)
+        if axis is None:
+            term.append(tokens[index])
+            index += 1
+            continue
+        # One term: a sign (all but the first), a coefficient with no sign in it, the axis.
+        written = strip(term)
+        sign = written[0].text if written[:1] and written[0].is_symbol("+", "-") else None
+        coefficient = strip(written[1:] if sign is not None else written)
+        if coefficient[-1:] and (
+            coefficient[-1].is_command("\\cdot") or coefficient[-1].is_symbol("*")
+        ):
+            coefficient = rstrip(coefficient[:-1])
+        if (components and sign is None) or axis[0] in components:
             return None
-        sign, coefficient, axis = term.groups()
-        if axis in components:
+        if any(token.is_symbol("+", "-") or "@" in token.text for token in coefficient):
             return None
-        components[axis] = ("-" if sign == "-" else "") + (coefficient or "1")
-        position = term.end()
+        components[axis[0]] = ("-" if sign == "-" else "") + (join(coefficient) or "1")
+        term, index = [], axis[1]
+    if len(components) < 2 or strip(term):
+        return None
     axes = _AXES if "k" in components else _AXES[:2]
     return read("(" + ", ".join(components.get(axis, "0") for axis in axes) + ")")
-
-
-# "x < 1 or x > 3", "x < 1 \\text{ or } x > 3", "x \\le -1 \\lor x \\ge 3": the parts of a union.
-_OR = re.compile(r"\s*(?:\\text\{\s*or\s*\}|,?\s*\bor\b|\\lor\b|\\vee\b)\s*")
 
 
 def _alternatives(text: str) -> Union | None:
     """ "x < 1 or x > 3": inequalities in one unknown joined by "or" say the union of their
     intervals, "(-\\infty, 1) \\cup (3, \\infty)"; None unless every part is one."""
-    parts = _OR.split(strip_outer_delimiters(text))
+    tokens = tokenize(strip_outer_delimiters(text))
+    parts = _split_on_words(tokens, ("or",), ("\\lor", "\\vee"))
     if len(parts) < 2:
         return None
-    values = [read_normalized(normalize_answer(part)) for part in parts]
+    values = [read_normalized(normalize_answer(join(part))) for part in parts]
     relations = [value for value in values if isinstance(value, Relation)]
     if len(relations) != len(values) or len({relation.variable for relation in relations}) != 1:
         return None
@@ -372,16 +609,55 @@ def _alternatives(text: str) -> Union | None:
 
 def _written(text: str) -> Answer:
     """The typed value of an answer that is none of the notations above."""
-    unknown = _ONE_UNKNOWN.match(text)
-    if unknown is not None and _LIST_WORDS.search(text) is None:
-        value = read(unknown.group(2))
-        return Assignment(unknown.group(1), value, f"{unknown.group(1)}={value.canonical}")
-    verdict = _YES_OR_NO.match(text)
+    tokens = tokenize(text)
+    unknown = _one_unknown(tokens)
+    if unknown is not None:
+        value = read(unknown[1])
+        return Assignment(unknown[0], value, f"{unknown[0]}={value.canonical}")
+    verdict = _yes_or_no(tokens)
     if verdict is not None:
-        word = verdict.group(1).lower()
-        return Word(word)
+        return Word(verdict)
     written = read_ratio(text) or read_quantity(text) or _plain(text)
     return _options(text, written) or written
+
+
+def _one_unknown(tokens: list[Token]) -> tuple[str, str] | None:
+    """ "x = 2": one unknown (one letter) and one value; "x = 2 or x = 3" and "x = 1, y = 2"
+    list several, and stay whole."""
+    index = skip_spaces(tokens, 0)
+    if index < len(tokens) and tokens[index].is_symbol("$"):
+        index = skip_spaces(tokens, index + 1)
+    equals = skip_spaces(tokens, index + 1)
+    if equals >= len(tokens) or not is_letter(tokens[index]) or not tokens[equals].is_symbol("="):
+        return None
+    value = tokens[skip_spaces(tokens, equals + 1) :]
+    if any(token.text in ("=", ",", ";") and token.kind is Kind.SYMBOL for token in value):
+        return None
+    if any(token.text.startswith("\\text") for token in tokens if token.kind is Kind.COMMAND):
+        return None
+    if any(is_word(tokens, at, "or", "and") for at in range(len(tokens))):
+        return None
+    return tokens[index].text, join(value)
+
+
+def _yes_or_no(tokens: list[Token]) -> str | None:
+    """ "No, it is not possible", "Yes: 91 = 7 \\cdot 13": a yes or a no, then the reason."""
+    index = skip_spaces(tokens, 0)
+    if index < len(tokens) and tokens[index].is_command("\\text"):
+        opening = index + 1
+        if opening < len(tokens) and tokens[opening].is_symbol("{"):
+            index = skip_spaces(tokens, opening + 1)
+    if index >= len(tokens) or tokens[index].kind is not Kind.WORD:
+        return None
+    word = tokens[index].text.lower()
+    if word not in ("yes", "no"):
+        return None
+    after = skip_spaces(tokens, index + 1)
+    if after < len(tokens) and tokens[after].is_symbol("}"):
+        after = skip_spaces(tokens, after + 1)
+    return (
+        word if after < len(tokens) and tokens[after].is_symbol(",", ".", ";", ":", "!") else None
+    )
 
 
 def _plain(text: str) -> Answer:
@@ -391,19 +667,40 @@ def _plain(text: str) -> Answer:
 
 
 def _options(text: str, written: Answer) -> Options | None:
-    bare = _unwrapped(text)
-    if _OPTION_LIST.match(bare) is None:
+    letters = _option_letters(tokenize(_unwrapped(text)))
+    if letters is None:
         return None
-    letters = frozenset(re.findall(CHOICE_LETTER, bare))
-    if _SEPARATED.search(text) is None:  # "CD": also a numeral, or a segment's name
+    tokens = tokenize(text)
+    separated = any(
+        token.is_symbol(",", "&") or is_word(tokens, index, "and")
+        for index, token in enumerate(tokens)
+    )
+    if not separated:  # "CD": also a numeral, or a segment's name
         return Options(letters, False, written, written.canonical)
     # Named as a set, apart from one letter: "A, A" is not the option letter "A".
     return Options(letters, True, written, "options " + ", ".join(sorted(letters)))
 
 
+def _option_letters(tokens: list[Token]) -> frozenset[str] | None:
+    """ "A and C", "(A), (C)", "AC": the options chosen in a question with several right
+    answers (two letters or more, each maybe in parentheses, maybe joined by a comma, "and"
+    or "&"); None for anything else."""
+    letters: list[str] = []
+    for index, token in enumerate(tokens):
+        if token.kind is Kind.WORD and all(letter in CHOICE_LETTERS for letter in token.text):
+            letters.extend(token.text)
+        elif not (
+            token.kind is Kind.SPACE
+            or token.is_symbol("(", ")", ",", "&")
+            or is_word(tokens, index, "and")
+        ):
+            return None
+    return frozenset(letters) if len(letters) >= 2 else None
+
+
 def _unwrapped(text: str) -> str:
     """ "$\\text{XL}$" -> "XL": the answer without delimiters and fonts."""
-    return _TEXT.sub(r"\1", strip_outer_delimiters(text)).strip()
+    return join(unwrap(tokenize(strip_outer_delimiters(text)), _TEXT_FONTS)).strip()
 
 
 def read_normalized(canonical: str) -> Answer:
@@ -412,9 +709,9 @@ def read_normalized(canonical: str) -> Answer:
     parsed = parse_number(canonical)
     if parsed is not None:
         return Number(parsed, canonical)
-    if ONE_CHOICE_LETTER.match(canonical):
+    if len(canonical) == 1 and canonical in CHOICE_LETTERS:
         return Choice(canonical)
-    if len(canonical) > 1 and _WORDS.match(canonical):
+    if len(canonical) > 1 and canonical[0] in _LOWER and set(canonical) <= _WORD_CHARACTERS:
         return Word(canonical)
     if canonical == REAL_LINE:
         # The real numbers are the interval (-\\infty, \\infty): one value, whichever is
@@ -444,7 +741,9 @@ def _union(canonical: str) -> Union | None:
     return None if parts is None else Union(parts, canonical)
 
 
-_SET_BRACES = re.compile(r"^\\\{(.*)\\\}$")
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+# Normalisation lower-cases words; a single letter may be a variable, so it is no word.
+_WORD_CHARACTERS = _LOWER | frozenset(" -'")
 
 
 def _collection(canonical: str) -> Seq | Set | None:
@@ -452,16 +751,23 @@ def _collection(canonical: str) -> Seq | Set | None:
     numbers (``structures.py`` compares those exactly) and for anything else."""
     if "," not in canonical or parse_structure(canonical) is not None:
         return None
-    braced = _SET_BRACES.match(canonical)
+    braced = len(canonical) >= 4 and canonical.startswith("\\{") and canonical.endswith("\\}")
     bracketed = canonical[:1] in "([" and canonical[-1:] in ")]"
-    inner = braced.group(1) if braced else canonical[1:-1] if bracketed else canonical
+    inner = canonical[2:-2] if braced else canonical[1:-1] if bracketed else canonical
     parts = split_top_level(inner, ",")
     if parts is None or len(parts) < 2 or not all(part.strip() for part in parts):
         return None
     items = tuple(read_normalized(part.strip()) for part in parts)
-    if bracketed and braced is None:
+    if bracketed and not braced:
         return Seq(canonical[0], canonical[-1], items, canonical)
     return Set(items, canonical)
 
 
-__all__ = ["PI", "PLUS_MINUS", "read", "read_normalized", "tuple_entries", "tuple_list"]
+__all__ = [
+    "has_plus_minus",
+    "mentions_pi",
+    "read",
+    "read_normalized",
+    "tuple_entries",
+    "tuple_list",
+]

@@ -17,9 +17,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-# The letters a multiple-choice option is named by, as a regex character class.
-CHOICE_LETTER = "[A-E]"
-ONE_CHOICE_LETTER = re.compile(rf"^{CHOICE_LETTER}$")
+# The letters a multiple-choice option is named by.
+CHOICE_LETTERS = frozenset("ABCDE")
 # Lower-case letters that alone name a constant, not an option: "e" is Euler's number (but
 # "(e)" and "option e" name the option; a lone "a" to "d" is still an option letter).
 CONSTANT_LETTERS = frozenset("e")
@@ -131,10 +130,9 @@ DECORATION_UNITS = (
 )  # fmt: skip
 
 __all__ = [
-    "CHOICE_LETTER",
+    "CHOICE_LETTERS",
     "CONSTANT_LETTERS",
     "DECORATION_UNITS",
-    "ONE_CHOICE_LETTER",
     "POWER_WORD",
     "POWER_WORDS",
     "RELATION_SPELLINGS",

@@ -9,8 +9,8 @@ from fractions import Fraction
 import pytest
 
 from services.mathcheck.vocabulary import (
+    CHOICE_LETTERS,
     CONSTANT_LETTERS,
-    ONE_CHOICE_LETTER,
     POWER_WORD,
     POWER_WORDS,
     RELATION_SPELLINGS,
@@ -24,10 +24,10 @@ from services.mathcheck.vocabulary import (
 
 
 @pytest.mark.parametrize(
-    ("text", "letter"), [("A", True), ("E", True), ("F", False), ("AB", False)]
+    ("text", "letter"), [("A", True), ("E", True), ("F", False), ("AB", False), ("a", False)]
 )
-def test_one_choice_letter_is_one_of_a_to_e(text: str, letter: bool) -> None:
-    assert (ONE_CHOICE_LETTER.match(text) is not None) is letter
+def test_an_option_letter_is_one_of_a_to_e(text: str, letter: bool) -> None:
+    assert (text in CHOICE_LETTERS) is letter
 
 
 def test_every_relation_spelling_stands_for_one_that_is_its_own_spelling() -> None:
@@ -69,8 +69,8 @@ def test_a_short_unit_gets_no_plural(spelling: str) -> None:
 
 
 def test_a_constant_letter_is_lower_case_and_no_option_letter_as_written() -> None:
-    assert all(ONE_CHOICE_LETTER.match(letter) is None for letter in CONSTANT_LETTERS)
-    assert all(ONE_CHOICE_LETTER.match(letter.upper()) for letter in CONSTANT_LETTERS)
+    assert all(letter not in CHOICE_LETTERS for letter in CONSTANT_LETTERS)
+    assert all(letter.upper() in CHOICE_LETTERS for letter in CONSTANT_LETTERS)
 
 
 def test_unit_names_and_power_words_are_the_vocabulary_as_alternations() -> None:
