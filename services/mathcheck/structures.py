@@ -11,11 +11,11 @@ read here. ``same_terms`` tells one sum written with its terms in another order.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
 
+from services.mathcheck.latex_tokens import Kind, tokenize
 from services.mathcheck.normalization import (
     ParsedNumber,
     numbers_match,
@@ -67,10 +67,8 @@ class SolutionGroups:
 Structure = NumberSet | Sequence | Matrix | SolutionGroups
 
 _INFINITY = {"\\infty": float("inf"), "+\\infty": float("inf"), "-\\infty": float("-inf")}
-_MATRIX = re.compile(
-    r"^[(\[]?\\begin\{(pmatrix|bmatrix|Bmatrix|matrix|smallmatrix|array)\}"
-    r"(?:\{[lcr|]*\})?(.*)\\end\{\1\}[)\]]?$",
-    re.DOTALL,
+_MATRIX_ENVIRONMENTS = frozenset(
+    ("pmatrix", "bmatrix", "Bmatrix", "matrix", "smallmatrix", "array")
 )
 
 
@@ -118,11 +116,32 @@ def _entries(text: str) -> tuple[Entry, ...] | None:
     return tuple(entries)
 
 
+def _matrix_body(text: str) -> str | None:
+    """The cells of ``\\begin{pmatrix} ... \\end{pmatrix}`` (maybe in brackets, an array
+    maybe with its column spec): the text between, rows and all; None for anything else."""
+    if text[:1] in ("(", "["):
+        text = text[1:]
+    if text[-1:] in (")", "]"):
+        text = text[:-1]
+    if not text.startswith("\\begin{"):
+        return None
+    name, closing, body = text[len("\\begin{") :].partition("}")
+    end = f"\\end{{{name}}}"
+    if not closing or name not in _MATRIX_ENVIRONMENTS or not body.endswith(end):
+        return None
+    body = body[: -len(end)]
+    if body.startswith("{"):
+        spec, brace, rest = body[1:].partition("}")
+        if brace and set(spec) <= set("lcr|"):
+            body = rest
+    return body
+
+
 def parse_structure(normalized: str) -> Structure | None:
     """The set, sequence or matrix a normalised answer denotes, if all entries are numbers."""
-    matrix = _MATRIX.match(normalized)
-    if matrix is not None:
-        body = matrix.group(2).strip().removesuffix("\\\\")
+    body = _matrix_body(normalized)
+    if body is not None:
+        body = body.strip().removesuffix("\\\\")
         return _matrix([row.split("&") for row in body.split("\\\\")])
     nested = _nested_list(normalized)
     if nested is not None:
@@ -146,10 +165,51 @@ def parse_structure(normalized: str) -> Structure | None:
     return None
 
 
-# Groups are separated by ";" or by "and" / "or" (normalisation has dropped the spaces:
-# "p=5,q=2andp=7,q=2").
-_GROUP_SEPARATOR = re.compile(r";|(?<=[\d}])(?:and|or)(?=[a-zA-Z])")
-_ASSIGNMENT = re.compile(r"^([a-zA-Z](?:_\{?\w+\}?)?)=([^=]+)$")
+def _groups_text(normalized: str) -> list[str]:
+    """The groups of assignments in ``normalized``: separated by ";" or by "and" / "or"
+    between a value's end (a digit or a brace) and the next name (normalisation has
+    dropped the spaces: "p=5,q=2andp=7,q=2")."""
+    tokens = tokenize(normalized)
+    groups: list[str] = [""]
+    for index, token in enumerate(tokens):
+        if token.is_symbol(";"):
+            groups.append("")
+            continue
+        if (
+            token.kind is Kind.WORD
+            and index
+            and (tokens[index - 1].kind is Kind.DIGITS or tokens[index - 1].is_symbol("}"))
+        ):
+            joint = next((word for word in ("and", "or") if token.text.startswith(word)), None)
+            if joint is not None and len(token.text) > len(joint):
+                groups.append(token.text[len(joint) :])
+                continue
+        groups[-1] += token.text
+    return groups
+
+
+def _assignment(text: str) -> tuple[str, str] | None:
+    """ "x_1=5" -> ("x_1", "5"): a name and the one value it is given."""
+    name, equals, value = text.partition("=")
+    if not equals or not value or "=" in value or not _is_name(name):
+        return None
+    return name, value
+
+
+def _is_name(text: str) -> bool:
+    """ "x", "x_1", "x_{12}": the name of an unknown."""
+    if not text[:1].isascii() or not text[:1].isalpha():
+        return False
+    if len(text) == 1:
+        return True
+    if text[1] != "_":
+        return False
+    index = text[2:]
+    if index.startswith("{"):
+        index = index[1:]
+    if index.endswith("}"):
+        index = index[:-1]
+    return bool(index) and all(ch.isalnum() or ch == "_" for ch in index)
 
 
 def assignment_groups(normalized: str) -> tuple[tuple[tuple[str, str], ...], ...] | None:
@@ -158,12 +218,12 @@ def assignment_groups(normalized: str) -> tuple[tuple[tuple[str, str], ...], ...
     if "=" not in normalized:
         return None
     groups: list[tuple[tuple[str, str], ...]] = []
-    for text in _GROUP_SEPARATOR.split(normalized):
+    for text in _groups_text(normalized):
         parts = split_top_level(text, ",")
         if parts is None:
             return None
-        assignments = [_ASSIGNMENT.match(part.strip()) for part in parts]
-        group = tuple((match.group(1), match.group(2)) for match in assignments if match)
+        assignments = [_assignment(part.strip()) for part in parts]
+        group = tuple(assignment for assignment in assignments if assignment is not None)
         if len(group) != len(parts) or len({name for name, _ in group}) != len(group):
             return None
         groups.append(group)
@@ -211,43 +271,69 @@ def _collection(text: str) -> NumberSet | None:
     return NumberSet(frozenset(element for element in elements if element is not None))
 
 
-_BOUND = r"([^<>=\\a-zA-Z]+|-?\\infty)"
-_OPERATOR = r"(<|>|\\le|\\ge)"
-_ONE_SIDED = re.compile(rf"^([a-zA-Z]){_OPERATOR}{_BOUND}$")
-_ONE_SIDED_FLIPPED = re.compile(rf"^{_BOUND}{_OPERATOR}([a-zA-Z])$")
-_TWO_SIDED = re.compile(rf"^{_BOUND}(<|\\le)([a-zA-Z])(<|\\le){_BOUND}$")
-_MEMBER = re.compile(r"^([a-zA-Z])\\in([(\[].*[)\]])$")
+_OPERATORS = ("<", ">", "\\le", "\\ge")
 
 
 def _bound(text: str) -> Entry | None:
-    return _INFINITY[text] if text in _INFINITY else _number(text)
+    """A bound of an interval: a number, or an infinity (no letter, command or relation)."""
+    if text in ("\\infty", "-\\infty"):
+        return _INFINITY[text]
+    if not text or any(ch in "<>=\\" or (ch.isascii() and ch.isalpha()) for ch in text):
+        return None
+    return _number(text)
+
+
+def _relation_parts(normalized: str) -> list[str] | None:
+    """ "-1<x\\le2" -> ["-1", "<", "x", "\\le", "2"]: the sides and relations of a chain
+    of inequalities, as written (without spaces); None when it holds no relation."""
+    parts: list[str] = [""]
+    for token in tokenize(normalized):
+        # Normalised text has no spaces: "2\\lex" is "2 \\le x".
+        glued = token.text[3:] if token.text[:3] in ("\\le", "\\ge") else ""
+        if token.text in _OPERATORS and token.kind is not Kind.WORD:
+            parts.extend((token.text, ""))
+        elif token.kind is Kind.COMMAND and _is_variable(glued):
+            parts.extend((token.text[:3], glued))
+        else:
+            parts[-1] += token.text
+    return parts if len(parts) > 1 else None
+
+
+def _is_variable(text: str) -> bool:
+    return len(text) == 1 and text.isascii() and text.isalpha()
 
 
 def _relation(normalized: str) -> Sequence | None:
     """The interval a relation in one unknown describes: "x\\ge5" is [5, \\infty) in x."""
-    member = _MEMBER.match(normalized)
-    if member is not None:
-        interval = parse_structure(member.group(2))
+    variable, member, interval_text = normalized[:1], normalized[1:4], normalized[4:]
+    bracketed = interval_text[:1] in ("(", "[") and interval_text[-1:] in (")", "]")
+    if _is_variable(variable) and member == "\\in" and bracketed:
+        interval = parse_structure(interval_text)
         if not isinstance(interval, Sequence) or len(interval.entries) != 2:
             return None
-        return Sequence(interval.opening, interval.closing, interval.entries, member.group(1))
-    two = _TWO_SIDED.match(normalized)
-    if two is not None:
-        low, high = _bound(two.group(1)), _bound(two.group(5))
+        return Sequence(interval.opening, interval.closing, interval.entries, variable)
+    parts = _relation_parts(normalized)
+    if parts is None:
+        return None
+    if len(parts) == 5:
+        low_text, low_relation, variable, high_relation, high_text = parts
+        if not _is_variable(variable) or {low_relation, high_relation} - {"<", "\\le"}:
+            return None
+        low, high = _bound(low_text), _bound(high_text)
         if low is None or high is None:
             return None
-        opening = "(" if two.group(2) == "<" else "["
-        closing = ")" if two.group(4) == "<" else "]"
-        return Sequence(opening, closing, (low, high), two.group(3))
-    one = _ONE_SIDED.match(normalized)
-    if one is not None:
-        variable, operator, text = one.groups()
-    else:
-        flipped = _ONE_SIDED_FLIPPED.match(normalized)
-        if flipped is None:
-            return None
-        text, operator, variable = flipped.groups()
+        opening = "(" if low_relation == "<" else "["
+        closing = ")" if high_relation == "<" else "]"
+        return Sequence(opening, closing, (low, high), variable)
+    if len(parts) != 3:
+        return None
+    if _is_variable(parts[0]):
+        variable, operator, text = parts
+    elif _is_variable(parts[2]):
+        text, operator, variable = parts
         operator = REVERSED_RELATION[operator]
+    else:
+        return None
     bound = _bound(text)
     if bound is None or isinstance(bound, float):
         return None
@@ -273,12 +359,12 @@ def _entries_match(left: Entry, right: Entry) -> bool:
     return left == right
 
 
-_NESTED_LIST = re.compile(r"^\[\s*\[.*\]\s*\]$", re.DOTALL)
-
-
 def _nested_list(normalized: str) -> Matrix | None:
     """ "[[1, 2], [3, 4]]": a matrix written as a list of its rows."""
-    if _NESTED_LIST.match(normalized) is None:
+    inner = normalized[1:-1].strip()
+    if not (
+        normalized[:1] == "[" and normalized[-1:] == "]" and inner[:1] == "[" and inner[-1:] == "]"
+    ):
         return None
     rows_text = split_top_level(normalized[1:-1], ",")
     if rows_text is None:
@@ -413,13 +499,32 @@ def _interval_brackets(sequence: Sequence) -> tuple[str, str]:
     return opening, closing
 
 
-# Top-level sums are only reordered when nothing else could bind to a split sign.
-_UNSAFE_FOR_TERMS = re.compile(r"[=<>,;]|\\(?:cup|cap|pm|mp|le|ge|ne|to|infty)|\d[eE]|[\^_][+-]")
+# Top-level sums are only reordered when nothing else could bind to a split sign: a
+# relation or a list, a union, a \\pm, an infinity, scientific notation, a signed exponent
+# or index.
+_UNSAFE_COMMANDS = tuple(
+    f"\\{name}" for name in ("cup", "cap", "pm", "mp", "le", "ge", "ne", "to", "infty")
+)
+
+
+def _unsafe_for_terms(text: str) -> bool:
+    tokens = tokenize(text)
+    for index, token in enumerate(tokens):
+        following = tokens[index + 1] if index + 1 < len(tokens) else None
+        if token.kind is not Kind.WORD and any(mark in token.text for mark in "=<>,;"):
+            return True
+        if token.kind is Kind.COMMAND and token.text.startswith(_UNSAFE_COMMANDS):
+            return True
+        if token.kind is Kind.DIGITS and following is not None and following.text[:1] in ("e", "E"):
+            return True
+        if token.is_symbol("^", "_") and following is not None and following.is_symbol("+", "-"):
+            return True
+    return False
 
 
 def _terms(normalized: str) -> list[str] | None:
     """Signed top-level terms of a sum, or None when splitting would not be sound."""
-    if _UNSAFE_FOR_TERMS.search(normalized):
+    if _unsafe_for_terms(normalized):
         return None
     terms: list[str] = []
     depth = 0
