@@ -12,47 +12,147 @@ base, ``\\pm``, an angle in degrees, named values, solutions of a system) are ty
 
 from __future__ import annotations
 
-import re
-
+from services.mathcheck.latex_tokens import (
+    Kind,
+    Token,
+    closing_brace,
+    is_letter,
+    join,
+    skip_spaces,
+    tokenize,
+    without_spaces,
+)
 from services.mathcheck.phrases import math_from_phrase
 from services.mathcheck.plain_text_math import latex_from_plain_text
 
-_TRIG = re.compile(r"\\(?:sin|cos|tan|cot|sec|csc)\b")
-_ANGLE_IN_DEGREES = re.compile(r"(\d+(?:\.\d+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|°)")
+_TRIG = frozenset(("\\sin", "\\cos", "\\tan", "\\cot", "\\sec", "\\csc"))
+
+
+def _degree_sign_end(tokens: list[Token], index: int) -> int | None:
+    """The end of "^\\circ", "^{\\circ}" or "°" at ``index`` (spaces before it allowed)."""
+    index = skip_spaces(tokens, index)
+    if index < len(tokens) and tokens[index].is_symbol("°"):
+        return index + 1
+    if index >= len(tokens) or not tokens[index].is_symbol("^"):
+        return None
+    index = skip_spaces(tokens, index + 1)
+    if index < len(tokens) and tokens[index].is_symbol("{"):
+        index = skip_spaces(tokens, index + 1)
+    if index >= len(tokens) or not tokens[index].is_command("\\circ"):
+        return None
+    after = skip_spaces(tokens, index + 1)
+    return after + 1 if after < len(tokens) and tokens[after].is_symbol("}") else after
 
 
 def _trig_in_radians(text: str) -> str:
     """ "\\sin 30^\\circ" -> "\\sin (30\\pi/180)": a degree sign under a trig function counts."""
-    if _TRIG.search(text) is None:
+    tokens = tokenize(text)
+    if not any(token.text in _TRIG for token in tokens):
         return text
-    return _ANGLE_IN_DEGREES.sub(r"(\1\\pi/180)", text)
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        end = index + 1
+        if token.kind is Kind.DIGITS:
+            decimal = end + 1 < len(tokens) and tokens[end].is_symbol(".")
+            if decimal and tokens[end + 1].kind is Kind.DIGITS:
+                end += 2
+            sign_end = _degree_sign_end(tokens, end)
+            if sign_end is not None:
+                kept.extend(tokenize(f"({join(tokens[index:end])}\\pi/180)"))
+                index = sign_end
+                continue
+        kept.extend(tokens[index:end])
+        index = end
+    return join(kept)
 
 
-# "\\frac{dy}{dx} = ", "y' = ": the name of a derivative carries no value.
-_DERIVATIVE_LABEL = re.compile(
-    r"^\s*\$?\s*(?:\\frac\s*\{\s*d\s*[a-zA-Z]?\s*\}\s*\{\s*d\s*[a-zA-Z]\s*\}|[a-zA-Z]'+(?:\s*\(\s*[a-zA-Z]\s*\))?)\s*=(?!=)"
-)
+def _letters_of(tokens: list[Token]) -> str | None:
+    """The letters of a group of words and spaces ("d y" is "dy"); None if it holds more."""
+    if any(token.kind not in (Kind.WORD, Kind.SPACE) for token in tokens):
+        return None
+    return join(without_spaces(tokens))
+
+
+def _derivative_name_end(tokens: list[Token], index: int) -> int | None:
+    """The end of "\\frac{dy}{dx}", "y'" or "y'(x)" at ``index``; None if none is there."""
+    if index < len(tokens) and tokens[index].is_command("\\frac"):
+        top = skip_spaces(tokens, index + 1)
+        top_end = closing_brace(tokens, top) if top < len(tokens) else None
+        if top_end is None or not tokens[top].is_symbol("{"):
+            return None
+        bottom = skip_spaces(tokens, top_end + 1)
+        bottom_end = closing_brace(tokens, bottom) if bottom < len(tokens) else None
+        if bottom_end is None or not tokens[bottom].is_symbol("{"):
+            return None
+        top_letters = _letters_of(tokens[top + 1 : top_end])
+        bottom_letters = _letters_of(tokens[bottom + 1 : bottom_end])
+        if top_letters is None or bottom_letters is None:
+            return None
+        if top_letters[:1] != "d" or len(top_letters) > 2 or bottom_letters[:1] != "d":
+            return None
+        return bottom_end + 1 if len(bottom_letters) == 2 else None
+    if index >= len(tokens) or not is_letter(tokens[index]):
+        return None
+    end = index + 1
+    while end < len(tokens) and tokens[end].is_symbol("'"):
+        end += 1
+    if end == index + 1:
+        return None
+    opening = skip_spaces(tokens, end)
+    letter = skip_spaces(tokens, opening + 1)
+    closing = skip_spaces(tokens, letter + 1)
+    if (
+        closing < len(tokens)
+        and tokens[opening].is_symbol("(")
+        and is_letter(tokens[letter])
+        and tokens[closing].is_symbol(")")
+    ):
+        return closing + 1
+    return end
+
+
+def _without_derivative_name(text: str) -> str:
+    """ "\\frac{dy}{dx} = 2x", "y' = 2x": the name of a derivative carries no value."""
+    tokens = tokenize(text)
+    index = skip_spaces(tokens, 0)
+    if index < len(tokens) and tokens[index].is_symbol("$"):
+        index = skip_spaces(tokens, index + 1)
+    end = _derivative_name_end(tokens, index)
+    equals = skip_spaces(tokens, end) if end is not None else len(tokens)
+    if equals >= len(tokens) or not tokens[equals].is_symbol("="):
+        return text
+    if equals + 1 < len(tokens) and tokens[equals + 1].is_symbol("="):
+        return text
+    return join(tokens[equals + 1 :])
 
 
 # "C(10, 3)", "P(10, 3)": a count of combinations or permutations of whole numbers, the
 # first no less than the second. It is no point named C or P (that reading drops the name:
 # "A(1, 2)" is the point (1, 2)), so "C(10, 3)" is 120, never the pair (10, 3).
-_COUNT = re.compile(r"^\s*\$?\s*([CP])\s*\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)\s*\$?\s*$")
-
-
 def _count(text: str) -> str:
     """ "C(10, 3)" -> "\\binom{10}{3}", "P(10, 3)" -> "\\frac{10!}{7!}"; else ``text``."""
-    match = _COUNT.match(text)
-    if match is None or int(match.group(2)) < int(match.group(3)):
+    words = without_spaces(tokenize(text))
+    words = words[1:] if words[:1] and words[0].is_symbol("$") else words
+    words = words[:-1] if words[-1:] and words[-1].is_symbol("$") else words
+    if (
+        len(words) != 6
+        or words[0].text not in ("C", "P")
+        or [word.text for word in words[1::2]] != ["(", ",", ")"]
+        or any(word.kind is not Kind.DIGITS or len(word.text) > 3 for word in words[2:6:2])
+    ):
         return text
-    kind, n, k = match.group(1), int(match.group(2)), int(match.group(3))
+    kind, n, k = words[0].text, int(words[2].text), int(words[4].text)
+    if n < k:
+        return text
     return f"\\binom{{{n}}}{{{k}}}" if kind == "C" else f"\\frac{{{n}!}}{{{n - k}!}}"
 
 
 def as_latex(text: str) -> str:
     """One answer as LaTeX, ready to read."""
     return _trig_in_radians(
-        _DERIVATIVE_LABEL.sub("", math_from_phrase(_count(latex_from_plain_text(text))))
+        _without_derivative_name(math_from_phrase(_count(latex_from_plain_text(text))))
     )
 
 

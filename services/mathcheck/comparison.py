@@ -73,7 +73,6 @@ formula does not name has it in place of the argument (``g(s) = 3s+1`` against `
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -105,6 +104,7 @@ from services.mathcheck.answer_types import (
     Union,
     Word,
 )
+from services.mathcheck.latex_tokens import tokenize
 from services.mathcheck.normalization import ParsedNumber, numbers_match, parse_number
 from services.mathcheck.numeric_probe import probe, rounds_to, unknowns
 from services.mathcheck.reading import (
@@ -219,13 +219,11 @@ def _choice_and_value(choice: Choice, other: Expr | Number) -> Verdict | None:
     may be a variable, so an expression written with that letter (``\\frac{2a}{2}``
     against ``a``) is left undecided."""
     letter = choice.canonical.lower()
-    written = _COMMAND.sub("", other.canonical).lower()
+    written = "".join(token.text for token in tokenize(other.canonical) if not token.named)
+    written = written.lower()
     if isinstance(other, Expr) and letter not in CONSTANT_LETTERS and letter in written:
         return None
     return Verdict(False, Method.STRING)
-
-
-_COMMAND = re.compile(r"\\[a-zA-Z]+")
 
 
 def _chosen_options(reference: Options, answer: Options) -> Verdict | None:

@@ -44,6 +44,11 @@ class Token:
     def is_command(self, *names: str) -> bool:
         return self.kind is Kind.COMMAND and self.text in names
 
+    @property
+    def named(self) -> bool:
+        """A command named by letters (``\\frac``, ``\\pi``; not ``\\,`` or ``\\\\``)."""
+        return self.kind is Kind.COMMAND and self.text[1:].isascii() and self.text[1:].isalpha()
+
 
 # The one pattern of the reader: it locates tokens, in the order of the grammar above.
 _TOKEN = re.compile(

@@ -29,7 +29,7 @@ from services.mathcheck.latex_tokens import (
     unwrap,
     without_spaces,
 )
-from services.mathcheck.number_words import DIGIT_ORDINAL, number_in_words
+from services.mathcheck.number_words import digit_ordinal, number_in_words
 from services.mathcheck.vocabulary import (
     CONSTANT_LETTERS,
     DECORATION_UNITS,
@@ -724,15 +724,7 @@ def _value_before_unit(tokens: list[Token]) -> list[Token] | None:
     for index, token in enumerate(tokens):
         if token.kind is Kind.SPACE and index:
             last = tokens[index - 1]
-            ends_value = (
-                last.kind is Kind.DIGITS
-                or last.is_symbol("}")
-                or (
-                    last.kind is Kind.COMMAND
-                    and last.text[1:].isascii()
-                    and last.text[1:].isalpha()
-                )
-            )
+            ends_value = last.kind is Kind.DIGITS or last.is_symbol("}") or last.named
             if ends_value and _is_unit_phrase(join(tokens[index + 1 :])):
                 return strip(tokens[:index])
     for index, token in enumerate(tokens):
@@ -1057,7 +1049,7 @@ def normalize_answer(answer: str) -> str:
     choice = _choice(tokens)
     if choice is not None and text not in CONSTANT_LETTERS:
         return choice
-    if _is_words(tokens) or DIGIT_ORDINAL.match(text):
+    if _is_words(tokens) or digit_ordinal(text) is not None:
         word = text.lower()
         return _NAMED_SETS.get(word) or number_in_words(word) or word
     text = _listed(_spaced_numbers(_braced_index(tokens)))

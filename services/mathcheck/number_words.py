@@ -7,8 +7,6 @@ digits it stands for, and anything else into None.
 
 from __future__ import annotations
 
-import re
-
 from services.mathcheck.vocabulary import SCALE_WORDS
 
 _UNITS = (
@@ -32,8 +30,14 @@ _ORDINAL_UNITS = (
 _ORDINALS = {word: value for value, word in enumerate(_ORDINAL_UNITS)} | {
     word.removesuffix("y") + "ieth": 20 + 10 * index for index, word in enumerate(_TENS)
 }
-# "3rd", "21st", "100th": digits with an ordinal suffix.
-DIGIT_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+_ORDINAL_SUFFIXES = ("st", "nd", "rd", "th")
+
+
+def digit_ordinal(text: str) -> str | None:
+    """ "3rd", "21st", "100th" -> the digits: digits with an ordinal suffix; else None."""
+    digits, suffix = text[:-2], text[-2:]
+    return digits if suffix in _ORDINAL_SUFFIXES and digits.isdecimal() else None
+
 
 # "two thirds" is 2/3, "five twelfths" 5/12: a fraction in words, numerator up to twenty,
 # denominator an ordinal from "third" on ("two seconds" is a time, not a fraction).
@@ -49,7 +53,6 @@ _DENOMINATORS = {
     **{word + "s": value for word, value in _SINGULAR_DENOMINATORS.items()},
     "halves": 2,
 }
-_FRACTION = re.compile(r"^(a|one|[a-z]+)[\s-]+([a-z]+)$")
 
 
 def _cardinal(words: list[str]) -> int | None:
@@ -78,11 +81,15 @@ def _cardinal(words: list[str]) -> int | None:
 
 def _fraction(text: str) -> str | None:
     """ "two thirds" -> "\\frac{2}{3}", "a half" -> "\\frac{1}{2}"."""
-    match = _FRACTION.match(text)
-    if match is None:
+    # Two words of lower-case letters, apart by spaces or hyphens.
+    words = text.replace("-", " ").split()
+    edges = text[:1] + text[-1:]
+    if len(words) != 2 or "-" in edges or any(ch.isspace() for ch in edges):
         return None
-    numerator = 1 if match.group(1) == "a" else _SMALL.get(match.group(1))
-    denominator = _DENOMINATORS.get(match.group(2))
+    if not all(word.isascii() and word.isalpha() and word.islower() for word in words):
+        return None
+    numerator = 1 if words[0] == "a" else _SMALL.get(words[0])
+    denominator = _DENOMINATORS.get(words[1])
     if not numerator or numerator > 20 or denominator is None:
         return None
     return f"\\frac{{{numerator}}}{{{denominator}}}"
@@ -91,9 +98,9 @@ def _fraction(text: str) -> str | None:
 def number_in_words(text: str) -> str | None:
     """The number a lower-case phrase names, in digits or as ``\\frac``, else None."""
     text = text.strip()
-    ordinal = DIGIT_ORDINAL.match(text)
+    ordinal = digit_ordinal(text)
     if ordinal is not None:
-        return ordinal.group(1)
+        return ordinal
     if text in _ORDINALS:
         return str(_ORDINALS[text])
     fraction = _fraction(text)
@@ -116,16 +123,30 @@ def number_in_words(text: str) -> str | None:
 
 
 _ROMAN_DIGITS = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
-_ROMAN = re.compile(r"^M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$")
+_ROMAN_NUMERALS = (
+    (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+    (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
+)  # fmt: skip
+
+
+def _roman(value: int) -> str:
+    """The one well-formed way to write ``value`` (1 to 3999) in Roman numerals."""
+    written = ""
+    for step, letters in _ROMAN_NUMERALS:
+        count, value = divmod(value, step)
+        written += letters * count
+    return written
 
 
 def roman_numeral(text: str) -> int | None:
     """ "XIV" -> 14: a well-formed Roman numeral of two letters or more (one letter may be
     a multiple-choice option or a variable)."""
-    if len(text) < 2 or _ROMAN.match(text) is None:
+    if len(text) < 2 or any(letter not in _ROMAN_DIGITS for letter in text):
         return None
     values = [_ROMAN_DIGITS[letter] for letter in text]
-    return sum(-v if v < after else v for v, after in zip(values, [*values[1:], 0], strict=True))
+    value = sum(-v if v < after else v for v, after in zip(values, [*values[1:], 0], strict=True))
+    # Well formed: written the one way that value is ("IIII" and "IC" are not).
+    return value if 0 < value < 4000 and _roman(value) == text else None
 
 
-__all__ = ["DIGIT_ORDINAL", "number_in_words", "roman_numeral"]
+__all__ = ["digit_ordinal", "number_in_words", "roman_numeral"]

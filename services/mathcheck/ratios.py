@@ -9,25 +9,50 @@ one digit after the colon, is still ``1:2``.
 from __future__ import annotations
 
 import math
-import re
 
 from services.mathcheck.answer_types import Ratio
+from services.mathcheck.latex_tokens import Kind, Token, join, rstrip, tokenize
 from services.mathcheck.normalization import normalize_answer, parse_number, strip_outer_delimiters
 
-_RATIO_SEPARATOR = re.compile(r"\s*(?::|\\colon)\s*|\s+to\s+")
-# Hours and minutes, none of them zero (a zero term is no ratio).
-_CLOCK_TIME = re.compile(r"^(?P<hours>0?[1-9]|1\d|2[0-3]):(?P<minutes>0[1-9]|[1-5]\d)$")
+
+def _terms(text: str) -> list[str]:
+    """ "2:3", "2 \\colon 3", "2 to 3" -> ["2", "3"]: the terms between the separators."""
+    tokens = tokenize(text)
+    terms: list[list[Token]] = [[]]
+    for index, token in enumerate(tokens):
+        spaced_to = (
+            token.kind is Kind.WORD
+            and token.text == "to"
+            and 0 < index < len(tokens) - 1
+            and tokens[index - 1].kind is Kind.SPACE
+            and tokens[index + 1].kind is Kind.SPACE
+        )
+        if token.is_symbol(":") or token.is_command("\\colon") or spaced_to:
+            terms[-1] = rstrip(terms[-1])
+            terms.append([])
+        elif token.kind is not Kind.SPACE or terms[-1]:
+            terms[-1].append(token)
+    return [join(term) for term in terms]
+
+
+def _clock_time(text: str) -> tuple[int, int] | None:
+    """ "20:34": hours and minutes, none of them zero (a zero term is no ratio)."""
+    hours, colon, minutes = text.partition(":")
+    if not colon or not hours.isdecimal() or not minutes.isdecimal() or len(minutes) != 2:
+        return None
+    if not 1 <= len(hours) <= 2 or not 1 <= int(hours) <= 23 or not 1 <= int(minutes) <= 59:
+        return None
+    return int(hours), int(minutes)
 
 
 def read_ratio(text: str) -> Ratio | None:
     """ "2:4:6" -> Ratio((1, 2, 3)): the same ratio in whole numbers with no common factor;
     None unless every term is a plain non-zero number."""
     bare = strip_outer_delimiters(text).strip()
-    clock = _CLOCK_TIME.match(normalize_answer(bare))
-    if clock is not None:
-        written = (int(clock.group("hours")), int(clock.group("minutes")))
+    written = _clock_time(normalize_answer(bare))
+    if written is not None:
         return Ratio(written, ":".join(map(str, written)))
-    parts = _RATIO_SEPARATOR.split(bare)
+    parts = _terms(bare)
     if len(parts) < 2:
         return None
     numbers = [parse_number(normalize_answer(part)) for part in parts]

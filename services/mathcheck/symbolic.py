@@ -26,14 +26,17 @@ from __future__ import annotations
 
 import functools
 import logging
-import re
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-# A lone "i" (not part of a word or a command such as \pi or \sin).
-_IMAGINARY_UNIT = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])")
+
+def _writes_imaginary_unit(text: str) -> bool:
+    """Whether ``text`` writes a lone "i" (not part of a word or a command such as \\pi)."""
+    from services.mathcheck.latex_tokens import Kind, tokenize
+
+    return any(token.kind is Kind.WORD and token.text == "i" for token in tokenize(text))
 
 
 class LogConvention(StrEnum):
@@ -71,8 +74,6 @@ _SPELLINGS = (
     ("\\log_{e}", "\\ln"),
     ("\\log_e", "\\ln"),
 )
-# A decimal as written ("1.414", ".5"), its digits before and after the point.
-_WRITTEN_DECIMAL = re.compile(r"(?<![\d.])(\d*)\.(\d+)")
 # Numbers are evaluated to 50 digits: apart beyond 45 digits they differ. Rational ones,
 # decimals as written included, are compared exactly; two values that agree to 45 digits,
 # one of them not rational, are evaluated again to 1,000 digits and equal only when they
@@ -212,7 +213,7 @@ def symbolic_equal(
         if not pred:
             return SymbolicVerdict(False, "answer could not be parsed", parsed=False)
         parsed = not isinstance(gold[0], str) and not isinstance(pred[0], str)
-        if _IMAGINARY_UNIT.search(reference) or _IMAGINARY_UNIT.search(answer):
+        if _writes_imaginary_unit(reference) or _writes_imaginary_unit(answer):
             gold, pred = _as_complex(gold), _as_complex(pred)
     numbers = _numbers_equal(gold[0], pred[0], reference, answer, places)
     if numbers is not None:
@@ -416,8 +417,21 @@ class _Part:
 def _written_decimals(text: str) -> dict[Fraction, int]:
     """Each decimal written in ``text``, by its value without sign, with the places it was
     written to (the fewest when one value is written twice)."""
+    from services.mathcheck.latex_tokens import Kind, tokenize
+
     written: dict[Fraction, int] = {}
-    for whole, digits in _WRITTEN_DECIMAL.findall(text):
+    tokens = tokenize(text)
+    for index, token in enumerate(tokens):
+        # A decimal as written ("1.414", ".5"): its digits before and after the point, and
+        # nothing before it that would make it part of another number ("1.2.3").
+        if not token.is_symbol(".") or index + 1 >= len(tokens):
+            continue
+        if tokens[index + 1].kind is not Kind.DIGITS:
+            continue
+        start = index - 1 if index and tokens[index - 1].kind is Kind.DIGITS else index
+        if start and (tokens[start - 1].kind is Kind.DIGITS or tokens[start - 1].is_symbol(".")):
+            continue
+        whole, digits = (tokens[start].text if start < index else ""), tokens[index + 1].text
         value = Fraction(int(whole or "0") * 10 ** len(digits) + int(digits), 10 ** len(digits))
         written[value] = min(len(digits), written.get(value, len(digits)))
     return written

@@ -10,22 +10,130 @@ quotient of theirs, so ``36 km/h`` is ``10 m/s`` and not ``36 m/s``.
 
 from __future__ import annotations
 
-import re
+from dataclasses import dataclass
 
 from services.mathcheck.answer_types import Number, Quantity
+from services.mathcheck.latex_tokens import Kind, Token, join, skip_spaces, symbol, tokenize
 from services.mathcheck.normalization import normalize_answer, parse_number, unwrapped_quantity
-from services.mathcheck.vocabulary import POWER_WORD, POWER_WORDS, Unit
+from services.mathcheck.vocabulary import POWER_WORDS, Unit
 from services.mathcheck.vocabulary import UNITS as _UNITS
 
-# "12 cm^2", "12 square centimeters", "3 cubic meters", "\\frac{1}{2} hour", "180 minutes",
-# and a rate: "36 km/h", "9.8 m/s^2", "60 miles per hour".
-_QUANTITY = re.compile(
-    rf"^(?P<value>.*?[\d}}])\s*~?\s*(?:(?P<prefix>{POWER_WORD})\s*)?(?P<name>[a-zA-Z]+)\.?"
-    r"\s*(?:\^\s*\{?\s*(?P<power>[23])\s*\}?)?"
-    r"(?:\s*(?:/|\bper\b)\s*(?P<per>[a-zA-Z]+)\.?\s*(?:\^\s*\{?\s*(?P<per_power>[23])\s*\}?)?)?$"
-)
-# "\\$12.50": an amount in dollars.
-_DOLLARS = re.compile(r"^\\?\$\s*(?P<value>\d.*)$")
+
+@dataclass(frozen=True)
+class _Written:
+    """A quantity as written: "12 cm^2", "12 square centimeters", "3 cubic meters",
+    "\\frac{1}{2} hour", "180 minutes", and a rate: "36 km/h", "9.8 m/s^2", "60 miles per
+    hour"."""
+
+    value: str
+    name: str
+    power: int
+    per: str | None = None
+    per_power: int = 1
+    # Whether the unit's letters are written against the value: "10m".
+    glued: bool = False
+
+
+def _power_at(tokens: list[Token], index: int) -> tuple[int, int]:
+    """ "^2", "^{3}" at ``index``: the power (1 when none is written) and where it ends."""
+    position = skip_spaces(tokens, index)
+    if position >= len(tokens) or not tokens[position].is_symbol("^"):
+        return 1, index
+    position = skip_spaces(tokens, position + 1)
+    braced = position < len(tokens) and tokens[position].is_symbol("{")
+    if braced:
+        position = skip_spaces(tokens, position + 1)
+    if position >= len(tokens) or tokens[position].text not in ("2", "3"):
+        return 1, index
+    power = int(tokens[position].text)
+    # Either brace may be left out ("^{2", "^2}").
+    after = skip_spaces(tokens, position + 1)
+    closed = after < len(tokens) and tokens[after].is_symbol("}")
+    return power, after + 1 if closed else position + 1
+
+
+def _name_at(tokens: list[Token], index: int) -> tuple[str, int] | None:
+    """A unit's name (letters, maybe a full stop after) at ``index``, and where it ends."""
+    if index >= len(tokens) or tokens[index].kind is not Kind.WORD:
+        return None
+    end = index + 1
+    if end < len(tokens) and tokens[end].is_symbol("."):
+        end += 1
+    return tokens[index].text, end
+
+
+def _unit_tail(tokens: list[Token], start: int) -> _Written | None:
+    """The unit after the value ``tokens[:start]``: maybe "~", a power word, the name, its
+    power, and maybe "/" or "per" and a second unit with its power, to the end."""
+    index = skip_spaces(tokens, start)
+    if index < len(tokens) and tokens[index].is_symbol("~"):
+        index = skip_spaces(tokens, index + 1)
+    if index >= len(tokens) or tokens[index].kind is not Kind.WORD:
+        return None
+    readings: list[tuple[int, str, int]] = []  # (power word's power, name, where it starts)
+    word = tokens[index].text
+    for prefix, power in POWER_WORDS.items():
+        bare = prefix.rstrip(".")
+        if word == bare and (prefix == bare or tokens[index + 1 : index + 2] == [symbol(".")]):
+            after = skip_spaces(tokens, index + 1 + (prefix != bare))
+            readings.append((power, "", after))
+        elif prefix == bare and word.startswith(prefix) and len(word) > len(prefix):
+            readings.append((power, word[len(prefix) :], index))
+    readings.append((0, "", index))
+    for prefix_power, glued_name, at in readings:
+        if glued_name:
+            name, end = glued_name, at + 1
+            if end < len(tokens) and tokens[end].is_symbol("."):
+                end += 1
+        else:
+            found = _name_at(tokens, at)
+            if found is None:
+                continue
+            name, end = found
+        power, end = _power_at(tokens, end)
+        per: str | None = None
+        per_power = 1
+        joint = skip_spaces(tokens, end)
+        if joint < len(tokens) and (tokens[joint].is_symbol("/") or tokens[joint].text == "per"):
+            found = _name_at(tokens, skip_spaces(tokens, joint + 1))
+            if found is None:
+                continue
+            per, end = found
+            per_power, end = _power_at(tokens, end)
+        if skip_spaces(tokens, end) != len(tokens):
+            continue
+        return _Written(
+            join(tokens[:start]),
+            name,
+            prefix_power or power,
+            per,
+            per_power,
+            glued=not prefix_power and index == start,
+        )
+    return None
+
+
+def _quantity_written(text: str) -> _Written | None:
+    """The value and the unit of a quantity as written; None for anything else. The value
+    is the shortest that ends in a digit or a brace."""
+    tokens = tokenize(text)
+    for start in range(1, len(tokens)):
+        last = tokens[start - 1]
+        if last.kind is Kind.DIGITS or last.is_symbol("}"):
+            written = _unit_tail(tokens, start)
+            if written is not None:
+                return written
+    return None
+
+
+def _dollars(text: str) -> str | None:
+    """ "\\$12.50" -> "12.50": an amount in dollars."""
+    tokens = tokenize(text)
+    if not tokens or not (tokens[0].is_command("\\$") or tokens[0].is_symbol("$")):
+        return None
+    value = skip_spaces(tokens, 1)
+    digits = value < len(tokens) and tokens[value].kind is Kind.DIGITS
+    return join(tokens[value:]) if digits else None
 
 
 def _number(text: str) -> Number | None:
@@ -37,24 +145,21 @@ def _number(text: str) -> Number | None:
 def read_quantity(text: str) -> Quantity | None:
     """ "1.5 \\text{ hours}" -> Quantity(3/2, "time", 3600, ...); None for anything else."""
     text = unwrapped_quantity(text)
-    dollars = _DOLLARS.match(text)
+    dollars = _dollars(text)
     if dollars is not None:
-        amount = _number(dollars.group("value"))
+        amount = _number(dollars)
         if amount is None:
             return None
         kind, factor = _UNITS["dollar"]
         return Quantity(amount.parsed.value, kind, factor, amount, f"{amount.canonical} dollar")
-    match = _QUANTITY.match(text)
-    if match is None or _glued_letter(match):
+    written = _quantity_written(text)
+    if written is None or _glued_letter(written):
         return None
-    prefix = match.group("prefix")
-    power = POWER_WORDS[prefix.lower()] if prefix else int(match.group("power") or 1)
-    unit = _unit(match.group("name"), power)
-    per = match.group("per")
-    if unit is not None and per is not None:
-        per_unit = _unit(per, int(match.group("per_power") or 1), any_kind=True)
+    unit = _unit(written.name, written.power)
+    if unit is not None and written.per is not None:
+        per_unit = _unit(written.per, written.per_power, any_kind=True)
         unit = None if per_unit is None else (f"{unit[0]}/{per_unit[0]}", unit[1] / per_unit[1])
-    number = _number(match.group("value")) if unit is not None else None
+    number = _number(written.value) if unit is not None else None
     if unit is None or number is None:
         return None
     kind, factor = unit
@@ -65,16 +170,11 @@ def read_quantity(text: str) -> Quantity | None:
     )
 
 
-def _glued_letter(match: re.Match[str]) -> bool:
+def _glued_letter(written: _Written) -> bool:
     """Whether the unit is one letter written against its number, not a rate: "10m" is ten
     times m, as "2t" is (a unit of one letter is spaced or wrapped: "10 m", "5\\text{m}",
     "5\\,m"; a rate keeps its letters: "10m/s")."""
-    return (
-        len(match.group("name")) == 1
-        and match.group("prefix") is None
-        and match.group("per") is None
-        and match.end("value") == match.start("name")
-    )
+    return len(written.name) == 1 and written.per is None and written.glued
 
 
 def _unit(name: str, power: int, any_kind: bool = False) -> Unit | None:
