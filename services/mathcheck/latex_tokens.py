@@ -19,6 +19,7 @@ as a command of its own. Joining the tokens' texts gives the text back exactly.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -67,9 +68,16 @@ _KINDS = {
 
 def tokenize(text: str) -> list[Token]:
     """The tokens of ``text``; ``join(tokenize(text)) == text``."""
-    return [
+    return list(_tokens(text))
+
+
+# Each reader of an answer starts from its tokens, and a group's completions share answers:
+# each text is scanned once while it is in use.
+@functools.lru_cache(maxsize=8192)
+def _tokens(text: str) -> tuple[Token, ...]:
+    return tuple(
         Token(_KINDS[match.lastgroup or "symbol"], match.group()) for match in _TOKEN.finditer(text)
-    ]
+    )
 
 
 def join(tokens: Iterable[Token]) -> str:

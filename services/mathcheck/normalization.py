@@ -204,7 +204,9 @@ def without_unit(text: str) -> str:
     return text if value is None else join(value)
 
 
+@functools.lru_cache(maxsize=8192)
 def strip_outer_delimiters(text: str) -> str:
+    """The text without the math delimiters around it (``$``, ``\\(``, ``\\[``)."""
     changed = True
     while changed:
         changed = False

@@ -18,6 +18,8 @@ from services.mathcheck.normalization import normalize_answer, parse_number, str
 def _terms(text: str) -> list[str]:
     """ "2:3", "2 \\colon 3", "2 to 3" -> ["2", "3"]: the terms between the separators."""
     tokens = tokenize(text)
+    if not any(token.text in (":", "\\colon", "to") for token in tokens):
+        return [text]
     terms: list[list[Token]] = [[]]
     for index, token in enumerate(tokens):
         spaced_to = (

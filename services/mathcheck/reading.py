@@ -243,6 +243,8 @@ def _assignment(tokens: list[Token]) -> tuple[str, str] | None:
 
 def _and_as_comma(tokens: list[Token]) -> list[Token]:
     """ "a = 2 and b = 3", "a = 2 \\text{ and } b = 3": "and" joins as a comma does."""
+    if not any(token.text == "and" for token in tokens):
+        return tokens
     kept: list[Token] = []
     index = 0
     while index < len(tokens):
@@ -339,6 +341,8 @@ def _split_on_words(
     """The parts of ``tokens`` between the joints: a word of ``words`` alone (maybe after a
     comma), in text (``\\text{ or }``), or a token of ``marks``; spaces around a joint are
     not part of the parts."""
+    if not any(token.text in words or token.text in marks for token in tokens):
+        return [tokens]
     parts: list[list[Token]] = [[]]
     index = 0
     while index < len(tokens):
@@ -444,8 +448,13 @@ def _plus_minus(text: str) -> PlusMinus | None:
     return PlusMinus(both, value, value.canonical)
 
 
+_DEGREE_MARKS = frozenset(("°", "\\degree", "\\circ", "degree", "degrees"))
+
+
 def _has_degree_mark(tokens: list[Token]) -> bool:
     """ "30^\\circ", "30°", "30\\degree", "30 degrees", "30 \\text{ degrees}"."""
+    if not any(token.text in _DEGREE_MARKS for token in tokens):
+        return False
     for index, token in enumerate(tokens):
         if token.is_symbol("°") or token.is_command("\\degree"):
             return True
