@@ -723,6 +723,8 @@ def _number_tokens(tokens: list[Token]) -> bool:
 def _value_before_unit(tokens: list[Token]) -> list[Token] | None:
     """ "12 square centimeters" -> "12", "60 km per hour" -> "60", "10cm" -> "10": the value
     of a quantity; None when it ends in no unit."""
+    if not any(token.kind is Kind.WORD for token in tokens):
+        return None
     for index, token in enumerate(tokens):
         if token.kind is Kind.SPACE and index:
             last = tokens[index - 1]
@@ -922,6 +924,8 @@ def _braced_index(tokens: list[Token]) -> list[Token]:
     """A one-digit index after "_" or "^" before a number is braced ("\\log_2 3" is the
     logarithm of 3 to base 2, one expression): the number after it neither joins it nor
     becomes an entry."""
+    if not any(token.text in ("_", "^") for token in tokens):
+        return tokens
     kept: list[Token] = []
     index = 0
     while index < len(tokens):
@@ -946,6 +950,8 @@ def _braced_index(tokens: list[Token]) -> list[Token]:
 
 def _spaced_numbers(tokens: list[Token]) -> list[Token]:
     """ "12 345" groups thousands with a space: one number. "10 24" is two: "10, 24"."""
+    if not any(token.kind is Kind.SPACE for token in tokens):
+        return tokens
     kept: list[Token] = []
     index = 0
     while index < len(tokens):
@@ -996,6 +1002,8 @@ def _spaced_numbers(tokens: list[Token]) -> list[Token]:
 def _listed(tokens: list[Token]) -> str:
     """The text without spaces, but for one after each comma that lists numbers: "32, 349"
     is a list of two numbers, "32,349" one number, and the two never normalise alike."""
+    if not any(token.kind is Kind.SPACE for token in tokens):
+        return join(tokens)
     pieces: list[str] = [""]
     for index, token in enumerate(tokens):
         if (
@@ -1025,11 +1033,23 @@ def _signed_digits_at(tokens: list[Token], index: int) -> bool:
     return index < len(tokens) and tokens[index].kind is Kind.DIGITS
 
 
+def _is_plain_decimal(text: str) -> bool:
+    """ "12", "-0.5", "3.25": ASCII digits, maybe a minus before and a point between."""
+    whole, point, fraction = text.removeprefix("-").partition(".")
+    return (
+        whole.isascii()
+        and whole.isdigit()
+        and (not point or (fraction.isascii() and fraction.isdigit()))
+    )
+
+
 # Each reader of an answer asks for its canonical form, and a group's completions share
 # answers: each text is normalised once while it is in use.
 @functools.lru_cache(maxsize=4096)
 def normalize_answer(answer: str) -> str:
     """A canonical string for ``answer``; equal strings mean equal answers."""
+    if _is_plain_decimal(answer):
+        return answer  # "12", "-0.5": already canonical (the most common answers)
     written = tokenize(strip_outer_delimiters(answer.strip()))
     tokens = _without_reason(_without_qualifier(_without_trailing_backslash(written)))
     tokens = _set_builder_condition(_presentation_dropped(tokens))
@@ -1041,7 +1061,7 @@ def normalize_answer(answer: str) -> str:
         tokens = tokenize(join(tokens))
     tokens = _equals_word(tokens)
     tokens = _without_tuple_of_unknowns(_solutions_of_one_unknown(tokens))
-    if sum(token.is_symbol("=") for token in tokens) == 1:  # "k = 45, n = 2" keeps both names
+    if [token.text for token in tokens].count("=") == 1:  # "k = 45, n = 2" keeps both names
         tokens = _without_leading_name(tokens)
     tokens = _between_bounds(_single_spaces(_one_spelling(tokens)))
     tokens = strip(_without_full_stop(_mixed_number(_percent_word(tokens))))
