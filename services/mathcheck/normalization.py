@@ -2,7 +2,8 @@
 
 Normalisation removes what never changes an answer's meaning (math delimiters, spacing
 macros, ``\\left``/``\\right``, ``\\text{}`` wrappers, units, degree signs, currency, a
-leading ``x =``); number parsing turns every plain numeric notation into an exact
+leading ``x =``), as passes over the answer's tokens (``latex_tokens.py``; docs/math.md
+lists them in order); number parsing turns every plain numeric notation into an exact
 ``Fraction`` so the common case never needs sympy.
 """
 
