@@ -8,7 +8,7 @@ vulgar fraction becomes a ``\\frac`` (``3½`` then reads as the mixed number 7/2
 
 from __future__ import annotations
 
-import re
+from itertools import groupby
 
 from services.mathcheck.vocabulary import RELATION_SPELLINGS
 
@@ -51,25 +51,26 @@ _TABLE = str.maketrans(
 )
 _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺ⁿ", "0123456789-+n", strict=True))
 _SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉", "0123456789", strict=True))
-_SUPERSCRIPT_RUN = re.compile(f"[{''.join(_SUPERSCRIPTS)}]+")
-_SUBSCRIPT_RUN = re.compile(f"[{''.join(_SUBSCRIPTS)}]+")
-_UNICODE = re.compile(
-    f"[{''.join(_SYMBOLS)}{''.join(_GREEK)}{''.join(_FRACTIONS)}"
-    f"{''.join(_SUPERSCRIPTS)}{''.join(_SUBSCRIPTS)}]"
-)
+_UNICODE = frozenset((*_SYMBOLS, *_GREEK, *_FRACTIONS, *_SUPERSCRIPTS, *_SUBSCRIPTS))
+
+
+def _script(char: str) -> str | None:
+    """ "^" for a superscript character, "_" for a subscript one, else None."""
+    return "^" if char in _SUPERSCRIPTS else "_" if char in _SUBSCRIPTS else None
 
 
 def latex_from_unicode(text: str) -> str:
     """``text`` with its Unicode mathematics written as LaTeX (ASCII passes unchanged)."""
-    if _UNICODE.search(text) is None:
+    if _UNICODE.isdisjoint(text):
         return text
-    text = _SUPERSCRIPT_RUN.sub(
-        lambda run: "^{" + "".join(_SUPERSCRIPTS[char] for char in run.group()) + "}", text
-    )
-    text = _SUBSCRIPT_RUN.sub(
-        lambda run: "_{" + "".join(_SUBSCRIPTS[char] for char in run.group()) + "}", text
-    )
-    return text.translate(_TABLE)
+    pieces: list[str] = []
+    for script, run in groupby(text, key=_script):
+        if script is None:
+            pieces.append("".join(run))
+        else:
+            digits = _SUPERSCRIPTS if script == "^" else _SUBSCRIPTS
+            pieces.append(script + "{" + "".join(digits[char] for char in run) + "}")
+    return "".join(pieces).translate(_TABLE)
 
 
 __all__ = ["latex_from_unicode"]
