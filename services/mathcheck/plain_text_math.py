@@ -6,26 +6,70 @@ parser reads ``sqrt(3)`` as the product s·q·r·t·3 and ``pi`` as p·i, so the
 written in LaTeX and in plain text would never compare equal. Only spellings that cannot
 mean anything else are rewritten: a name followed by an argument, ``pi`` standing alone,
 ``**`` for a power, and ``infinity``.
+
+Each rule is a small scanner: at a position of the text it says whether its notation
+starts there, where it ends and what it is in LaTeX (``_rewrite`` applies one rule from
+left to right, as a substitution would).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from services.mathcheck.unicode_math import latex_from_unicode
 
-_FUNCTIONS = "arcsin|arccos|arctan|sinh|cosh|tanh|sin|cos|tan|cot|sec|csc|ln|log|exp|sqrt|cbrt|abs"
-# A function name not already a LaTeX command nor part of a longer word, then its argument.
-_CALL = re.compile(rf"(?<![a-zA-Z\\])({_FUNCTIONS})(?![a-zA-Z])\s*(?=[(\d]|[a-z](?![a-z]))")
-_PI = re.compile(r"(?<![a-zA-Z\\])pi(?![a-zA-Z])")
-# "negative infinity" is left whole for the words that name it.
-_INFINITY = re.compile(
-    r"(?<![a-zA-Z\\])(?<!negative )(?<!positive )(?<!minus )(?:infinity|inf)(?![a-zA-Z])",
-    re.IGNORECASE,
-)
-_PAREN_POWER = re.compile(r"\^\s*\(")
-_FACTORIAL_WORD = re.compile(r"\b([a-zA-Z0-9])\s+factorial\b")
+_FUNCTIONS = frozenset(
+    ("arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "sin", "cos", "tan", "cot", "sec",
+     "csc", "ln", "log", "exp", "sqrt", "cbrt", "abs")
+)  # fmt: skip
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+# Where a rule's notation starts: its end and its LaTeX, or None.
+Rule = Callable[[str, int], tuple[int, str] | None]
+
+
+def _letter(char: str) -> bool:
+    return char.isascii() and char.isalpha()
+
+
+def _word_character(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _letters_end(text: str, start: int) -> int:
+    while start < len(text) and _letter(text[start]):
+        start += 1
+    return start
+
+
+def _spaces_end(text: str, start: int) -> int:
+    while start < len(text) and text[start].isspace():
+        start += 1
+    return start
+
+
+def _word_at(text: str, start: int) -> str | None:
+    """The run of letters that starts at ``start`` (none before it, nor a backslash)."""
+    if start >= len(text) or not _letter(text[start]):
+        return None
+    if start and (_letter(text[start - 1]) or text[start - 1] == "\\"):
+        return None
+    return text[start : _letters_end(text, start)]
+
+
+def _rewrite(text: str, rule: Rule) -> str:
+    """``text`` with each place ``rule`` reads, from left to right, written as it says."""
+    output: list[str] = []
+    position = index = 0
+    while index < len(text):
+        found = rule(text, index)
+        if found is None:
+            index += 1
+            continue
+        end, latex = found
+        output.append(text[position:index] + latex)
+        position = index = max(end, index + 1)
+    output.append(text[position:])
+    return "".join(output)
 
 
 def _argument(text: str, start: int) -> tuple[str, int] | None:
@@ -39,27 +83,16 @@ def _argument(text: str, start: int) -> tuple[str, int] | None:
             if depth == 0:
                 return text[start + 1 : index], index + 1
         return None
-    match = re.compile(r"\d+(?:\.\d+)?|[a-zA-Z]").match(text, start)
-    return (match.group(), match.end()) if match else None
-
-
-def _rewrite_arguments(
-    text: str, pattern: re.Pattern[str], write: Callable[[re.Match[str], str], str], back: int = 0
-) -> str:
-    """Each match of ``pattern`` and the argument after it (``back`` characters before the
-    match's end) replaced by ``write(match, argument)``."""
-    output: list[str] = []
-    position = 0
-    for match in pattern.finditer(text):
-        if match.start() < position:
-            continue
-        argument = _argument(text, match.end() - back)
-        if argument is None:
-            continue
-        output.append(text[position : match.start()] + write(match, argument[0]))
-        position = argument[1]
-    output.append(text[position:])
-    return "".join(output)
+    if text[start].isdecimal():
+        end = start
+        while end < len(text) and text[end].isdecimal():
+            end += 1
+        if text[end : end + 1] == "." and text[end + 1 : end + 2].isdecimal():
+            end += 1
+            while end < len(text) and text[end].isdecimal():
+                end += 1
+        return text[start:end], end
+    return (text[start], start + 1) if _letter(text[start]) else None
 
 
 _CALLED = {
@@ -70,66 +103,187 @@ _CALLED = {
 }
 
 
-def _call(match: re.Match[str], argument: str) -> str:
-    name, inner = match.group(1), latex_from_plain_text(argument)
-    return _CALLED.get(name, f"\\{name}({{}})").format(inner)
+def _call_start(text: str, start: int) -> tuple[str, int] | None:
+    """A function's name standing alone at ``start`` (not a LaTeX command, not part of a
+    longer word) and where its argument may start: "(", a digit, or one small letter."""
+    name = _word_at(text, start)
+    if name is None or name not in _FUNCTIONS:
+        return None
+    after = _spaces_end(text, start + len(name))
+    following = text[after : after + 1]
+    alone = following in _LOWER and text[after + 1 : after + 2] not in _LOWER
+    if following == "(" or following.isdecimal() or alone:
+        return name, after
+    return None
 
 
-def _paren_power(_: re.Match[str], argument: str) -> str:
+def _call(text: str, start: int) -> tuple[int, str] | None:
+    """ "sqrt(3)" -> "\\sqrt{3}", "sin x" -> "\\sin(x)": a call, its argument read too."""
+    call = _call_start(text, start)
+    argument = _argument(text, call[1]) if call is not None else None
+    if call is None or argument is None:
+        return None
+    inner = latex_from_plain_text(argument[0])
+    return argument[1], _CALLED.get(call[0], f"\\{call[0]}({{}})").format(inner)
+
+
+def _paren_power(text: str, start: int) -> tuple[int, str] | None:
     """ "2^(1/3)" -> "2^{1/3}": a parenthesised exponent is the whole exponent."""
-    return "^{" + argument + "}"
+    if text[start] != "^":
+        return None
+    argument = _argument(text, _spaces_end(text, start + 1))
+    if argument is None or text[_spaces_end(text, start + 1)] != "(":
+        return None
+    return argument[1], "^{" + argument[0] + "}"
 
 
-# "\\sqrt[3]2", "\\frac\\pi3": LaTeX takes the next character or command as the argument;
-# the parser does not.
-_BRACELESS_ROOT = re.compile(r"\\sqrt\s*\[([^\]]+)\]\s*([0-9a-zA-Z])")
-_TOKEN = r"(\\[a-zA-Z]+(?![a-zA-Z])|[0-9a-zA-Z])"
-_BRACELESS_FRACTION = re.compile(rf"\\([dt]?frac)\s*{_TOKEN}\s*{_TOKEN}")
+def _factorial_word(text: str, start: int) -> tuple[int, str] | None:
+    """ "5 factorial" -> "5!": one letter or digit, standing alone, then the word."""
+    char = text[start]
+    if not (char.isascii() and char.isalnum()) or (start and _word_character(text[start - 1])):
+        return None
+    word = _spaces_end(text, start + 1)
+    end = word + len("factorial")
+    if word == start + 1 or text[word:end] != "factorial":
+        return None
+    if end < len(text) and _word_character(text[end]):
+        return None
+    return end, f"{char}!"
+
+
+def _pi(text: str, start: int) -> tuple[int, str] | None:
+    """ "2pi" -> "2\\pi ": the word pi standing alone."""
+    return (start + 2, "\\pi ") if _word_at(text, start) == "pi" else None
+
+
+# "negative infinity" is left whole for the words that name it.
+_SIGN_WORDS = ("negative ", "positive ", "minus ")
+
+
+def _infinity(text: str, start: int) -> tuple[int, str] | None:
+    """ "infinity", "inf" -> "\\infty " (any case)."""
+    word = _word_at(text, start)
+    if word is None or word.lower() not in ("infinity", "inf"):
+        return None
+    if text[:start].lower().endswith(_SIGN_WORDS):
+        return None
+    return start + len(word), "\\infty "
+
+
+def _braceless_root(text: str, start: int) -> tuple[int, str] | None:
+    """ "\\sqrt[3]2" -> "\\sqrt[3]{2}": LaTeX takes the next character as the argument; the
+    parser does not."""
+    if not text.startswith("\\sqrt", start):
+        return None
+    opening = _spaces_end(text, start + len("\\sqrt"))
+    closing = text.find("]", opening)
+    if text[opening : opening + 1] != "[" or closing <= opening + 1:
+        return None
+    argument = _spaces_end(text, closing + 1)
+    char = text[argument : argument + 1]
+    if not (char.isascii() and char.isalnum()):
+        return None
+    return argument + 1, f"\\sqrt[{text[opening + 1 : closing]}]{{{char}}}"
+
+
+def _fraction_token(text: str, start: int) -> tuple[str, int] | None:
+    """A command (backslash and letters) or one letter or digit, after spaces."""
+    start = _spaces_end(text, start)
+    char = text[start : start + 1]
+    if char == "\\" and _letter(text[start + 1 : start + 2]):
+        end = _letters_end(text, start + 1)
+        return text[start:end], end
+    if char.isascii() and char.isalnum():
+        return char, start + 1
+    return None
+
+
+def _braceless_fraction(text: str, start: int) -> tuple[int, str] | None:
+    """ "\\frac\\pi3" -> "\\frac{\\pi}{3}", "\\dfrac12" -> "\\dfrac{1}{2}"."""
+    name = next(
+        (name for name in ("\\frac", "\\dfrac", "\\tfrac") if text.startswith(name, start)), None
+    )
+    if name is None:
+        return None
+    top = _fraction_token(text, start + len(name))
+    bottom = _fraction_token(text, top[1]) if top is not None else None
+    if top is None or bottom is None:
+        return None
+    return bottom[1], f"{name}{{{top[0]}}}{{{bottom[0]}}}"
+
+
+_FONTS = ("\\text", "\\mathrm", "\\operatorname")
+_NAMED = ("lcm", "gcd")
+
+
+def _named_function(text: str, start: int) -> tuple[int, str] | None:
+    """ "\\text{lcm}", "gcd(4, 6)" -> "\\operatorname{lcm}": a function LaTeX has no command
+    for."""
+    font = next((font for font in _FONTS if text.startswith(font, start)), None)
+    if font is not None:
+        opening = _spaces_end(text, start + len(font))
+        at = _spaces_end(text, opening + 1)
+        closing = _spaces_end(text, at + 3)
+        named = text[at : at + 3]
+        if (
+            text[opening : opening + 1] == "{"
+            and named in _NAMED
+            and text[closing : closing + 1] == "}"
+        ):
+            return closing + 1, f"\\operatorname{{{named}}}"
+        return None
+    name = text[start : start + 3]
+    if name not in _NAMED or (start and (_letter(text[start - 1]) or text[start - 1] in "\\{")):
+        return None
+    parenthesis = _spaces_end(text, start + 3)
+    if text[parenthesis : parenthesis + 1] != "(":
+        return None
+    return start + 3, f"\\operatorname{{{name}}}"
+
+
+def _real_line(text: str, start: int) -> tuple[int, str] | None:
+    """ "\\R" -> "\\mathbb{R}"."""
+    if text.startswith("\\R", start) and not _letter(text[start + 2 : start + 3]):
+        return start + 2, "\\mathbb{R}"
+    return None
+
+
+def _interval_brackets(text: str) -> str:
+    """ "]0, 1[", "[0, 1[": an interval written with reversed brackets for open ends."""
+    bare = text.strip()
+    opening, inside, closing = bare[:1], bare[1:-1], bare[-1:]
+    if len(bare) < 2 or opening not in ("[", "]") or closing not in ("[", "]"):
+        return text
+    low, comma, high = inside.partition(",")
+    if not comma or not low or not high or any(char in "[]()," for char in low + high):
+        return text
+    if opening == "[" and closing == "]":
+        return text
+    return f"{'(' if opening == ']' else '['}{inside}{')' if closing == '[' else ']'}"
 
 
 # LaTeX synonyms the parser does not know.
 _SYNONYMS = (("\\lbrace", "\\{"), ("\\rbrace", "\\}"))
-_REAL_LINE = re.compile(r"\\R(?![a-zA-Z])")
-
-
-# "]0, 1[", "[0, 1[": intervals written with reversed brackets for open ends.
-_REVERSED_INTERVAL = re.compile(r"^\s*([\[\]])([^\[\](),]+,[^\[\](),]+)([\[\]])\s*$")
-_NAMED_FUNCTION = re.compile(
-    r"\\(?:text|mathrm|operatorname)\s*\{\s*(lcm|gcd)\s*\}|(?<![a-zA-Z\\{])(lcm|gcd)(?=\s*\()"
-)
-
-
-def _interval_brackets(text: str) -> str:
-    match = _REVERSED_INTERVAL.match(text)
-    if match is None or (match.group(1) == "[" and match.group(3) == "]"):
-        return text
-    opening = "(" if match.group(1) == "]" else "["
-    closing = ")" if match.group(3) == "[" else "]"
-    return f"{opening}{match.group(2)}{closing}"
 
 
 def latex_from_plain_text(text: str) -> str:
     """``text`` with its plain-text notations written as LaTeX; LaTeX passes unchanged
     (but for ``\\sqrt[3]2``, which is given its braces)."""
-    text = _BRACELESS_ROOT.sub(r"\\sqrt[\1]{\2}", latex_from_unicode(_interval_brackets(text)))
-    text = _BRACELESS_FRACTION.sub(r"\\\1{\2}{\3}", text)
-    text = _NAMED_FUNCTION.sub(
-        lambda match: f"\\operatorname{{{match.group(1) or match.group(2)}}}", text
-    )
+    text = _rewrite(latex_from_unicode(_interval_brackets(text)), _braceless_root)
+    text = _rewrite(_rewrite(text, _braceless_fraction), _named_function)
     if "\\" in text:
         for synonym, meaning in _SYNONYMS:
             text = text.replace(synonym, meaning)
-        text = _REAL_LINE.sub(r"\\mathbb{R}", text)
-    if not any(marker in text for marker in ("**", "^(", "pi", "inf", "(", "factorial")) and not (
-        _CALL.search(text)
+        text = _rewrite(text, _real_line)
+    markers = ("**", "^(", "pi", "inf", "(", "factorial")
+    if not any(marker in text for marker in markers) and not any(
+        _call_start(text, index) for index in range(len(text))
     ):
         return text
     text = text.replace("**", "^")
-    text = _rewrite_arguments(text, _CALL, _call)
-    text = _rewrite_arguments(text, _PAREN_POWER, _paren_power, back=1)
-    text = _FACTORIAL_WORD.sub(r"\1!", text)
-    text = _PI.sub(r"\\pi ", text)
-    return _INFINITY.sub(r"\\infty ", text).strip()
+    text = _rewrite(_rewrite(text, _call), _paren_power)
+    text = _rewrite(_rewrite(text, _factorial_word), _pi)
+    return _rewrite(text, _infinity).strip()
 
 
 __all__ = ["latex_from_plain_text"]

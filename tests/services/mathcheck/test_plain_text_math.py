@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from services.mathcheck.plain_text_math import latex_from_plain_text
 
@@ -35,3 +37,32 @@ def test_plain_text_becomes_latex(text: str, latex: str) -> None:
 )
 def test_latex_and_words_pass_unchanged(text: str) -> None:
     assert latex_from_plain_text(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "latex"),
+    [
+        ("]0, 1[", "(0, 1)"),
+        ("[0, 1[", "[0, 1)"),
+        ("\\frac\\pi3", "\\frac{\\pi}{3}"),
+        ("\\dfrac12", "\\dfrac{1}{2}"),
+        ("\\text{lcm}(4, 6)", "\\operatorname{lcm}(4, 6)"),
+        ("gcd (4, 6)", "\\operatorname{gcd} (4, 6)"),
+        ("sin x + cos(2x)", "\\sin(x) + \\cos(2x)"),
+        ("minus infinity", "minus infinity"),
+    ],
+)  # fmt: skip
+def test_more_notations_become_latex(text: str, latex: str) -> None:
+    assert latex_from_plain_text(text) == latex
+
+
+_PIECES = st.sampled_from(
+    ["sqrt", "sin", "x", "(", ")", "2", "3.5", " ", "pi", "inf", "**", "^(", " factorial", "\\",
+     "\\sqrt", "[3]", "[", "]", "\\frac", "lcm", "gcd", "\\text{", "}", "{", "\\R", ",", "²"]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.text(max_size=40), st.lists(_PIECES, max_size=12).map("".join)))
+def test_any_text_is_rewritten_without_error(text: str) -> None:
+    assert isinstance(latex_from_plain_text(text), str)
