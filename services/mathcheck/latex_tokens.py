@@ -136,6 +136,25 @@ def is_letter(token: Token) -> bool:
     return token.kind is Kind.WORD and len(token.text) == 1
 
 
+def name_end(tokens: list[Token], index: int) -> int | None:
+    """The end of the name of an unknown at ``index``: "x", "x_1", "x_{12}"; None if none."""
+    if index >= len(tokens) or not is_letter(tokens[index]):
+        return None
+    index += 1
+    if index < len(tokens) and tokens[index].is_symbol("_"):
+        position = index + 1
+        if position < len(tokens) and tokens[position].is_symbol("{"):
+            position += 1
+        start = position
+        while position < len(tokens) and (
+            tokens[position].kind in (Kind.WORD, Kind.DIGITS) or tokens[position].is_symbol("_")
+        ):
+            position += 1
+        if position > start:
+            index = position + (position < len(tokens) and tokens[position].is_symbol("}"))
+    return index
+
+
 def is_word(tokens: list[Token], index: int, *words: str) -> bool:
     """Whether ``tokens[index]`` is one of ``words`` standing alone: not run into digits or
     an underscore ("1or" is no "or")."""
@@ -180,6 +199,7 @@ __all__ = [
     "is_letter",
     "is_word",
     "join",
+    "name_end",
     "rstrip",
     "skip_spaces",
     "strip",

@@ -22,6 +22,7 @@ from services.mathcheck.latex_tokens import (
     has_braces,
     is_letter,
     join,
+    name_end,
     rstrip,
     skip_spaces,
     strip,
@@ -566,27 +567,15 @@ def _without_tuple_of_unknowns(tokens: list[Token]) -> list[Token]:
     return tokens[value:] if value < len(tokens) and tokens[value].is_symbol("(") else tokens
 
 
-def _name_end(tokens: list[Token], index: int) -> int | None:
+def _label_end(tokens: list[Token], index: int) -> int | None:
     """The end of the name of an unknown, a function or a quantity at ``index``: "x",
     "x_1", "x_{12}", "P(x)", "slope"; None if there is none."""
-    if index >= len(tokens) or tokens[index].kind is not Kind.WORD:
-        return None
-    if len(tokens[index].text) >= 3:
+    if index < len(tokens) and tokens[index].kind is Kind.WORD and len(tokens[index].text) >= 3:
         return index + 1
-    if len(tokens[index].text) != 1:
+    end = name_end(tokens, index)
+    if end is None:
         return None
-    index += 1
-    if index < len(tokens) and tokens[index].is_symbol("_"):
-        position = index + 1
-        if position < len(tokens) and tokens[position].is_symbol("{"):
-            position += 1
-        start = position
-        while position < len(tokens) and (
-            tokens[position].kind in (Kind.WORD, Kind.DIGITS) or tokens[position].is_symbol("_")
-        ):
-            position += 1
-        if position > start:
-            index = position + (position < len(tokens) and tokens[position].is_symbol("}"))
+    index = end
     argument = skip_spaces(tokens, index)
     if argument < len(tokens) and tokens[argument].is_symbol("("):
         letter = skip_spaces(tokens, argument + 1)
@@ -604,7 +593,7 @@ def _name_end(tokens: list[Token], index: int) -> int | None:
 def _without_leading_name(tokens: list[Token]) -> list[Token]:
     """ "x = 5", "x_1 = 5", "P(x) = x^2", "slope = -1/2", "\\text{area} = 12": the name of
     the unknown, the function or the quantity is not part of the answer."""
-    end = _name_end(tokens, skip_spaces(tokens, 0))
+    end = _label_end(tokens, skip_spaces(tokens, 0))
     if end is None:
         return tokens
     equals = skip_spaces(tokens, end)

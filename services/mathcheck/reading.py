@@ -47,6 +47,7 @@ from services.mathcheck.latex_tokens import (
     is_letter,
     is_word,
     join,
+    name_end,
     rstrip,
     skip_spaces,
     strip,
@@ -207,29 +208,10 @@ def _without_qualifier(body: str) -> tuple[str, str]:
 NamedValues = tuple[tuple[str, str], ...]
 
 
-def _name_of_unknown(tokens: list[Token], index: int) -> int | None:
-    """The end of the name of an unknown at ``index``: "x", "x_1", "x_{12}"; None if none."""
-    if index >= len(tokens) or not is_letter(tokens[index]):
-        return None
-    index += 1
-    if index < len(tokens) and tokens[index].is_symbol("_"):
-        position = index + 1
-        if position < len(tokens) and tokens[position].is_symbol("{"):
-            position += 1
-        start = position
-        while position < len(tokens) and (
-            tokens[position].kind in (Kind.WORD, Kind.DIGITS) or tokens[position].is_symbol("_")
-        ):
-            position += 1
-        if position > start:
-            index = position + (position < len(tokens) and tokens[position].is_symbol("}"))
-    return index
-
-
 def _assignment(tokens: list[Token]) -> tuple[str, str] | None:
     """ "x_1 = 2" -> ("x_1", "2"): a name and the one value it is given."""
     part = strip(tokens)
-    end = _name_of_unknown(part, 0)
+    end = name_end(part, 0)
     if end is None:
         return None
     equals = skip_spaces(part, end)
@@ -288,7 +270,7 @@ def _named_tuple(tokens: list[Token]) -> NamedValues | None:
     names: list[str] = []
     while True:
         start = skip_spaces(tokens, index + 1)
-        end = _name_of_unknown(tokens, start)
+        end = name_end(tokens, start)
         if end is None:
             return None
         names.append(join(tokens[start:end]))
