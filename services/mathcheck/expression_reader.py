@@ -7,8 +7,9 @@ exact sympy expression (integers and fractions as ``Integer`` and ``Rational``, 
 expression at its points (``numeric_probe.py``); the symbolic engine compares two such
 expressions with sympy, without parsing their text again (``symbolic.py``).
 
-Tokens: a run of digits, with a decimal point and digits after it; a command (a backslash
-and letters); a word (letters); the operators ``**`` and ``- + * / ^ ( ) { } [ ] ! _ = < >``.
+Tokens, read from the answer's (``latex_tokens.py``): a run of digits, with a decimal point
+and digits after it; a command (a backslash and letters); a word (letters); the operators
+``**`` and ``- + * / ^ ( ) { } [ ] ! _ = < >``.
 The grammar (the plain one; ``Notation`` says what the symbolic engine's reading adds):
 
 ```text
@@ -55,6 +56,9 @@ from typing import Any
 
 import sympy
 
+from services.mathcheck import latex_tokens
+from services.mathcheck.latex_tokens import Kind, join
+
 # Exponents and factorials beyond these are left to the symbolic engine (and its deadline).
 MAX_EXPONENT = 1000
 MAX_FACTORIAL = 500
@@ -65,7 +69,6 @@ _MAX_LETTER_PRODUCT = 3
 _OPERATORS = frozenset("-+*/^(){}[]!_=<>")
 # Characters the reader never takes (a logarithm's base, "\log_", is the one subscript).
 _REFUSED = frozenset(".,;:=<>|_'%$&~\"")
-_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 # Relations the engine's reading takes, by their sympy class (math-verify's parser's).
 _RELATIONS: dict[str, Any] = {
@@ -199,48 +202,40 @@ class Expression:
 
 
 def tokens(text: str) -> list[Token]:
-    """``text`` as (kind, text) tokens: ``number``, ``command``, ``word`` or ``op``."""
+    """``text`` as (kind, text) tokens: ``number``, ``command``, ``word`` or ``op``, read
+    from the answer's tokens (``latex_tokens.py``): digits with a decimal point and digits
+    after them are one number, spaces go, ``**`` is one operator."""
+    read = latex_tokens.tokenize(text)
     found: list[Token] = []
-    position, end = 0, len(text)
-    while position < end:
-        char = text[position]
-        if char.isspace():
-            position += 1
+    index = 0
+    while index < len(read):
+        token = read[index]
+        following = read[index + 1].text if index + 1 < len(read) else ""
+        index += 1
+        if token.kind is Kind.SPACE:
             continue
-        start = position
-        if char.isdecimal():
-            while position < end and text[position].isdecimal():
-                position += 1
-            if (
-                text[position : position + 1] == "."
-                and text[position + 1 : position + 2].isdecimal()
-            ):
-                position += 1
-                while position < end and text[position].isdecimal():
-                    position += 1
-            found.append(("number", text[start:position]))
-        elif char == "\\":
-            position += 1
-            while position < end and text[position] in _ASCII_LETTERS:
-                position += 1
-            if position == start + 1:
-                raise Unreadable(text[start:])
-            found.append(("command", text[start:position]))
-        elif char in _ASCII_LETTERS:
-            while position < end and text[position] in _ASCII_LETTERS:
-                position += 1
-            found.append(("word", text[start:position]))
-        elif text.startswith("!=", position):
+        if token.kind is Kind.DIGITS:
+            number = token.text
+            if following == "." and index + 1 < len(read) and read[index + 1].kind is Kind.DIGITS:
+                number += "." + read[index + 1].text
+                index += 2
+            found.append(("number", number))
+        elif token.kind is Kind.COMMAND:
+            if not token.named:
+                raise Unreadable(join(read[index - 1 :]))
+            found.append(("command", token.text))
+        elif token.kind is Kind.WORD:
+            found.append(("word", token.text))
+        elif token.text == "!" and following == "=":
             # "x != 1": not x factorial equal to 1.
-            raise Unreadable(text[start:])
-        elif text.startswith("**", position):
-            position += 2
+            raise Unreadable(join(read[index - 1 :]))
+        elif token.text == "*" and following == "*":
+            index += 1
             found.append(("op", "**"))
-        elif char in _OPERATORS:
-            position += 1
-            found.append(("op", char))
+        elif token.text in _OPERATORS:
+            found.append(("op", token.text))
         else:
-            raise Unreadable(text[start:])
+            raise Unreadable(join(read[index - 1 :]))
     return found
 
 
