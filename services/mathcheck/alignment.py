@@ -16,6 +16,7 @@ from services.mathcheck.latex_tokens import (
     Kind,
     Token,
     closing_brace,
+    degree_sign_end,
     is_letter,
     join,
     skip_spaces,
@@ -26,22 +27,6 @@ from services.mathcheck.phrases import math_from_phrase
 from services.mathcheck.plain_text_math import latex_from_plain_text
 
 _TRIG = frozenset(("\\sin", "\\cos", "\\tan", "\\cot", "\\sec", "\\csc"))
-
-
-def _degree_sign_end(tokens: list[Token], index: int) -> int | None:
-    """The end of "^\\circ", "^{\\circ}" or "°" at ``index`` (spaces before it allowed)."""
-    index = skip_spaces(tokens, index)
-    if index < len(tokens) and tokens[index].is_symbol("°"):
-        return index + 1
-    if index >= len(tokens) or not tokens[index].is_symbol("^"):
-        return None
-    index = skip_spaces(tokens, index + 1)
-    if index < len(tokens) and tokens[index].is_symbol("{"):
-        index = skip_spaces(tokens, index + 1)
-    if index >= len(tokens) or not tokens[index].is_command("\\circ"):
-        return None
-    after = skip_spaces(tokens, index + 1)
-    return after + 1 if after < len(tokens) and tokens[after].is_symbol("}") else after
 
 
 def _trig_in_radians(text: str) -> str:
@@ -58,7 +43,7 @@ def _trig_in_radians(text: str) -> str:
             decimal = end + 1 < len(tokens) and tokens[end].is_symbol(".")
             if decimal and tokens[end + 1].kind is Kind.DIGITS:
                 end += 2
-            sign_end = _degree_sign_end(tokens, end)
+            sign_end = degree_sign_end(tokens, skip_spaces(tokens, end))
             if sign_end is not None:
                 kept.extend(tokenize(f"({join(tokens[index:end])}\\pi/180)"))
                 index = sign_end

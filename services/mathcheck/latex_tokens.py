@@ -169,6 +169,34 @@ def is_word(tokens: list[Token], index: int, *words: str) -> bool:
     )
 
 
+def plain_group(tokens: list[Token], index: int) -> tuple[int, int] | None:
+    """The braces of ``{...}`` at ``index`` (after spaces), when what they hold has no brace
+    of its own: ``\\text{ cm}``'s group, not ``\\text{a{b}}``'s; None otherwise."""
+    opening = skip_spaces(tokens, index)
+    if opening >= len(tokens) or not tokens[opening].is_symbol("{"):
+        return None
+    closing = closing_brace(tokens, opening)
+    if closing is None or has_braces(tokens[opening + 1 : closing]):
+        return None
+    return opening, closing
+
+
+def degree_sign_end(tokens: list[Token], index: int) -> int | None:
+    """The end of "°", "^\\circ" or "^{\\circ}" at ``index`` (spaces after ``\\circ``
+    included); None if no degree sign starts there."""
+    if index < len(tokens) and tokens[index].is_symbol("°"):
+        return index + 1
+    if index >= len(tokens) or not tokens[index].is_symbol("^"):
+        return None
+    index = skip_spaces(tokens, index + 1)
+    if index < len(tokens) and tokens[index].is_symbol("{"):
+        index = skip_spaces(tokens, index + 1)
+    if index >= len(tokens) or not tokens[index].is_command("\\circ"):
+        return None
+    after = skip_spaces(tokens, index + 1)
+    return after + 1 if after < len(tokens) and tokens[after].is_symbol("}") else after
+
+
 def unwrap(tokens: list[Token], fonts: frozenset[str]) -> list[Token]:
     """ "\\text{cm}" -> "cm": each of ``fonts`` around what holds no brace, taken off."""
     if not any(token.text in fonts for token in tokens):
@@ -178,14 +206,11 @@ def unwrap(tokens: list[Token], fonts: frozenset[str]) -> list[Token]:
     while index < len(tokens):
         token = tokens[index]
         index += 1
-        if token.kind is Kind.COMMAND and token.text in fonts:
-            after = skip_spaces(tokens, index)
-            if after < len(tokens) and tokens[after].is_symbol("{"):
-                close = closing_brace(tokens, after)
-                if close is not None and not has_braces(tokens[after + 1 : close]):
-                    kept.extend(tokens[after + 1 : close])
-                    index = close + 1
-                    continue
+        group = plain_group(tokens, index) if token.is_command(*fonts) else None
+        if group is not None:
+            kept.extend(tokens[group[0] + 1 : group[1]])
+            index = group[1] + 1
+            continue
         kept.append(token)
     return kept
 
@@ -195,11 +220,13 @@ __all__ = [
     "Kind",
     "Token",
     "closing_brace",
+    "degree_sign_end",
     "has_braces",
     "is_letter",
     "is_word",
     "join",
     "name_end",
+    "plain_group",
     "rstrip",
     "skip_spaces",
     "strip",

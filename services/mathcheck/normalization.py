@@ -18,11 +18,11 @@ from services.mathcheck.latex_tokens import (
     SPACE,
     Kind,
     Token,
-    closing_brace,
-    has_braces,
+    degree_sign_end,
     is_letter,
     join,
     name_end,
+    plain_group,
     rstrip,
     skip_spaces,
     strip,
@@ -109,15 +109,11 @@ def unwrapped_quantity(text: str) -> str:
     while index < len(tokens):
         token = tokens[index]
         index += 1
-        if token.kind is Kind.COMMAND and token.text in _TEXT_FONTS:
-            opening = skip_spaces(tokens, index)
-            close = closing_brace(tokens, opening) if opening < len(tokens) else None
-            if close is not None and tokens[opening].is_symbol("{"):
-                inside = tokens[opening + 1 : close]
-                if not has_braces(inside):
-                    kept.extend((SPACE, *strip(inside)))
-                    index = close + 1
-                    continue
+        group = plain_group(tokens, index) if token.is_command(*_TEXT_FONTS) else None
+        if group is not None:
+            kept.extend((SPACE, *strip(tokens[group[0] + 1 : group[1]])))
+            index = group[1] + 1
+            continue
         kept.append(token)
     spaced = (
         SPACE if token.is_command(*_UNIT_SPACING) or token.is_symbol("~") else token
@@ -134,14 +130,10 @@ def _closing_note(tokens: list[Token]) -> tuple[list[Token], str, str] | None:
             continue
         if not any(before.kind is not Kind.SPACE for before in tokens[:index]):
             continue
-        opening = skip_spaces(tokens, index + 1)
-        close = closing_brace(tokens, opening) if opening < len(tokens) else None
-        if close is None or not tokens[opening].is_symbol("{"):
+        group = plain_group(tokens, index + 1)
+        if group is None or not _is_power_or_nothing(tokens[group[1] + 1 :]):
             continue
-        inside = tokens[opening + 1 : close]
-        if has_braces(inside) or not _is_power_or_nothing(tokens[close + 1 :]):
-            continue
-        return tokens[:index], token.text, join(inside)
+        return tokens[:index], token.text, join(tokens[group[0] + 1 : group[1]])
     return None
 
 
@@ -240,7 +232,6 @@ _WRAPPERS = frozenset(
         "textstyle",
     )
 )  # fmt: skip
-_DEGREE_SIGNS = frozenset(("°", "\\degree", "\\circ"))
 _DROPPED_SYMBOLS = frozenset(("\\$", "$", "€", "£", "¥", "\\euro", "\\pounds"))
 # Words that start a closing remark in parentheses: "4 (when x = 2)".
 _REMARK_WORDS = frozenset(("when", "at", "if", "for", "where", "attained", "achieved", "reached"))
@@ -318,14 +309,9 @@ def _presentation_dropped(tokens: list[Token]) -> list[Token]:
         elif token.text in _INVISIBLE:
             continue
         elif token.text == "\\color":
-            after = skip_spaces(tokens, index)
-            close = closing_brace(tokens, after) if after < len(tokens) else None
-            if (
-                close is not None
-                and tokens[after].is_symbol("{")
-                and not has_braces(tokens[after + 1 : close])
-            ):
-                index = close + 1
+            group = plain_group(tokens, index)
+            if group is not None:
+                index = group[1] + 1
             else:
                 kept.append(token)
         elif token.text in _FRACTIONS:
@@ -426,17 +412,11 @@ def _degrees_dropped(tokens: list[Token]) -> list[Token]:
     index = 0
     while index < len(tokens):
         token = tokens[index]
-        if token.is_symbol("^"):
-            position = skip_spaces(tokens, index + 1)
-            if position < len(tokens) and tokens[position].is_symbol("{"):
-                position = skip_spaces(tokens, position + 1)
-            if position < len(tokens) and tokens[position].is_command("\\circ"):
-                position = skip_spaces(tokens, position + 1)
-                if position < len(tokens) and tokens[position].is_symbol("}"):
-                    position += 1
-                index = position
-                continue
-        if not (token.is_symbol("°") or token.is_command("\\degree", "\\circ")):
+        end = degree_sign_end(tokens, index)
+        if end is not None:
+            index = end
+            continue
+        if not token.is_command("\\degree", "\\circ"):
             kept.append(token)
         index += 1
     return kept

@@ -44,6 +44,7 @@ from services.mathcheck.answer_types import (
 from services.mathcheck.latex_tokens import (
     Kind,
     Token,
+    degree_sign_end,
     is_letter,
     is_word,
     join,
@@ -438,14 +439,8 @@ def _has_degree_mark(tokens: list[Token]) -> bool:
     if not any(token.text in _DEGREE_MARKS for token in tokens):
         return False
     for index, token in enumerate(tokens):
-        if token.is_symbol("°") or token.is_command("\\degree"):
+        if token.is_command("\\degree") or degree_sign_end(tokens, index) is not None:
             return True
-        if token.is_symbol("^"):
-            position = skip_spaces(tokens, index + 1)
-            if position < len(tokens) and tokens[position].is_symbol("{"):
-                position = skip_spaces(tokens, position + 1)
-            if position < len(tokens) and tokens[position].is_command("\\circ"):
-                return True
         if token.kind is Kind.DIGITS:
             word = skip_spaces(tokens, index + 1)
             if word < len(tokens) and tokens[word].is_command("\\text"):
