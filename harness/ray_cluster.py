@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,11 @@ FAST_METRICS = {
     "RAY_SERVE_HANDLE_AUTOSCALING_METRIC_PUSH_INTERVAL_S": "0.5",
     "RAY_SERVE_REPLICA_AUTOSCALING_METRIC_PUSH_INTERVAL_S": "0.5",
 }
+
+
+# Tries at starting the cluster before giving up (see _start_cluster).
+START_ATTEMPTS = 3
+logger = logging.getLogger(__name__)
 
 
 class RayCannotStart(RuntimeError):
@@ -168,26 +174,82 @@ def kill_replica(replica: Replica) -> None:
     ray.kill(ray.get_actor(replica.name, namespace="serve"), no_restart=True)
 
 
+def _descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (children, theirs, ...), read from /proc."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended while the table was read
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    found, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [child for child, of in parents.items() if of == parent]
+        found += children
+        frontier += children
+    return found
+
+
+def _kill_started_since(before: set[int]) -> None:
+    """Kill the processes this one started (directly or not) that were not in ``before``:
+    what a failed start left running (a raylet that timed out, its agents)."""
+    for pid in _descendants(os.getpid()):
+        if pid not in before:
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _start_cluster(nodes: int, node_cpus: float) -> Cluster:
+    """The head node and ``nodes - 1`` more, started again from nothing when a start times
+    out (``START_ATTEMPTS`` tries in all).
+
+    Ray gives a new raylet 30 s to register with the GCS (a constant in ray._private.node);
+    on a 2-core machine busy with other work that can pass, and the node then fails to
+    start though nothing is wrong with it. Each failed try's processes are killed first."""
+    node_args: dict[str, Any] = {"num_cpus": node_cpus, "env_vars": FAST_METRICS}
+    failures: list[str] = []
+    for attempt in range(1, START_ATTEMPTS + 1):
+        before = set(_descendants(os.getpid()))
+        cluster: Cluster | None = None
+        try:
+            cluster = Cluster(
+                initialize_head=True,
+                head_node_args={
+                    **node_args,
+                    "include_dashboard": True,
+                    "dashboard_host": "127.0.0.1",
+                    "dashboard_port": free_port(),
+                },
+            )
+            for _ in range(nodes - 1):
+                cluster.add_node(**node_args)
+            return cluster
+        except Exception as exc:  # Ray's own start-up failed: try again from nothing
+            which = "a head node" if cluster is None else "a worker node"
+            failures.append(f"try {attempt}: {which}: {exc}")
+            logger.warning(
+                "Ray could not start %s (try %d of %d): %s", which, attempt, START_ATTEMPTS, exc
+            )
+            if cluster is not None:
+                with suppress(Exception):
+                    cluster.shutdown()
+            _kill_started_since(before)
+    message = f"Ray could not start a {nodes}-node cluster in {START_ATTEMPTS} tries:\n" + (
+        "\n".join(failures)
+    )
+    if all(": a head node: " in failure for failure in failures):
+        raise RayCannotStart(message)  # Ray does not start here at all
+    raise RuntimeError(message)
+
+
 @contextmanager
 def simulated_cluster(nodes: int, node_cpus: float) -> Iterator[Cluster]:
     """``nodes`` raylets of ``node_cpus`` each (the head runs the dashboard, which Ray's
     state API needs), this process connected as a driver; all of it stopped on exit."""
-    node_args: dict[str, Any] = {"num_cpus": node_cpus, "env_vars": FAST_METRICS}
+    cluster = _start_cluster(nodes, node_cpus)
     try:
-        cluster = Cluster(
-            initialize_head=True,
-            head_node_args={
-                **node_args,
-                "include_dashboard": True,
-                "dashboard_host": "127.0.0.1",
-                "dashboard_port": free_port(),
-            },
-        )
-    except Exception as exc:  # any failure of Ray's own start-up is a reason to skip
-        raise RayCannotStart(f"Ray could not start a head node here: {exc}") from exc
-    try:
-        for _ in range(nodes - 1):
-            cluster.add_node(**node_args)
         ray.init(address=cluster.address, logging_level=logging.WARNING, log_to_driver=False)
         yield cluster
     finally:
