@@ -216,11 +216,24 @@ class Union:
 
 @dataclass(frozen=True)
 class Matrix:
-    """A matrix of plain numbers: ``\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}``,
-    ``[[1, 2], [3, 4]]``; a column or row vector is also the tuple of its entries."""
+    """A matrix: ``\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}``, ``[[1, 2], [3, 4]]``,
+    ``\\begin{bmatrix} x + 1 \\\\ \\sqrt{2} \\end{bmatrix}``; a column or row vector is
+    also the tuple of its entries."""
 
-    cells: NumberMatrix
+    # Each entry read as an answer, row by row.
+    rows: tuple[tuple[Answer, ...], ...]
+    # The entries as plain numbers when every one is (``structures.py`` compares those
+    # exactly), else None.
+    cells: NumberMatrix | None
     canonical: str
+
+    @property
+    def entries(self) -> tuple[Answer, ...] | None:
+        """A column or row vector's entries in order; None for a matrix that is no vector."""
+        flat = tuple(entry for row in self.rows for entry in row)
+        if len(flat) > 1 and (len(self.rows) == 1 or len(flat) == len(self.rows)):
+            return flat
+        return None
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ sends the leaves to the symbolic engine (``checker.py``); ``equal`` is the verdi
 | any of these, anything else | as written (alone, a degree sign is decoration) |
 | inequality in one unknown, union or interval of two ends | the interval it says |
 | vector (a matrix of one row or column), tuple or list | its entries as the other's kind |
+| vector not all plain numbers, tuple of as many | its entries in the other's brackets |
 | vector, bare list of exact numbers | both as lists, in the order written |
 | exact number, set or list of numbers | the set of that one number (``7`` against ``7, 7``) |
 
@@ -61,6 +62,7 @@ then in radians.
 | set, set | every entry of each equals an entry of the other (all of any of) |
 | interval or tuple, interval or tuple (plain numbers) | entry by entry; infinite ends open |
 | matrix, matrix (plain numbers) | the same shape and entries |
+| matrix, matrix (an entry other than a plain number) | the same shape, entry by entry (all of) |
 | set or list, set or list of exact numbers | the same numbers, in any order |
 | union of intervals, union or interval of two ends | part by part in order (parts apart) |
 | inequality, inequality in one unknown | the same unknown and the same interval; else undecided |
@@ -471,21 +473,52 @@ def _number_sets(reference: Numbers, answer: Numbers) -> Verdict:
 
 def _vector_and_interval(matrix: Matrix, other: Interval) -> Pair | None:
     """A vector against a tuple, or a list in square brackets, is its entries as one."""
+    if matrix.cells is None:
+        return _vector_and_tuple(matrix, other)
     vector = vector_against(matrix.cells, other.ends)
     return None if vector is None else (Interval(vector, matrix.canonical), other)
+
+
+def _vector_and_tuple(matrix: Matrix, other: Seq | Interval) -> Pair | None:
+    """A vector against a tuple of as many entries is the tuple of its entries, in the
+    other's brackets (a vector is a point, not an interval: ``[x, 1]`` is a list)."""
+    entries = matrix.entries
+    ends = other.items if isinstance(other, Seq) else other.ends.entries
+    if entries is None or len(entries) != len(ends):
+        return None
+    if isinstance(other, Interval):
+        if other.ends.variable is not None:
+            return None
+        opening, closing = other.ends.opening, other.ends.closing
+    else:
+        opening, closing = other.opening, other.closing
+    shown = opening + ", ".join(entry.canonical for entry in entries) + closing
+    return Seq(opening, closing, entries, shown), other
 
 
 def _vector_and_list(matrix: Matrix, other: Numbers) -> Pair | None:
     """A vector against a bare list of exact numbers is its entries against the list's, in
     the order written: "0.5, 1" is the column (1/2, 1), not (1, 1/2)."""
-    lists = vector_against_list(matrix.cells, other.canonical)
+    lists = None if matrix.cells is None else vector_against_list(matrix.cells, other.canonical)
     if lists is None:
         return None
     return Interval(lists[0], matrix.canonical), Interval(lists[1], other.canonical)
 
 
-def _matrices(reference: Matrix, answer: Matrix) -> Verdict:
-    return Verdict(matrices_equal(reference.cells, answer.cells), Method.STRUCTURAL)
+def _matrices(reference: Matrix, answer: Matrix) -> Decision:
+    """The same shape and the same entries: exactly where both are plain numbers, else
+    entry by entry (all of)."""
+    if reference.cells is not None and answer.cells is not None:
+        return Verdict(matrices_equal(reference.cells, answer.cells), Method.STRUCTURAL)
+    if [len(row) for row in reference.rows] != [len(row) for row in answer.rows]:
+        return Verdict(False, Method.STRUCTURAL)
+    return _all_of(
+        [
+            _decide(mine, theirs)
+            for my_row, their_row in zip(reference.rows, answer.rows, strict=True)
+            for mine, theirs in zip(my_row, their_row, strict=True)
+        ]
+    )
 
 
 def _functions(reference: Function, answer: Function) -> Decision | None:
@@ -600,6 +633,7 @@ _CONVERSIONS: dict[tuple[type, type], Conversion] = {
     (Relation, Interval): _relation_and_interval,
     (Relation, Union): _relation_and_interval,
     (Matrix, Interval): _vector_and_interval,
+    (Matrix, Seq): _vector_and_tuple,
     (Matrix, Numbers): _vector_and_list,
     (Number, Numbers): _number_and_numbers,
 }

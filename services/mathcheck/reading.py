@@ -64,6 +64,7 @@ from services.mathcheck.structures import Matrix as NumberMatrix
 from services.mathcheck.structures import (
     NumberSet,
     Sequence,
+    matrix_rows,
     parse_structure,
     split_top_level,
     union_parts,
@@ -703,15 +704,23 @@ def read_normalized(canonical: str) -> Answer:
         # The real numbers are the interval (-\\infty, \\infty): one value, whichever is
         # written ("all real numbers", "x \\in \\mathbb{R}" and the interval itself).
         return Interval(Sequence("(", ")", (float("-inf"), float("inf"))), canonical)
-    return _structure(canonical) or _union(canonical) or _collection(canonical) or Expr(canonical)
+    return (
+        _structure(canonical)
+        or _union(canonical)
+        or _matrix(canonical)
+        or _collection(canonical)
+        or Expr(canonical)
+    )
 
 
 def _structure(canonical: str) -> Interval | Relation | Matrix | Numbers | None:
-    """Plain numbers in brackets, the interval an inequality in one unknown says, a matrix,
-    or a set or bare list of exact numbers (``structures.py`` reads them)."""
+    """Plain numbers in brackets, the interval an inequality in one unknown says, a matrix
+    of plain numbers, or a set or bare list of exact numbers (``structures.py`` reads
+    them)."""
     structure = parse_structure(canonical)
     if isinstance(structure, NumberMatrix):
-        return Matrix(structure, canonical)
+        matrix = _matrix(canonical)
+        return None if matrix is None else replace(matrix, cells=structure)
     if isinstance(structure, NumberSet):
         return Numbers(structure, canonical)
     if not isinstance(structure, Sequence):
@@ -720,6 +729,18 @@ def _structure(canonical: str) -> Interval | Relation | Matrix | Numbers | None:
     if structure.variable is None:
         return interval
     return Relation(structure.variable, interval, canonical)
+
+
+def _matrix(canonical: str) -> Matrix | None:
+    """A matrix whose entries are not all plain numbers, each entry read; None for anything
+    else, and for rows of unequal lengths or an empty entry."""
+    rows = matrix_rows(canonical)
+    if rows is None or len({len(row) for row in rows}) != 1:
+        return None
+    if not all(cell.strip() for row in rows for cell in row):
+        return None
+    read_rows = tuple(tuple(read_normalized(cell.strip()) for cell in row) for row in rows)
+    return Matrix(read_rows, None, canonical)
 
 
 def _union(canonical: str) -> Union | None:

@@ -137,15 +137,22 @@ def _matrix_body(text: str) -> str | None:
     return body
 
 
-def parse_structure(normalized: str) -> Structure | None:
-    """The set, sequence or matrix a normalised answer denotes, if all entries are numbers."""
+def matrix_rows(normalized: str) -> list[list[str]] | None:
+    """The cells of a matrix, row by row: a matrix environment (``\\begin{pmatrix} ...
+    \\end{pmatrix}``, maybe in brackets, an array maybe with its column spec) or a list of
+    its rows (``[[1, 2], [3, 4]]``); None for anything else."""
     body = _matrix_body(normalized)
     if body is not None:
         body = body.strip().removesuffix("\\\\")
-        return _matrix([row.split("&") for row in body.split("\\\\")])
-    nested = _nested_list(normalized)
-    if nested is not None:
-        return nested
+        return [row.split("&") for row in body.split("\\\\")]
+    return _nested_rows(normalized)
+
+
+def parse_structure(normalized: str) -> Structure | None:
+    """The set, sequence or matrix a normalised answer denotes, if all entries are numbers."""
+    rows = matrix_rows(normalized)
+    if rows is not None:
+        return _matrix(rows)
     if normalized.startswith("\\{") and normalized.endswith("\\}"):
         return _collection(normalized[2:-2])
     if len(normalized) >= 2 and normalized[0] in "([" and normalized[-1] in ")]":
@@ -359,8 +366,8 @@ def _entries_match(left: Entry, right: Entry) -> bool:
     return left == right
 
 
-def _nested_list(normalized: str) -> Matrix | None:
-    """ "[[1, 2], [3, 4]]": a matrix written as a list of its rows."""
+def _nested_rows(normalized: str) -> list[list[str]] | None:
+    """ "[[1, 2], [3, 4]]": a matrix written as a list of its rows, the cells of each."""
     inner = normalized[1:-1].strip()
     if not (
         normalized[:1] == "[" and normalized[-1:] == "]" and inner[:1] == "[" and inner[-1:] == "]"
@@ -372,7 +379,7 @@ def _nested_list(normalized: str) -> Matrix | None:
     rows = [row.strip() for row in rows_text]
     if not all(row.startswith("[") and row.endswith("]") for row in rows):
         return None
-    return _matrix([row[1:-1].split(",") for row in rows])
+    return [row[1:-1].split(",") for row in rows]
 
 
 def _matrix(rows: list[list[str]]) -> Matrix | None:

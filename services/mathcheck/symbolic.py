@@ -314,10 +314,9 @@ def _decimal_places(text: str) -> int | None:
 
 def _as_comparable(gold: Any, pred: Any) -> tuple[Any, Any] | None:
     """Both sides in a form math-verify compares, when one of them is not: relations as the
-    sets they describe, a vector against a tuple as a tuple. None when nothing changes."""
+    sets they describe. None when nothing changes. (A vector against a tuple is the
+    comparison table's to convert: ``comparison._vector_and_tuple``.)"""
     converted = _relations_as_set(gold), _relations_as_set(pred)
-    if converted == (None, None):
-        converted = _vector_as_tuple(gold, pred), _vector_as_tuple(pred, gold)
     if converted == (None, None):
         return None
     left, right = converted
@@ -347,15 +346,6 @@ def _relations_as_set(expr: Any) -> Any | None:
         return None
 
 
-def _vector_as_tuple(expr: Any, other: Any) -> Any | None:
-    """A column or row vector compared with a tuple, as the tuple of its entries."""
-    import sympy
-
-    if isinstance(expr, sympy.MatrixBase) and isinstance(other, sympy.Tuple) and 1 in expr.shape:
-        return sympy.Tuple(*expr)
-    return None
-
-
 def _numbers_equal(
     gold: Any,
     pred: Any,
@@ -369,9 +359,6 @@ def _numbers_equal(
     (``normalization.approximates``). None when a side is not made of numbers, or their
     shapes differ: math-verify decides those. ``places``: a side the expression reader
     read as one decimal (its exact rational), the places it was written with."""
-    vectors = _vector_as_tuple(gold, pred), _vector_as_tuple(pred, gold)
-    gold = gold if vectors[0] is None else vectors[0]
-    pred = pred if vectors[1] is None else vectors[1]
     left, right = _leaf_values(gold), _leaf_values(pred)
     if left is None or right is None or len(left) != len(right):
         return None

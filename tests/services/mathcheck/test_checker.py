@@ -72,6 +72,42 @@ def test_verdict_and_deciding_check(
     assert methods == Counter([method])
 
 
+_COLUMN = "\\begin{pmatrix} x + 1 \\\\ \\sqrt{3} \\end{pmatrix}"
+_SQUARE = "\\begin{pmatrix} x & 1 \\\\ 2 & y \\end{pmatrix}"
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal"),
+    [
+        # A vector with entries other than plain numbers is the tuple of its entries.
+        (_COLUMN, "(1 + x, \\sqrt3)", True),
+        (_COLUMN, "\\left(x+1, \\sqrt{3}\\right)", True),
+        (_COLUMN, "[x + 1, \\sqrt 3]", True),  # a list, as Python users write vectors
+        (_COLUMN, "\\begin{bmatrix} x + 1 & \\sqrt{3} \\end{bmatrix}", False),  # a row
+        (_COLUMN, "(x + 1, 1.732)", True),  # the decimal rounds \\sqrt{3} to its places
+        (_COLUMN, "(x + 1, 1.7)", False),
+        (_COLUMN, "(x + 2, \\sqrt{3})", False),
+        (_COLUMN, "(\\sqrt{3}, x + 1)", False),  # the same entries in another order
+        (_COLUMN, "(x + 1, \\sqrt{3}, 0)", False),
+        ("\\begin{pmatrix} \\sqrt{4} \\\\ 4 \\end{pmatrix}", "(2, 4)", True),
+        ("\\begin{pmatrix} \\sqrt{4} \\\\ 4 \\end{pmatrix}", "(2, 5)", False),
+        ("\\begin{pmatrix} 2 \\\\ 4 \\end{pmatrix}", "(\\sqrt{4}, 4)", True),
+        # Matrices entry by entry, whatever their entries.
+        (_SQUARE, "\\begin{bmatrix} x & 1 \\\\ 2 & 2y - y \\end{bmatrix}", True),
+        (_SQUARE, "[[x, 1], [2, y]]", True),
+        (_SQUARE, "\\begin{bmatrix} 1 & x \\\\ 2 & y \\end{bmatrix}", False),
+        (_SQUARE, "(x, 1, 2, y)", False),  # a square matrix is no vector
+    ],
+)
+def test_vectors_and_matrices_of_expressions_compare_entry_by_entry(
+    pool: SymbolicPool, reference: str, answer: str, equal: bool
+) -> None:
+    checker = MathChecker(pool, cache_size=64)
+    for mine, theirs in ((reference, answer), (answer, reference)):
+        verdict = asyncio.run(checker.check(mine, theirs))
+        assert verdict.outcome is (Outcome.EQUAL if equal else Outcome.DIFFERENT), (mine, theirs)
+
+
 def test_hostile_input_is_refused_before_any_work(pool: SymbolicPool) -> None:
     checker = _checker(pool, Counter(), Counter())
     verdict = asyncio.run(checker.check("1", "9^{9^{9^{9^{9}}}}"))

@@ -458,5 +458,32 @@ def test_an_inequality_in_one_unknown_says_an_interval(
 )
 def test_a_matrix_of_plain_numbers(text: str, shape: list[int]) -> None:
     matrix = read(text)
-    assert isinstance(matrix, Matrix)
+    assert isinstance(matrix, Matrix) and matrix.cells is not None
     assert [len(row) for row in matrix.cells.rows] == shape
+    assert [len(row) for row in matrix.rows] == shape
+    assert all(isinstance(entry, Number) for row in matrix.rows for entry in row)
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("\\begin{pmatrix} x + 1 \\\\ 2 \\end{pmatrix}", [[Expr], [Number]]),
+        ("\\begin{bmatrix} \\sqrt{2} & 3\\% \\end{bmatrix}", [[Expr, Number]]),
+        ("[[x, 1], [2, y]]", [[Expr, Number], [Number, Expr]]),
+    ],
+)
+def test_a_matrix_of_other_entries_reads_each_entry(text: str, kinds: list[list[type]]) -> None:
+    matrix = read(text)
+    assert isinstance(matrix, Matrix) and matrix.cells is None
+    assert [[type(entry) for entry in row] for row in matrix.rows] == kinds
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\\begin{pmatrix} 1 & 2 \\\\ 3 \\end{pmatrix}",  # rows of two lengths
+        "\\begin{pmatrix} x & \\\\ 3 & 4 \\end{pmatrix}",  # an empty entry
+    ],
+)
+def test_a_ragged_matrix_is_no_matrix(text: str) -> None:
+    assert not isinstance(read(text), Matrix)

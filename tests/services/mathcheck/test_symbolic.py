@@ -99,9 +99,18 @@ def test_numbers_by_the_one_rule(reference: str, answer: str, equal: bool) -> No
         # A computed float (0.707 times 2) is not a written decimal.
         ("\\sqrt{2}", "2 \\cdot 0.707", False),
         ("(1, 2^{-99})", "(1, 2^{-98})", False),
-        # A vector against a tuple, entry by entry.
-        ("\\begin{pmatrix} \\frac13 \\\\ 1 \\\\ 2 \\end{pmatrix}", "(0.333, 1, 2)", True),
-        ("(1, 2^{-99}, 3)", "\\begin{pmatrix} 1 \\\\ 2^{-98} \\\\ 3 \\end{pmatrix}", False),
+        # Two matrices, entry by entry (a vector against a tuple is the comparison
+        # table's to convert: tests/services/mathcheck/test_checker.py).
+        (
+            "\\begin{pmatrix} \\frac13 \\\\ 1 \\\\ 2 \\end{pmatrix}",
+            "\\begin{pmatrix} 0.333 \\\\ 1 \\\\ 2 \\end{pmatrix}",
+            True,
+        ),
+        (
+            "\\begin{pmatrix} 1 \\\\ 2^{-99} \\\\ 3 \\end{pmatrix}",
+            "\\begin{pmatrix} 1 \\\\ 2^{-98} \\\\ 3 \\end{pmatrix}",
+            False,
+        ),
     ],
 )
 def test_each_decimal_rounds_at_its_own_places(reference: str, answer: str, equal: bool) -> None:
