@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -68,16 +68,25 @@ _KINDS = {
 
 def tokenize(text: str) -> list[Token]:
     """The tokens of ``text``; ``join(tokenize(text)) == text``."""
+    if len(text) > _CACHED_LENGTH:
+        return list(_scan(text))
     return list(_tokens(text))
 
 
 # Each reader of an answer starts from its tokens, and a group's completions share answers:
-# each text is scanned once while it is in use.
+# each text is scanned once while it is in use. A longer text (a whole completion, a flood)
+# is scanned each time: millions of tokens kept alive would slow every garbage collection.
+_CACHED_LENGTH = 4096
+
+
 @functools.lru_cache(maxsize=8192)
 def _tokens(text: str) -> tuple[Token, ...]:
-    return tuple(
-        Token(_KINDS[match.lastgroup or "symbol"], match.group()) for match in _TOKEN.finditer(text)
-    )
+    return tuple(_scan(text))
+
+
+def _scan(text: str) -> Iterator[Token]:
+    for match in _TOKEN.finditer(text):
+        yield Token(_KINDS[match.lastgroup or "symbol"], match.group())
 
 
 def join(tokens: Iterable[Token]) -> str:

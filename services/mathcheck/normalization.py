@@ -40,6 +40,7 @@ from services.mathcheck.vocabulary import (
     REVERSED_RELATION,
     SCALE_WORDS,
     TEXT_FONT,
+    TEXT_FONTS,
     UNITS,
     VARIABLE_FONT,
 )
@@ -95,8 +96,7 @@ _NAMED_SETS = {
 }
 
 
-_TEXT_FONTS = frozenset("\\" + name for name in TEXT_FONT.split("|"))
-_NOTE_FONTS = _TEXT_FONTS | frozenset("\\" + name for name in VARIABLE_FONT.split("|"))
+_NOTE_FONTS = TEXT_FONTS | frozenset("\\" + name for name in VARIABLE_FONT.split("|"))
 _VARIABLE_FONTS = frozenset("\\" + name for name in VARIABLE_FONT.split("|"))
 _UNIT_SPACING = frozenset(("\\,", "\\;", "\\:", "\\ "))
 
@@ -109,7 +109,7 @@ def unwrapped_quantity(text: str) -> str:
     while index < len(tokens):
         token = tokens[index]
         index += 1
-        group = plain_group(tokens, index) if token.is_command(*_TEXT_FONTS) else None
+        group = plain_group(tokens, index) if token.is_command(*TEXT_FONTS) else None
         if group is not None:
             kept.extend((SPACE, *strip(tokens[group[0] + 1 : group[1]])))
             index = group[1] + 1

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import re
 
+from services.mathcheck.latex_tokens import join, tokenize, unwrap
+from services.mathcheck.vocabulary import TEXT_FONTS
+
 _NUMBER = r"[+-]?\d+(?:\.\d+)?(?:/\d+)?"
 _SUBJECT = (
     r"(?:(?P<var>[a-zA-Z])\s+(?:is|must\s+be)\s+|(?:all\s+)?(?:real\s+)?(?:numbers|values)"
@@ -65,9 +68,17 @@ _KIND = re.compile(
 )
 
 
+# A phrase in a text font is looked for in texts up to this long: no phrase is longer, and
+# a whole completion (lenient extraction asks) is not scanned for one.
+_FONT_PHRASE_LENGTH = 300
+
+
 def math_from_phrase(text: str) -> str:
-    """``text`` as notation when the whole of it is one of the phrases above, else as is."""
+    """``text`` as notation when the whole of it is one of the phrases above, else as is.
+    The phrase may be written in a text font: ``\\text{at least } 7``."""
     stripped = text.strip()
+    if len(stripped) <= _FONT_PHRASE_LENGTH and any(font in stripped for font in TEXT_FONTS):
+        stripped = join(unwrap(tokenize(stripped), TEXT_FONTS)).strip()
     named = _KIND.sub("", stripped, count=1)
     if named != stripped:
         return named

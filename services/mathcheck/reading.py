@@ -70,10 +70,9 @@ from services.mathcheck.structures import (
     union_parts,
 )
 from services.mathcheck.units import read_quantity
-from services.mathcheck.vocabulary import CHOICE_LETTERS, TEXT_FONT
+from services.mathcheck.vocabulary import CHOICE_LETTERS, TEXT_FONTS
 
 # The fonts words are written in: "\\text{XL}", "\\mathrm{FF}_{16}" are presentation.
-_TEXT_FONTS = frozenset("\\" + font for font in TEXT_FONT.split("|"))
 # The canonical form of the real numbers by name (``normalization._NAMED_SETS``).
 REAL_LINE = "\\mathbb{R}"
 
@@ -687,7 +686,7 @@ def _option_letters(tokens: list[Token]) -> frozenset[str] | None:
 
 def _unwrapped(text: str) -> str:
     """ "$\\text{XL}$" -> "XL": the answer without delimiters and fonts."""
-    return join(unwrap(tokenize(strip_outer_delimiters(text)), _TEXT_FONTS)).strip()
+    return join(unwrap(tokenize(strip_outer_delimiters(text)), TEXT_FONTS)).strip()
 
 
 def read_normalized(canonical: str) -> Answer:

@@ -26,6 +26,7 @@ CONSTANT_LETTERS = frozenset("e")
 # The fonts words and units are written in ("\\text{ cm}", "\\mathrm{FF}_{16}"), and the
 # fonts a variable is written in ("4\\mathbf{k}" is 4k): regex alternations.
 TEXT_FONT = "text|textbf|textit|textrm|textnormal|mathrm|mbox"
+TEXT_FONTS = frozenset("\\" + name for name in TEXT_FONT.split("|"))  # as commands
 VARIABLE_FONT = "mathbf|mathit"
 
 # Every spelling of a relation, and the one spelling it is written as once read.
@@ -139,6 +140,7 @@ __all__ = [
     "REVERSED_RELATION",
     "SCALE_WORDS",
     "TEXT_FONT",
+    "TEXT_FONTS",
     "UNITS",
     "UNIT_NAME",
     "VARIABLE_FONT",

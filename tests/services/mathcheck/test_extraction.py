@@ -214,6 +214,7 @@ def test_factorial_and_leading_dot_survive_cleaning() -> None:
         "\\boxed{1}, " * 1_000_000,
         "1," * 5_000_000,
         "answer is the " * 500_000,
+        "\\text{a} 1," * 1_000_000,
     ],
     ids=[
         "unclosed-boxes",
@@ -228,6 +229,7 @@ def test_factorial_and_leading_dot_survive_cleaning() -> None:
         "box-list-flood",
         "number-flood",
         "prose-answer-is-flood",
+        "text-font-flood",
     ],
 )
 @pytest.mark.parametrize("policy", list(ExtractionPolicy))

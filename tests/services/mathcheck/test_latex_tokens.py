@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from services.mathcheck import latex_tokens
 from services.mathcheck.latex_tokens import (
     Kind,
     Token,
@@ -83,3 +84,14 @@ def test_strip_takes_spaces_off_both_ends_only() -> None:
         Token(Kind.SPACE, " "),
         Token(Kind.WORD, "b"),
     ]
+
+
+def test_a_long_text_is_scanned_without_being_kept() -> None:
+    """A whole completion's tokens are not cached: millions of live tokens would slow every
+    garbage collection after them."""
+    long_text = "\\text{a} 1, " * 1_000
+    before = latex_tokens._tokens.cache_info().currsize
+    assert join(tokenize(long_text)) == long_text
+    assert latex_tokens._tokens.cache_info().currsize == before
+    assert join(tokenize("\\frac{1}{2}")) == "\\frac{1}{2}"
+    assert latex_tokens._tokens.cache_info().currsize in (before, before + 1)

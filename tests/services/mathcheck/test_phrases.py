@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterator
+
 import pytest
 
+from services.mathcheck.checker import MathChecker, Outcome
 from services.mathcheck.phrases import math_from_phrase
+from services.mathcheck.pool import SymbolicPool
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[SymbolicPool]:
+    symbolic = SymbolicPool(workers=1, timeout_s=10.0, memory_mb=2048)
+    yield symbolic
+    symbolic.close()
 
 
 @pytest.mark.parametrize(
@@ -23,6 +35,11 @@ from services.mathcheck.phrases import math_from_phrase
         ("\\approx 3.14", "3.14"),
         ("a 1/4 probability", "1/4"),
         ("25\\% chance", "25\\%"),
+        # In a text font, as a boxed answer writes words.
+        ("\\text{at least } 7", "x \\ge 7"),
+        ("\\text{at least $7$ boxes}", "x \\ge 7"),
+        ("\\textbf{exactly} 4", "x = 4"),
+        ("\\text{between } -1 \\text{ and } 1", "-1 < x < 1"),
     ],
 )
 def test_a_phrase_becomes_its_notation(text: str, notation: str) -> None:
@@ -31,7 +48,37 @@ def test_a_phrase_becomes_its_notation(text: str, notation: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["the answer is at least 5 apples", "x > 2", "5", "at least five", "between friends", ""],
+    [
+        "the answer is at least 5 apples",
+        "x > 2",
+        "5",
+        "at least five",
+        "between friends",
+        "",
+        "\\text{at least five}",
+        "\\text{No}",
+    ],
 )
 def test_anything_else_is_left_as_it_is(text: str) -> None:
     assert math_from_phrase(text) == text
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal"),
+    [
+        ("n \\geq 7", "\\text{at least } 7", True),
+        ("n \\geq 7", "\\text{at least } 8", False),
+        ("n \\geq 7", "\\text{at most } 7", False),
+        ("n \\geq 7", "\\text{more than } 7", False),
+        ("[2, \\infty)", "\\text{at least } 2", True),
+        ("7", "\\text{exactly } 7", True),
+        ("7", "\\text{at least } 7", False),
+    ],
+)
+def test_a_phrase_in_a_text_font_is_the_relation_it_says(
+    pool: SymbolicPool, reference: str, answer: str, equal: bool
+) -> None:
+    checker = MathChecker(pool, cache_size=16)
+    for mine, theirs in ((reference, answer), (answer, reference)):
+        verdict = asyncio.run(checker.check(mine, theirs))
+        assert verdict.outcome is (Outcome.EQUAL if equal else Outcome.DIFFERENT)
