@@ -35,6 +35,13 @@ _COMPARISONS = {
     "less than": "<",
     "fewer than": "<",
 }
+# A comparison with no unknown named ("at least 7"), as the interval of values it says.
+_INTERVALS = {
+    "\\ge": "[{bound}, \\infty)",
+    ">": "({bound}, \\infty)",
+    "\\le": "(-\\infty, {bound}]",
+    "<": "(-\\infty, {bound})",
+}
 _COMPARISON = re.compile(
     rf"^{_SUBJECT}(?P<words>{'|'.join(sorted(_COMPARISONS, key=len, reverse=True))})"
     # The bound may be in math delimiters and name what it counts: "at least $7$ boxes".
@@ -85,13 +92,19 @@ def math_from_phrase(text: str) -> str:
     comparison = _COMPARISON.match(stripped)
     if comparison is not None:
         relation = _COMPARISONS[comparison.group("words").lower()]
-        return f"{comparison.group('var') or 'x'} {relation} {comparison.group('bound')}"
+        bound, variable = comparison.group("bound"), comparison.group("var")
+        if variable is None and relation != "=":
+            # No unknown named: the values it says, whatever the other side calls them.
+            return _INTERVALS[relation].format(bound=bound)
+        return f"{variable or 'x'} {relation} {bound}"
     between = _BETWEEN.match(stripped) or _FROM_TO.match(stripped)
     if between is not None:
         inclusive = between.re is _FROM_TO or between.group("inclusive") is not None
+        low, high, variable = between.group("low"), between.group("high"), between.group("var")
+        if variable is None:
+            return f"[{low}, {high}]" if inclusive else f"({low}, {high})"
         relation = "\\le" if inclusive else "<"
-        variable = between.group("var") or "x"
-        return f"{between.group('low')} {relation} {variable} {relation} {between.group('high')}"
+        return f"{low} {relation} {variable} {relation} {high}"
     excluded = _EXCEPT.match(stripped)
     if excluded is not None:
         return f"x \\ne {excluded.group('value')}"

@@ -579,10 +579,14 @@ def _unit_vectors(text: str) -> Answer | None:
 
 
 def _alternatives(text: str) -> Union | None:
-    """ "x < 1 or x > 3": inequalities in one unknown joined by "or" say the union of their
-    intervals, "(-\\infty, 1) \\cup (3, \\infty)"; None unless every part is one."""
+    """ "x < 1 or x > 3", "x < 1, x > 3": inequalities in one unknown joined by "or" or
+    listed say the union of their intervals, "(-\\infty, 1) \\cup (3, \\infty)"; None
+    unless every part is one."""
     tokens = tokenize(strip_outer_delimiters(text))
     parts = _split_on_words(tokens, ("or",), ("\\lor", "\\vee"))
+    if len(parts) < 2:
+        listed = split_top_level(join(tokens), ",")
+        parts = [tokenize(part) for part in listed] if listed is not None else []
     if len(parts) < 2:
         return None
     values = [read_normalized(normalize_answer(join(part))) for part in parts]

@@ -324,6 +324,11 @@ def _relation(normalized: str) -> Sequence | None:
         return None
     if len(parts) == 5:
         low_text, low_relation, variable, high_relation, high_text = parts
+        if not ({low_relation, high_relation} - {">", "\\ge"}):
+            # "3 > x \\ge -2" is "-2 \\le x < 3".
+            low_text, high_text = high_text, low_text
+            low_relation = REVERSED_RELATION[parts[3]]
+            high_relation = REVERSED_RELATION[parts[1]]
         if not _is_variable(variable) or {low_relation, high_relation} - {"<", "\\le"}:
             return None
         low, high = _bound(low_text), _bound(high_text)

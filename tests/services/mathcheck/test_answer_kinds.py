@@ -117,11 +117,13 @@ def test_the_probe_renames_only_what_it_is_told() -> None:
 @pytest.mark.parametrize(
     ("phrase", "notation"),
     [
-        ("at least $7$", "x \\ge 7"),
-        ("at most 5", "x \\le 5"),
+        # No unknown named: the values it says, whatever the other side calls them.
+        ("at least $7$", "[7, \\infty)"),
+        ("at most 5", "(-\\infty, 5]"),
         ("exactly 7", "x = 7"),
         ("exactly $7$ boxes", "x = 7"),
-        ("more than 3", "x > 3"),
+        ("more than 3", "(3, \\infty)"),
+        ("n is at least 7", "n \\ge 7"),
         ("at least 7 or 8", "at least 7 or 8"),  # a hedge between two numbers is no bound
     ],
 )

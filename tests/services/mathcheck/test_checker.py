@@ -108,6 +108,34 @@ def test_vectors_and_matrices_of_expressions_compare_entry_by_entry(
         assert verdict.outcome is (Outcome.EQUAL if equal else Outcome.DIFFERENT), (mine, theirs)
 
 
+@pytest.mark.parametrize(
+    ("reference", "answer", "equal"),
+    [
+        # Read as the intervals they say (the table compares them).
+        ("3 > x > -2", "-2 < x < 3", True),
+        ("3 > x > -2", "(-2, 3)", True),
+        ("8 \\ge x \\ge 2", "[2, 8]", True),
+        ("3 \\ge x > -2", "(-2, 3)", False),
+        ("3 > x > -2", "-3 < x < 2", False),
+        ("x<-2, x>2", "(-\\infty,-2)\\cup(2,\\infty)", True),
+        ("x<-2, x>2", "(-\\infty,-2]\\cup(2,\\infty)", False),
+        # Solved by the symbolic engine: the set a relation it must solve says.
+        ("x^2 > 4", "x<-2 \\text{ or } x>2", True),
+        ("x^2 > 4", "x<-2, x>2", True),
+        ("x^2 > 4", "x<-2 \\text{ or } x>3", False),
+        ("x^2 < 1 \\text{ or } x > 5", "(-1, 1) \\cup (5, \\infty)", True),
+        ("x^2 < 1 \\text{ or } x > 5", "(-1, 1) \\cup [5, \\infty)", False),
+    ],
+)
+def test_relations_are_the_sets_they_say(
+    pool: SymbolicPool, reference: str, answer: str, equal: bool
+) -> None:
+    checker = MathChecker(pool, cache_size=64)
+    for mine, theirs in ((reference, answer), (answer, reference)):
+        verdict = asyncio.run(checker.check(mine, theirs))
+        assert verdict.outcome is (Outcome.EQUAL if equal else Outcome.DIFFERENT), (mine, theirs)
+
+
 def test_hostile_input_is_refused_before_any_work(pool: SymbolicPool) -> None:
     checker = _checker(pool, Counter(), Counter())
     verdict = asyncio.run(checker.check("1", "9^{9^{9^{9^{9}}}}"))

@@ -23,23 +23,24 @@ def pool() -> Iterator[SymbolicPool]:
     ("text", "notation"),
     [
         ("x is greater than 2", "x > 2"),
-        ("greater than 2", "x > 2"),
-        ("all real numbers less than -1", "x < -1"),
+        ("y is between 0 and 1", "0 < y < 1"),
+        ("greater than 2", "(2, \\infty)"),
+        ("all real numbers less than -1", "(-\\infty, -1)"),
         ("t is at least 5", "t \\ge 5"),
-        ("no more than 3", "x \\le 3"),
-        ("between -1 and 1", "-1 < x < 1"),
-        ("between -1 and 1 inclusive", "-1 \\le x \\le 1"),
-        ("from 0 to 2.5", "0 \\le x \\le 2.5"),
+        ("no more than 3", "(-\\infty, 3]"),
+        ("between -1 and 1", "(-1, 1)"),
+        ("between -1 and 1 inclusive", "[-1, 1]"),
+        ("from 0 to 2.5", "[0, 2.5]"),
         ("all real numbers except 3", "x \\ne 3"),
         ("approximately 1.4142", "1.4142"),
         ("\\approx 3.14", "3.14"),
         ("a 1/4 probability", "1/4"),
         ("25\\% chance", "25\\%"),
         # In a text font, as a boxed answer writes words.
-        ("\\text{at least } 7", "x \\ge 7"),
-        ("\\text{at least $7$ boxes}", "x \\ge 7"),
+        ("\\text{at least } 7", "[7, \\infty)"),
+        ("\\text{at least $7$ boxes}", "[7, \\infty)"),
         ("\\textbf{exactly} 4", "x = 4"),
-        ("\\text{between } -1 \\text{ and } 1", "-1 < x < 1"),
+        ("\\text{between } -1 \\text{ and } 1", "(-1, 1)"),
     ],
 )
 def test_a_phrase_becomes_its_notation(text: str, notation: str) -> None:
@@ -73,6 +74,9 @@ def test_anything_else_is_left_as_it_is(text: str) -> None:
         ("[2, \\infty)", "\\text{at least } 2", True),
         ("7", "\\text{exactly } 7", True),
         ("7", "\\text{at least } 7", False),
+        ("t \\ge 7", "\\text{at least } 7", True),  # no unknown named: any one
+        ("-1 < t < 1", "\\text{between } -1 \\text{ and } 1", True),
+        ("-1 \\le t \\le 1", "\\text{between } -1 \\text{ and } 1", False),
     ],
 )
 def test_a_phrase_in_a_text_font_is_the_relation_it_says(

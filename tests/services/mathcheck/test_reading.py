@@ -173,6 +173,10 @@ def test_a_union_of_intervals() -> None:
         ("x \\le -1 or x \\ge 3", "(-\\infty, -1] \\cup [3, \\infty)"),
         ("$x \\leq -1 \\quad\\text{or}\\quad x \\geq 3$", "(-\\infty, -1] \\cup [3, \\infty)"),
         ("x < -2 \\lor 0 \\le x < 1", "(-\\infty, -2) \\cup [0, 1)"),
+        # Listed: each is one of the answer's values.
+        ("x<-2, x>2", "(-\\infty, -2) \\cup (2, \\infty)"),
+        ("x \\in (0, 1), x > 5", "(0, 1) \\cup (5, \\infty)"),
+        ("3 > x > 1, x \\le -1", "(-\\infty, -1] \\cup (1, 3)"),
     ],
 )
 def test_inequalities_in_one_unknown_joined_by_or_are_a_union(text: str, interval: str) -> None:
@@ -188,7 +192,16 @@ def test_closed_and_open_ends_of_a_union_of_inequalities_differ() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["x<1 or y>3", "x=1 or x=2", "x<1 or x>3 or x=5", "red or blue", "x < 1 or 5"]
+    "text",
+    [
+        "x<1 or y>3",
+        "x=1 or x=2",
+        "x<1 or x>3 or x=5",
+        "red or blue",
+        "x < 1 or 5",
+        "x < 1, y > 3",
+        "x < 1, 5",
+    ],
 )
 def test_no_union_of_inequalities(text: str) -> None:
     assert not isinstance(read(text), Union)
@@ -437,6 +450,9 @@ def test_an_interval_of_plain_numbers(text: str, brackets: tuple[str, str]) -> N
         ("-1 < t \\le 2", "t", ("(", "]")),
         ("5 > y", "y", ("(", ")")),
         ("x \\in [0, 1)", "x", ("[", ")")),
+        # A chain written from the larger end.
+        ("3 > x \\ge -2", "x", ("[", ")")),
+        ("8 \\ge n \\ge 2", "n", ("[", "]")),
     ],
 )
 def test_an_inequality_in_one_unknown_says_an_interval(
@@ -446,6 +462,11 @@ def test_an_inequality_in_one_unknown_says_an_interval(
     assert isinstance(relation, Relation) and relation.variable == variable
     ends = relation.interval.ends
     assert (ends.opening, ends.closing) == brackets and ends.variable is None
+
+
+@pytest.mark.parametrize("text", ["3 > x < 5", "-2 < x > 1", "3 > x > y"])
+def test_a_chain_that_turns_says_no_interval(text: str) -> None:
+    assert not isinstance(read(text), Relation)
 
 
 @pytest.mark.parametrize(

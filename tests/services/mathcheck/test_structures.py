@@ -63,6 +63,10 @@ def test_parsed_shapes() -> None:
             False,
         ),
         ("x \\ge 5", "[5, \\infty)", True),  # a relation is the interval it describes
+        ("3 > x > -2", "(-2, 3)", True),  # written from the larger end
+        ("3 > x > -2", "-2 < x < 3", True),
+        ("3 \\ge x > -2", "(-2, 3)", False),
+        ("3 > x > -2", "(-3, 2)", False),
         ("x > 2", "y > 2", None),  # different unknowns: for the symbolic engine
         ("(\\sqrt{2}, 1)", "(1, 1)", None),  # not plain numbers
     ],
