@@ -636,6 +636,8 @@ _CONTINUING_WORDS = frozenset(
     ]
 )
 _MIN_CUT_OFF_WORDS = 10
+# A response that stops on a word no sentence ends with is cut off from this many words.
+_MIN_CUT_OFF_SENTENCE_WORDS = 5
 
 
 def _inside_math_at_end(text: str) -> bool:
@@ -657,16 +659,21 @@ def _inside_math_at_end(text: str) -> bool:
 def cut_off(completion: str) -> bool:
     """Whether a response of some length stops mid-way (see ``_CUT_AFTER``)."""
     stripped = completion.rstrip()
-    if not stripped or _prose_words(stripped) < _MIN_CUT_OFF_WORDS:
+    if not stripped:
+        return False
+    words = _prose_words(stripped)
+    last_word = stripped.rsplit(None, 1)[-1]
+    if last_word.isalpha() and last_word.lower() in _CONTINUING_WORDS:
+        # "3 * 4 = 12. So the answer is": a sentence that stops on such a word is cut
+        # off however short the response.
+        return words >= _MIN_CUT_OFF_SENTENCE_WORDS
+    if words < _MIN_CUT_OFF_WORDS:
         return False
     if _inside_math_at_end(stripped):
         return True
     # The last character, or the last one inside a math span that closes the text.
     closed = stripped[:-2] if stripped.endswith(("\\]", "\\)")) else stripped.rstrip("$")
-    if closed.rstrip()[-1:] in _CUT_AFTER or stripped[-1] in _CUT_AFTER:
-        return True
-    last_word = stripped.rsplit(None, 1)[-1]
-    return last_word.isalpha() and last_word.lower() in _CONTINUING_WORDS
+    return closed.rstrip()[-1:] in _CUT_AFTER or stripped[-1] in _CUT_AFTER
 
 
 def extract_answer(

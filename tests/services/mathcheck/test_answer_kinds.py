@@ -287,6 +287,9 @@ _WORK = (
         _WORK + "is $3 \\cdot 7 - 4 = $",
         _WORK + "is \\[ 3 \\cdot 7 - 4 = \\frac{",
         _WORK + "is 17, and so the number we want is",
+        # Short, but a sentence that stops on a word no sentence ends with.
+        "Let me compute: 3 * 4 = 12. So the answer is",
+        "There are 12 apples in all, so we",
     ],
 )
 def test_a_response_cut_off_before_its_answer_has_none(response: str) -> None:
@@ -300,6 +303,8 @@ def test_a_response_cut_off_before_its_answer_has_none(response: str) -> None:
         _WORK + "is $17$, which matches. So $x = 7$.",
         _WORK + "is 17. Hence x is 7",
         "x = ",  # a few words are an answer, not a cut-off response
+        "yes, it is",
+        "12 is the answer",
     ],
 )
 def test_a_complete_response_is_not_cut_off(response: str) -> None:
