@@ -70,7 +70,7 @@ from services.mathcheck.structures import (
     union_parts,
 )
 from services.mathcheck.units import read_quantity
-from services.mathcheck.vocabulary import CHOICE_LETTERS, TEXT_FONTS
+from services.mathcheck.vocabulary import CHOICE_LETTERS, RELATION_SPELLINGS, TEXT_FONTS
 
 # The fonts words are written in: "\\text{XL}", "\\mathrm{FF}_{16}" are presentation.
 # The canonical form of the real numbers by name (``normalization._NAMED_SETS``).
@@ -578,11 +578,20 @@ def _unit_vectors(text: str) -> Answer | None:
     return read("(" + ", ".join(components.get(axis, "0") for axis in axes) + ")")
 
 
+# The tokens an inequality is written with (``x \\in (0, 1)`` included).
+_INEQUALITIES = frozenset(
+    {"<", ">", "≤", "≥", "\\in", "\\lt", "\\gt", "\\le", "\\ge"}
+    | {spelling for spelling in RELATION_SPELLINGS if spelling.startswith(("\\le", "\\ge"))}
+)
+
+
 def _alternatives(text: str) -> Union | None:
     """ "x < 1 or x > 3", "x < 1, x > 3": inequalities in one unknown joined by "or" or
     listed say the union of their intervals, "(-\\infty, 1) \\cup (3, \\infty)"; None
     unless every part is one."""
     tokens = tokenize(strip_outer_delimiters(text))
+    if not any(token.text in _INEQUALITIES for token in tokens):
+        return None
     parts = _split_on_words(tokens, ("or",), ("\\lor", "\\vee"))
     if len(parts) < 2:
         listed = split_top_level(join(tokens), ",")
