@@ -18,6 +18,7 @@ from services.mathcheck.latex_tokens import (
     SPACE,
     Kind,
     Token,
+    closing_brace,
     degree_sign_end,
     is_letter,
     join,
@@ -218,7 +219,11 @@ def strip_outer_delimiters(text: str) -> str:
 # ``normalize_answer`` runs them.
 
 _FRACTIONS = {"\\dfrac": "\\frac", "\\tfrac": "\\frac"}
-_INVISIBLE = frozenset(("\\left", "\\right", "\\displaystyle", "\\textstyle", "\\scriptstyle"))
+# Only present: sizes and styles, and the old font switches ("{\\bf 3}" is 3).
+_FONT_SWITCHES = ("\\bf", "\\it", "\\rm", "\\sf", "\\tt", "\\sl", "\\em")
+_INVISIBLE = frozenset(
+    ("\\left", "\\right", "\\displaystyle", "\\textstyle", "\\scriptstyle", *_FONT_SWITCHES)
+)
 _ANGLE_BRACKETS = {"\\langle": "(", "\\rangle": ")"}
 # Spacing macros; "~" is a space too.
 _SPACING = frozenset(("\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad"))
@@ -295,8 +300,8 @@ def _without_reason(tokens: list[Token]) -> list[Token]:
 
 
 def _presentation_dropped(tokens: list[Token]) -> list[Token]:
-    """``\\dfrac`` is ``\\frac``; ``\\left``, ``\\displaystyle`` and ``\\color{red}`` only
-    present; angle brackets are parentheses."""
+    """``\\dfrac`` is ``\\frac``; ``\\left``, ``\\displaystyle``, ``\\color{red}`` and
+    the old font switches (``{\\bf 3}``) only present; angle brackets are parentheses."""
     if not any(token.text in _PRESENTATION_COMMANDS for token in tokens):
         return tokens
     kept: list[Token] = []
@@ -304,6 +309,14 @@ def _presentation_dropped(tokens: list[Token]) -> list[Token]:
     while index < len(tokens):
         token = tokens[index]
         index += 1
+        switch = skip_spaces(tokens, index) if token.is_symbol("{") else None
+        if switch is not None and switch < len(tokens) and tokens[switch].text in _FONT_SWITCHES:
+            # "{\\bf 3}": the group and its switch go, what it holds stays.
+            closing = closing_brace(tokens, index - 1)
+            if closing is not None:
+                kept.extend(_presentation_dropped(tokens[switch + 1 : closing]))
+                index = closing + 1
+                continue
         if token.kind is not Kind.COMMAND:
             kept.append(token)
         elif token.text in _INVISIBLE:

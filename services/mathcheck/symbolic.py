@@ -3,8 +3,10 @@
 Two expressions the expression reader reads completely (``expression_reader.py``) are
 compared as the sympy expressions it built, in this process: numbers by the one rule
 below, else by math-verify's ``verify`` on the two expressions, without parsing their
-text again. What the reader does not read goes to math-verify as text: it parses LaTeX
-with latex2sympy2_extended and compares with sympy. Wrapped here because:
+text again. What the reader does not read is parsed here by latex2sympy2_extended (after
+math-verify's LaTeX normalisation), the text as given and nothing else: it is never
+searched for an answer again, so an unreadable text is never the last number in it.
+Wrapped here because:
 * its timeouts use ``signal.alarm`` (main thread only) and raise a ``BaseException``;
   they are disabled and the caller's process pool enforces a hard deadline instead;
 * it is not symmetric: the gold answer must come first;
@@ -19,7 +21,9 @@ with latex2sympy2_extended and compares with sympy. Wrapped here because:
   (``2t`` read as 2): that stripping is off, and closing notes and units are taken off
   before parsing (``normalization.without_note``);
 * "x < -1 or x > 1" parses as a set of two relations, which it never compares with the
-  union of intervals it describes: such a set is turned into that union.
+  union of intervals it describes: such a set is turned into that union;
+* its normalisation drops an ellipsis, so "2, 4, 6, \\ldots" would be the finite set
+  {2, 4, 6}: a list with an ellipsis is not parsed, and equals only the same text.
 """
 
 from __future__ import annotations
@@ -86,16 +90,15 @@ _EXACT_EQUAL_DIGITS = 990
 
 
 @functools.cache
-def _latex_config() -> Any:
-    """math-verify's LaTeX settings with its unit stripping off: it drops a trailing letter
-    from a list that includes t, s, h, m, g, c, d and l ("2t" read as 2, "x + t" as "x +").
-    Closing notes and units are taken off before parsing instead (``without_note``)."""
-    from math_verify import LatexExtractionConfig, LatexNormalizationConfig
+def _normalization() -> Any:
+    """math-verify's LaTeX normalisation with its unit stripping off: it drops a trailing
+    letter from a list that includes t, s, h, m, g, c, d and l ("2t" read as 2, "x + t" as
+    "x +"). Closing notes and units are taken off before parsing instead (``without_note``)."""
+    from math_verify import LatexNormalizationConfig
 
-    normalization = LatexNormalizationConfig(
+    return LatexNormalizationConfig(
         basic_latex=True, units=False, malformed_operators=True, nits=True, boxed="all"
     )
-    return LatexExtractionConfig(normalization_config=normalization)
 
 
 def _parse(text: str) -> list[Any]:
@@ -105,7 +108,14 @@ def _parse(text: str) -> list[Any]:
 # References recur across the completions of a group, and answers across groups.
 @functools.lru_cache(maxsize=4096)
 def _parse_cached(text: str) -> tuple[Any, ...]:
-    from math_verify import ExprExtractionConfig, parse
+    """``text`` (one answer, or one part of one) parsed by math-verify's LaTeX parser
+    (latex2sympy2_extended), after its normalisation and nothing else: the text is not
+    searched for an answer again. What does not parse stays its normalised text, which
+    equals only the same text: a text that fails to parse is never read as a number found in it
+    (math-verify's extraction, given ``\\langle 1, -2, 12 \\rangle`` in a box, returns 12)."""
+    from latex2sympy2_extended import latex2sympy
+    from latex2sympy2_extended.math_normalization import normalize_latex
+    from math_verify.grader import should_treat_as_complex
 
     from services.mathcheck import two_stage_parsing
     from services.mathcheck.normalization import without_note
@@ -113,13 +123,44 @@ def _parse_cached(text: str) -> tuple[Any, ...]:
     two_stage_parsing.install()
     for spelling, meaning in _SPELLINGS:
         text = text.replace(spelling, meaning)
-    wrapped = "\\boxed{" + without_note(text) + "}"
-    return tuple(
-        parse(
-            wrapped,
-            extraction_config=[_latex_config(), ExprExtractionConfig()],
-            parsing_timeout=None,  # the pool enforces the deadline
+    normalized = normalize_latex(without_note(text), _normalization())
+    if _lists_open_ended(text):
+        # The parser's normalisation drops an ellipsis: "2, 4, 6, \\ldots" would be the
+        # finite set {2, 4, 6}. An open-ended list equals only itself.
+        return (normalized,) if normalized.strip() else ()
+    try:
+        parsed = latex2sympy(
+            normalized,
+            is_real=not should_treat_as_complex(normalized),
+            convert_degrees=False,
+            normalization_config=None,
         )
+    except Exception:  # the parser raises many kinds: it is not mathematics it reads
+        return (normalized,) if normalized.strip() else ()
+    return (parsed,)
+
+
+_ELLIPSES = frozenset(("\\ldots", "\\dots", "\\cdots", "\\dotsc", "…"))
+
+
+def _lists_open_ended(text: str) -> bool:
+    """Whether ``text`` writes an ellipsis in a list (``2, 4, 6, \\ldots``, ``1, \\dots,
+    n``): next to a comma. A decimal that goes on (``0.142857\\ldots``) is no list."""
+    from services.mathcheck.latex_tokens import Kind, tokenize
+
+    tokens = [token for token in tokenize(text) if token.kind is not Kind.SPACE]
+    marks: list[tuple[int, int]] = []  # (first, last) index of each ellipsis
+    points = 0
+    for index, token in enumerate(tokens):
+        if token.text in _ELLIPSES:
+            marks.append((index, index))
+        points = points + 1 if token.is_symbol(".") else 0
+        if points == 3:
+            marks.append((index - 2, index))
+    return any(
+        (first > 0 and tokens[first - 1].is_symbol(","))
+        or (last + 1 < len(tokens) and tokens[last + 1].is_symbol(","))
+        for first, last in marks
     )
 
 

@@ -147,7 +147,7 @@ WARM_UP_ANSWERS = (
     "(x, y) = (2, 5)",
     "a = 3, b = 4",
     "\\left( \\frac{1}{2}, -\\frac{3}{4} \\right)",
-    "\\langle 1, 2, 3 \\rangle",
+    "(1, -2, 3, 5)",
     # matrices and vectors
     "\\begin{pmatrix} 5 & 6 \\\\ 7 & 8 \\end{pmatrix}",
     "\\begin{bmatrix} 0 & -1 \\\\ 1 & 0 \\end{bmatrix}",

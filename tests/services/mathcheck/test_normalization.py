@@ -38,6 +38,9 @@ def quick_verdict(reference_norm: str, answer_norm: str) -> Verdict | None:
         ("\\text{(B)}", "B"),
         ("\\text{Monday}", "monday"),
         ("1{,}000", "1,000"),
+        ("{\\bf 3}", "3"),  # an old font switch only presents
+        ("{\\it x} + 1", "x+1"),
+        ("\\bfx", "\\bfx"),  # no switch: a command of its own
         ("2 1/2", "2\\frac{1}{2}"),
         ("\\varnothing", "\\emptyset"),
         ("50\\%", "50%"),
