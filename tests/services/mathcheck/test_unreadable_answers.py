@@ -56,9 +56,7 @@ def test_the_adversary_has_references_to_work_with() -> None:
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))
-def test_a_number_inside_another_shape_is_not_that_number(
-    checker: MathChecker, shape: str
-) -> None:
+def test_a_number_inside_another_shape_is_not_that_number(checker: MathChecker, shape: str) -> None:
     async def credited() -> list[tuple[str, str]]:
         wrong = []
         for number in REFERENCES:
