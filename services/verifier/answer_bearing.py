@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 
+from services.mathcheck.extraction import ExtractionPolicy, extract_answer
 from services.mathcheck.number_words import roman_numeral
 from services.mathcheck.phrases import math_from_phrase
 from services.mathcheck.unicode_math import latex_from_unicode
@@ -58,6 +59,7 @@ from services.mathcheck.vocabulary import DECORATION_UNITS, POWER_WORDS, SCALE_W
 MAX_SHOWN_CHARS = 600
 # A span longer than this is searched for its value, never checked word by word whole.
 _MAX_CHECKED_CHARS = 2_000
+LENIENT = ExtractionPolicy.LENIENT
 
 # --------------------------------------------------------------------------- normalising
 
@@ -410,7 +412,10 @@ def _capped(span: str) -> str:
 
 def _math_span(text: str, reference: str) -> Bearing:
     allowed = frozenset(word.lower() for word, _ in _words(normalise(reference)))
-    candidates = [text] if len(text) <= _MAX_CHECKED_CHARS else []
+    # The whole text is a candidate when it is only an answer: "#### 42" is 42 after its
+    # marker, not the text "#### 42".
+    whole = len(text) <= _MAX_CHECKED_CHARS and not extract_answer(text, LENIENT).marked
+    candidates = [text] if whole else []
     if candidates and (phrase := math_from_phrase(text)) != text:
         candidates.append(phrase)  # "no more than 3" is x \le 3
     candidates += [normalise(value) for value in unmarked_candidates(text)]

@@ -169,6 +169,8 @@ def test_findings_beside_a_value_show_only_the_value(finding: str, where: str) -
         ("Output 'True' for 42", "42"),
         ("４２", "42"),  # full-width digits
         ("4\u200b2", "42"),  # a zero-width space inside the number
+        ("#### 42", "42"),  # a final-answer marker is no part of the answer
+        ("the answer is: 42", "42"),
     ],
 )
 def test_only_the_value_of_a_span_is_shown(span: str, shown: str) -> None:
