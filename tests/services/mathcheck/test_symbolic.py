@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from benchmarks.bare_answers import CASES as BARE
 from benchmarks.math_corpus import CASES as CORPUS
@@ -269,3 +271,33 @@ def test_log_without_a_base_on_the_tree_follows_the_convention(
 )
 def test_what_the_reader_leaves_goes_to_the_text_parser(reference: str, answer: str) -> None:
     assert symbolic._read_both(reference, answer) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="0123456789xy+-*/^_{}()[],. \\fracsqrtlangle$", max_size=40))
+def test_a_text_parses_to_one_expression_or_stays_text(text: str) -> None:
+    """The parser is given the text alone: one expression, or the text (normalised) that
+    equals only itself; nothing else is searched out of it."""
+    parsed = _parse(text)
+    assert len(parsed) <= 1
+    for value in parsed:
+        assert isinstance(value, str | sympy.Basic | sympy.MatrixBase)
+        if isinstance(value, str):
+            assert value.strip()
+
+
+@pytest.mark.parametrize(
+    ("text", "parsed"),
+    [
+        ("\\langle 0, 12 \\rangle", False),  # not the 12 in it
+        ("1, 3, 12, \\dots", False),  # an open-ended list is not {1, 3, 12}
+        ("\\sqrt{ 12", False),
+        ("0.142857\\ldots", True),  # a decimal that goes on is a number
+        ("12", True),
+    ],
+)
+def test_a_text_that_does_not_parse_is_not_a_number_in_it(text: str, parsed: bool) -> None:
+    (value,) = _parse(text)
+    assert isinstance(value, str) is not parsed
+    if not parsed:
+        assert "12" in value
