@@ -14,6 +14,7 @@ import pytest
 from services.mathcheck.checker import MathChecker, Outcome
 from services.mathcheck.pool import SymbolicPool, SymbolicTimeout
 from services.mathcheck.symbolic import SymbolicVerdict
+from tests.services.mathcheck.checking import expected, outcomes_both_ways
 
 
 @pytest.fixture(scope="module")
@@ -102,10 +103,7 @@ _SQUARE = "\\begin{pmatrix} x & 1 \\\\ 2 & y \\end{pmatrix}"
 def test_vectors_and_matrices_of_expressions_compare_entry_by_entry(
     pool: SymbolicPool, reference: str, answer: str, equal: bool
 ) -> None:
-    checker = MathChecker(pool, cache_size=64)
-    for mine, theirs in ((reference, answer), (answer, reference)):
-        verdict = asyncio.run(checker.check(mine, theirs))
-        assert verdict.outcome is (Outcome.EQUAL if equal else Outcome.DIFFERENT), (mine, theirs)
+    assert outcomes_both_ways(pool, reference, answer) == expected(equal)
 
 
 @pytest.mark.parametrize(
@@ -130,10 +128,7 @@ def test_vectors_and_matrices_of_expressions_compare_entry_by_entry(
 def test_relations_are_the_sets_they_say(
     pool: SymbolicPool, reference: str, answer: str, equal: bool
 ) -> None:
-    checker = MathChecker(pool, cache_size=64)
-    for mine, theirs in ((reference, answer), (answer, reference)):
-        verdict = asyncio.run(checker.check(mine, theirs))
-        assert verdict.outcome is (Outcome.EQUAL if equal else Outcome.DIFFERENT), (mine, theirs)
+    assert outcomes_both_ways(pool, reference, answer) == expected(equal)
 
 
 def test_hostile_input_is_refused_before_any_work(pool: SymbolicPool) -> None:

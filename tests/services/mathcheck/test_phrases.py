@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 
 import pytest
 
-from services.mathcheck.checker import MathChecker, Outcome
 from services.mathcheck.phrases import math_from_phrase
 from services.mathcheck.pool import SymbolicPool
+from tests.services.mathcheck.checking import expected, outcomes_both_ways
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +81,4 @@ def test_anything_else_is_left_as_it_is(text: str) -> None:
 def test_a_phrase_in_a_text_font_is_the_relation_it_says(
     pool: SymbolicPool, reference: str, answer: str, equal: bool
 ) -> None:
-    checker = MathChecker(pool, cache_size=16)
-    for mine, theirs in ((reference, answer), (answer, reference)):
-        verdict = asyncio.run(checker.check(mine, theirs))
-        assert verdict.outcome is (Outcome.EQUAL if equal else Outcome.DIFFERENT)
+    assert outcomes_both_ways(pool, reference, answer) == expected(equal)
