@@ -100,6 +100,14 @@ def symbol(text: str) -> Token:
     return Token(Kind.SYMBOL, text)
 
 
+def spaces_end(text: str, start: int) -> int:
+    """The end of the white space at ``start`` in ``text`` (``start`` when there is none):
+    for the scanners that read characters (plain numbers, plain-text notation)."""
+    while start < len(text) and text[start].isspace():
+        start += 1
+    return start
+
+
 def without_spaces(tokens: list[Token]) -> list[Token]:
     return [token for token in tokens if token.kind is not Kind.SPACE]
 
@@ -238,6 +246,7 @@ __all__ = [
     "plain_group",
     "rstrip",
     "skip_spaces",
+    "spaces_end",
     "strip",
     "symbol",
     "tokenize",

@@ -26,6 +26,7 @@ from services.mathcheck.latex_tokens import (
     plain_group,
     rstrip,
     skip_spaces,
+    spaces_end,
     strip,
     symbol,
     tokenize,
@@ -1150,12 +1151,6 @@ def _digits_end(text: str, start: int) -> int:
     return start
 
 
-def _spaces_end(text: str, start: int) -> int:
-    while start < len(text) and text[start].isspace():
-        start += 1
-    return start
-
-
 def _may_be_number(text: str) -> bool:
     """Whether ``text`` starts as some notation of a number may: after a sign and spaces, a
     digit, a point, a numerator's sign or ``\\frac``."""
@@ -1226,7 +1221,7 @@ def repeating_groups(text: str) -> tuple[str, str, str, str | None, str | None] 
     bar = next((b for b in _BARS if tail.startswith(b)), None)
     if bar is None:
         return None
-    at = _spaces_end(tail, len(bar))
+    at = spaces_end(tail, len(bar))
     if tail[at : at + 1] == "{":
         at += 1
     end = _digits_end(tail, at)
@@ -1285,30 +1280,30 @@ def _mantissa_times(text: str) -> tuple[str | None, str]:
         return None, text
     if text[end : end + 1] in (".", ",") and (point_end := _digits_end(text, end + 1)) > end + 1:
         end = point_end
-    at = _spaces_end(text, end)
+    at = spaces_end(text, end)
     times = next((t for t in _TIMES if text.startswith(t, at)), None)
     if times is None:
         return None, text
-    return text[:end], text[_spaces_end(text, at + len(times)) :]
+    return text[:end], text[spaces_end(text, at + len(times)) :]
 
 
 def _power_of_ten(text: str) -> str | None:
     """ "10^{-3}" -> "-3"; None for anything else."""
     if not text.startswith("10"):
         return None
-    at = _spaces_end(text, 2)
+    at = spaces_end(text, 2)
     if text[at : at + 1] != "^":
         return None
-    at = _spaces_end(text, at + 1)
+    at = spaces_end(text, at + 1)
     if text[at : at + 1] == "{":
-        at = _spaces_end(text, at + 1)
+        at = spaces_end(text, at + 1)
     start = at
     if text[at : at + 1] in ("+", "-"):
         at += 1
     end = _digits_end(text, at)
     if end == at:
         return None
-    after = text[_spaces_end(text, end) :]
+    after = text[spaces_end(text, end) :]
     return text[start:end] if after in ("", "}") else None
 
 
@@ -1316,10 +1311,10 @@ def fraction_groups(text: str) -> tuple[str, str | None, str, str] | None:
     if "/" not in text and "\\frac" not in text:
         return None
     sign, rest = _signed(text)
-    rest = rest[_spaces_end(rest, 0) :]
+    rest = rest[spaces_end(rest, 0) :]
     end = _digits_end(rest, 0)
     if end > 0:
-        at = _spaces_end(rest, end)
+        at = spaces_end(rest, end)
         if at > end or rest.startswith("\\frac", at):
             parts = _fraction(rest[at:])
             if parts is not None:
@@ -1342,10 +1337,10 @@ def _signed_number_end(text: str, start: int) -> int | None:
 def _fraction(text: str) -> tuple[str, str] | None:
     """ "\\frac{3}{4}", "\\frac34", "3/4" -> ("3", "4")."""
     if text.startswith("\\frac"):
-        at = _spaces_end(text, len("\\frac"))
+        at = spaces_end(text, len("\\frac"))
         if text[at : at + 1] != "{":
             first = text[at : at + 1]
-            at = _spaces_end(text, at + 1)
+            at = spaces_end(text, at + 1)
             second = text[at : at + 1]
             if first.isdecimal() and second.isdecimal() and at + 1 == len(text):
                 return first, second
@@ -1354,23 +1349,23 @@ def _fraction(text: str) -> tuple[str, str] | None:
         for index in range(2):
             if text[at : at + 1] != "{":
                 return None
-            start = _spaces_end(text, at + 1)
+            start = spaces_end(text, at + 1)
             end = _signed_number_end(text, start)
             if end is None:
                 return None
-            close = _spaces_end(text, end)
+            close = spaces_end(text, end)
             if text[close : close + 1] != "}":
                 return None
             terms.append(text[start:end])
-            at = close + 1 if index else _spaces_end(text, close + 1)
+            at = close + 1 if index else spaces_end(text, close + 1)
         return (terms[0], terms[1]) if at == len(text) else None
     end = _signed_number_end(text, 0)
     if end is None:
         return None
-    at = _spaces_end(text, end)
+    at = spaces_end(text, end)
     if text[at : at + 1] != "/":
         return None
-    start = _spaces_end(text, at + 1)
+    start = spaces_end(text, at + 1)
     last = _signed_number_end(text, start)
     if last is None or last != len(text):
         return None

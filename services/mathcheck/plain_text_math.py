@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from services.mathcheck.latex_tokens import spaces_end
 from services.mathcheck.unicode_math import latex_from_unicode
 
 _FUNCTIONS = frozenset(
@@ -37,12 +38,6 @@ def _word_character(char: str) -> bool:
 
 def _letters_end(text: str, start: int) -> int:
     while start < len(text) and _letter(text[start]):
-        start += 1
-    return start
-
-
-def _spaces_end(text: str, start: int) -> int:
-    while start < len(text) and text[start].isspace():
         start += 1
     return start
 
@@ -109,7 +104,7 @@ def _call_start(text: str, start: int) -> tuple[str, int] | None:
     name = _word_at(text, start)
     if name is None or name not in _FUNCTIONS:
         return None
-    after = _spaces_end(text, start + len(name))
+    after = spaces_end(text, start + len(name))
     following = text[after : after + 1]
     alone = following in _LOWER and text[after + 1 : after + 2] not in _LOWER
     if following == "(" or following.isdecimal() or alone:
@@ -131,8 +126,8 @@ def _paren_power(text: str, start: int) -> tuple[int, str] | None:
     """ "2^(1/3)" -> "2^{1/3}": a parenthesised exponent is the whole exponent."""
     if text[start] != "^":
         return None
-    argument = _argument(text, _spaces_end(text, start + 1))
-    if argument is None or text[_spaces_end(text, start + 1)] != "(":
+    argument = _argument(text, spaces_end(text, start + 1))
+    if argument is None or text[spaces_end(text, start + 1)] != "(":
         return None
     return argument[1], "^{" + argument[0] + "}"
 
@@ -142,7 +137,7 @@ def _factorial_word(text: str, start: int) -> tuple[int, str] | None:
     char = text[start]
     if not (char.isascii() and char.isalnum()) or (start and _word_character(text[start - 1])):
         return None
-    word = _spaces_end(text, start + 1)
+    word = spaces_end(text, start + 1)
     end = word + len("factorial")
     if word == start + 1 or text[word:end] != "factorial":
         return None
@@ -175,11 +170,11 @@ def _braceless_root(text: str, start: int) -> tuple[int, str] | None:
     parser does not."""
     if not text.startswith("\\sqrt", start):
         return None
-    opening = _spaces_end(text, start + len("\\sqrt"))
+    opening = spaces_end(text, start + len("\\sqrt"))
     closing = text.find("]", opening)
     if text[opening : opening + 1] != "[" or closing <= opening + 1:
         return None
-    argument = _spaces_end(text, closing + 1)
+    argument = spaces_end(text, closing + 1)
     char = text[argument : argument + 1]
     if not (char.isascii() and char.isalnum()):
         return None
@@ -188,7 +183,7 @@ def _braceless_root(text: str, start: int) -> tuple[int, str] | None:
 
 def _fraction_token(text: str, start: int) -> tuple[str, int] | None:
     """A command (backslash and letters) or one letter or digit, after spaces."""
-    start = _spaces_end(text, start)
+    start = spaces_end(text, start)
     char = text[start : start + 1]
     if char == "\\" and _letter(text[start + 1 : start + 2]):
         end = _letters_end(text, start + 1)
@@ -221,9 +216,9 @@ def _named_function(text: str, start: int) -> tuple[int, str] | None:
     for."""
     font = next((font for font in _FONTS if text.startswith(font, start)), None)
     if font is not None:
-        opening = _spaces_end(text, start + len(font))
-        at = _spaces_end(text, opening + 1)
-        closing = _spaces_end(text, at + 3)
+        opening = spaces_end(text, start + len(font))
+        at = spaces_end(text, opening + 1)
+        closing = spaces_end(text, at + 3)
         named = text[at : at + 3]
         if (
             text[opening : opening + 1] == "{"
@@ -235,7 +230,7 @@ def _named_function(text: str, start: int) -> tuple[int, str] | None:
     name = text[start : start + 3]
     if name not in _NAMED or (start and (_letter(text[start - 1]) or text[start - 1] in "\\{")):
         return None
-    parenthesis = _spaces_end(text, start + 3)
+    parenthesis = spaces_end(text, start + 3)
     if text[parenthesis : parenthesis + 1] != "(":
         return None
     return start + 3, f"\\operatorname{{{name}}}"
