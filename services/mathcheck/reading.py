@@ -60,11 +60,11 @@ from services.mathcheck.latex_tokens import (
 from services.mathcheck.normalization import normalize_answer, parse_number, strip_outer_delimiters
 from services.mathcheck.number_words import roman_numeral
 from services.mathcheck.ratios import read_ratio
-from services.mathcheck.structures import Matrix as NumberMatrix
 from services.mathcheck.structures import (
     NumberSet,
     Sequence,
     matrix_rows,
+    number_matrix,
     parse_structure,
     split_top_level,
     union_parts,
@@ -717,22 +717,18 @@ def read_normalized(canonical: str) -> Answer:
         # written ("all real numbers", "x \\in \\mathbb{R}" and the interval itself).
         return Interval(Sequence("(", ")", (float("-inf"), float("inf"))), canonical)
     return (
-        _structure(canonical)
+        _matrix(canonical)
+        or _structure(canonical)
         or _union(canonical)
-        or _matrix(canonical)
         or _collection(canonical)
         or Expr(canonical)
     )
 
 
-def _structure(canonical: str) -> Interval | Relation | Matrix | Numbers | None:
-    """Plain numbers in brackets, the interval an inequality in one unknown says, a matrix
-    of plain numbers, or a set or bare list of exact numbers (``structures.py`` reads
-    them)."""
+def _structure(canonical: str) -> Interval | Relation | Numbers | None:
+    """Plain numbers in brackets, the interval an inequality in one unknown says, or a set
+    or bare list of exact numbers (``structures.py`` reads them; a matrix is ``_matrix``'s)."""
     structure = parse_structure(canonical)
-    if isinstance(structure, NumberMatrix):
-        matrix = _matrix(canonical)
-        return None if matrix is None else replace(matrix, cells=structure)
     if isinstance(structure, NumberSet):
         return Numbers(structure, canonical)
     if not isinstance(structure, Sequence):
@@ -744,15 +740,15 @@ def _structure(canonical: str) -> Interval | Relation | Matrix | Numbers | None:
 
 
 def _matrix(canonical: str) -> Matrix | None:
-    """A matrix whose entries are not all plain numbers, each entry read; None for anything
-    else, and for rows of unequal lengths or an empty entry."""
+    """A matrix, each entry read, and its plain numbers where every entry is one; None for
+    anything else, and for rows of unequal lengths or an empty entry."""
     rows = matrix_rows(canonical)
     if rows is None or len({len(row) for row in rows}) != 1:
         return None
     if not all(cell.strip() for row in rows for cell in row):
         return None
     read_rows = tuple(tuple(read_normalized(cell.strip()) for cell in row) for row in rows)
-    return Matrix(read_rows, None, canonical)
+    return Matrix(read_rows, number_matrix(rows), canonical)
 
 
 def _union(canonical: str) -> Union | None:

@@ -152,7 +152,7 @@ def parse_structure(normalized: str) -> Structure | None:
     """The set, sequence or matrix a normalised answer denotes, if all entries are numbers."""
     rows = matrix_rows(normalized)
     if rows is not None:
-        return _matrix(rows)
+        return number_matrix(rows)
     if normalized.startswith("\\{") and normalized.endswith("\\}"):
         return _collection(normalized[2:-2])
     if len(normalized) >= 2 and normalized[0] in "([" and normalized[-1] in ")]":
@@ -387,7 +387,7 @@ def _nested_rows(normalized: str) -> list[list[str]] | None:
     return [row[1:-1].split(",") for row in rows]
 
 
-def _matrix(rows: list[list[str]]) -> Matrix | None:
+def number_matrix(rows: list[list[str]]) -> Matrix | None:
     """The matrix of these cells, when every cell is a number and the rows are one length."""
     parsed: list[tuple[ParsedNumber, ...]] = []
     for row in rows:

@@ -59,7 +59,6 @@ from services.mathcheck.vocabulary import DECORATION_UNITS, POWER_WORDS, SCALE_W
 MAX_SHOWN_CHARS = 600
 # A span longer than this is searched for its value, never checked word by word whole.
 _MAX_CHECKED_CHARS = 2_000
-LENIENT = ExtractionPolicy.LENIENT
 
 # --------------------------------------------------------------------------- normalising
 
@@ -414,7 +413,10 @@ def _math_span(text: str, reference: str) -> Bearing:
     allowed = frozenset(word.lower() for word, _ in _words(normalise(reference)))
     # The whole text is a candidate when it is only an answer: "#### 42" is 42 after its
     # marker, not the text "#### 42".
-    whole = len(text) <= _MAX_CHECKED_CHARS and not extract_answer(text, LENIENT).marked
+    whole = (
+        len(text) <= _MAX_CHECKED_CHARS
+        and not extract_answer(text, ExtractionPolicy.LENIENT).marked
+    )
     candidates = [text] if whole else []
     if candidates and (phrase := math_from_phrase(text)) != text:
         candidates.append(phrase)  # "no more than 3" is x \le 3
