@@ -20,6 +20,7 @@ as a command of its own. Joining the tokens' texts gives the text back exactly.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -91,6 +92,26 @@ def _scan(text: str) -> Iterator[Token]:
 
 def join(tokens: Iterable[Token]) -> str:
     return "".join(token.text for token in tokens)
+
+
+def rescan(tokens: list[Token]) -> list[Token]:
+    """The tokens a scan of ``join(tokens)`` gives: ``tokens`` themselves, unless two of them
+    run together (a pass took out what stood between them: "2 \\, 000" less its space
+    command is "2  000", one space between the digits)."""
+    for before, after in itertools.pairwise(tokens):
+        if _run_together(before, after):
+            return tokenize(join(tokens))
+    return tokens
+
+
+_RUNS = (Kind.SPACE, Kind.WORD, Kind.DIGITS)
+
+
+def _run_together(before: Token, after: Token) -> bool:
+    """Whether the scanner reads ``before`` and ``after``, side by side, as other tokens."""
+    if before.kind is Kind.COMMAND:
+        return before.text == "\\" or (before.named and after.kind is Kind.WORD)
+    return before.kind is after.kind and before.kind in _RUNS
 
 
 SPACE = Token(Kind.SPACE, " ")
@@ -214,6 +235,31 @@ def degree_sign_end(tokens: list[Token], index: int) -> int | None:
     return after + 1 if after < len(tokens) and tokens[after].is_symbol("}") else after
 
 
+# Brackets that nest, as a symbol or an escaped brace (``\\{``); a math delimiter
+# (``\\(``, ``\\[``) nests too, as in the text it stands in.
+_OPENING = frozenset(("{", "(", "[", "\\{", "\\(", "\\["))
+_CLOSING = frozenset(("}", ")", "]", "\\}", "\\)", "\\]"))
+
+
+def top_level_parts(tokens: list[Token], separator: str) -> list[list[Token]] | None:
+    """The parts of ``tokens`` between the ``separator`` symbols outside every bracket
+    (``{}``, ``()``, ``[]``); None where the brackets do not pair."""
+    parts: list[list[Token]] = [[]]
+    depth = 0
+    for token in tokens:
+        if token.text in _OPENING:
+            depth += 1
+        elif token.text in _CLOSING:
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth == 0 and token.is_symbol(separator):
+            parts.append([])
+            continue
+        parts[-1].append(token)
+    return parts if depth == 0 else None
+
+
 def unwrap(tokens: list[Token], fonts: frozenset[str]) -> list[Token]:
     """ "\\text{cm}" -> "cm": each of ``fonts`` around what holds no brace, taken off."""
     if not any(token.text in fonts for token in tokens):
@@ -244,12 +290,14 @@ __all__ = [
     "join",
     "name_end",
     "plain_group",
+    "rescan",
     "rstrip",
     "skip_spaces",
     "spaces_end",
     "strip",
     "symbol",
     "tokenize",
+    "top_level_parts",
     "unwrap",
     "without_spaces",
 ]

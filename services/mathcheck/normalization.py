@@ -24,6 +24,7 @@ from services.mathcheck.latex_tokens import (
     join,
     name_end,
     plain_group,
+    rescan,
     rstrip,
     skip_spaces,
     spaces_end,
@@ -103,9 +104,9 @@ _VARIABLE_FONTS = frozenset("\\" + name for name in VARIABLE_FONT.split("|"))
 _UNIT_SPACING = frozenset(("\\,", "\\;", "\\:", "\\ "))
 
 
-def unwrapped_quantity(text: str) -> str:
-    """ "1.5 \\,\\text{ hours}" -> "1.5 hours": a quantity with its unit as plain words."""
-    tokens = tokenize(strip_outer_delimiters(text))
+def quantity_words(tokens: list[Token]) -> list[Token]:
+    """ "1.5 \\,\\text{ hours}" -> "1.5 hours": a quantity with its unit as plain words,
+    from an answer's tokens (``answer_tokens``)."""
     kept: list[Token] = []
     index = 0
     while index < len(tokens):
@@ -117,11 +118,11 @@ def unwrapped_quantity(text: str) -> str:
             index = group[1] + 1
             continue
         kept.append(token)
-    spaced = (
+    spaced = [
         SPACE if token.is_command(*_UNIT_SPACING) or token.is_symbol("~") else token
         for token in kept
-    )
-    return join(spaced).strip()
+    ]
+    return rescan(strip(spaced))
 
 
 def _closing_note(tokens: list[Token]) -> tuple[list[Token], str, str] | None:
@@ -196,8 +197,25 @@ def without_note(text: str) -> str:
 def without_unit(text: str) -> str:
     """ "1.047 \\text{ rad}" -> "1.047", "8\\pi \\text{ cm}^3" -> "8\\pi": the value of a
     quantity, for the symbolic engine; ``text`` itself when it ends in no unit."""
-    value = _value_before_unit(tokenize(unwrapped_quantity(text)))
+    value = _value_before_unit(quantity_words(answer_tokens(text)))
     return text if value is None else join(value)
+
+
+def answer_tokens(text: str) -> list[Token]:
+    """The tokens of an answer without the math delimiters and spaces around it: what the
+    readers read (``reading.read``) and normalisation starts from."""
+    return without_delimiters(tokenize(text))
+
+
+def without_delimiters(tokens: list[Token]) -> list[Token]:
+    """``tokens`` without the math delimiters (``$``, ``\\(``, ``\\[``) and the spaces
+    around them."""
+    tokens = strip(tokens)
+    while tokens and (tokens[0].text in _DELIMS or tokens[-1].text in _DELIMS):
+        start = 1 if tokens[0].text in _DELIMS else 0
+        end = len(tokens) - (len(tokens) > start and tokens[-1].text in _DELIMS)
+        tokens = strip(tokens[start:end])
+    return tokens
 
 
 @functools.lru_cache(maxsize=8192)
@@ -1034,15 +1052,20 @@ def normalize_answer(answer: str) -> str:
     """A canonical string for ``answer``; equal strings mean equal answers."""
     if _is_plain_decimal(answer):
         return answer  # "12", "-0.5": already canonical (the most common answers)
-    written = tokenize(strip_outer_delimiters(answer.strip()))
+    return normalized(answer_tokens(answer))
+
+
+def normalized(written: list[Token]) -> str:
+    """``normalize_answer`` of an answer's tokens (``answer_tokens``): the passes, in order."""
+    if len(written) <= 4 and _is_plain_decimal(text := join(written)):
+        return text
     tokens = _without_reason(_without_qualifier(_without_trailing_backslash(written)))
     tokens = _set_builder_condition(_presentation_dropped(tokens))
     tokens = _spacing_as_space(_ellipsis(_thin_thousands(tokens)))
     for _ in range(3):  # \text{\textbf{x}} unwraps in two passes
         tokens = unwrap(tokens, _WRAPPERS)
     tokens = _symbols_dropped(_degrees_dropped(tokens))
-    if tokens is not written:  # what was taken out may join what was around it
-        tokens = tokenize(join(tokens))
+    tokens = rescan(tokens)  # what was taken out may join what was around it
     tokens = _equals_word(tokens)
     tokens = _without_tuple_of_unknowns(_solutions_of_one_unknown(tokens))
     if [token.text for token in tokens].count("=") == 1:  # "k = 45, n = 2" keeps both names

@@ -11,15 +11,14 @@ from __future__ import annotations
 import math
 
 from services.mathcheck.answer_types import Ratio
-from services.mathcheck.latex_tokens import Kind, Token, join, rstrip, tokenize
-from services.mathcheck.normalization import normalize_answer, parse_number, strip_outer_delimiters
+from services.mathcheck.latex_tokens import Kind, Token, rstrip
+from services.mathcheck.normalization import normalized, parse_number, without_delimiters
 
 
-def _terms(text: str) -> list[str]:
+def _terms(tokens: list[Token]) -> list[list[Token]]:
     """ "2:3", "2 \\colon 3", "2 to 3" -> ["2", "3"]: the terms between the separators."""
-    tokens = tokenize(text)
     if not any(token.text in (":", "\\colon", "to") for token in tokens):
-        return [text]
+        return [tokens]
     terms: list[list[Token]] = [[]]
     for index, token in enumerate(tokens):
         spaced_to = (
@@ -34,7 +33,7 @@ def _terms(text: str) -> list[str]:
             terms.append([])
         elif token.kind is not Kind.SPACE or terms[-1]:
             terms[-1].append(token)
-    return [join(term) for term in terms]
+    return terms
 
 
 def _clock_time(text: str) -> tuple[int, int] | None:
@@ -47,17 +46,17 @@ def _clock_time(text: str) -> tuple[int, int] | None:
     return int(hours), int(minutes)
 
 
-def read_ratio(text: str) -> Ratio | None:
+def read_ratio(tokens: list[Token]) -> Ratio | None:
     """ "2:4:6" -> Ratio((1, 2, 3)): the same ratio in whole numbers with no common factor;
-    None unless every term is a plain non-zero number."""
-    bare = strip_outer_delimiters(text).strip()
-    written = _clock_time(normalize_answer(bare))
+    None unless every term is a plain non-zero number. ``tokens`` are an answer's, without
+    delimiters (``normalization.answer_tokens``)."""
+    written = _clock_time(normalized(tokens))
     if written is not None:
         return Ratio(written, ":".join(map(str, written)))
-    parts = _terms(bare)
+    parts = _terms(tokens)
     if len(parts) < 2:
         return None
-    numbers = [parse_number(normalize_answer(part)) for part in parts]
+    numbers = [parse_number(normalized(without_delimiters(part))) for part in parts]
     values = [number.value for number in numbers if number is not None and not number.percent]
     if len(values) != len(parts) or 0 in values:
         return None

@@ -14,6 +14,7 @@ else is an ``Expr``.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from fractions import Fraction
 
@@ -49,15 +50,22 @@ from services.mathcheck.latex_tokens import (
     is_word,
     join,
     name_end,
+    rescan,
     rstrip,
     skip_spaces,
     strip,
     symbol,
     tokenize,
+    top_level_parts,
     unwrap,
     without_spaces,
 )
-from services.mathcheck.normalization import normalize_answer, parse_number, strip_outer_delimiters
+from services.mathcheck.normalization import (
+    answer_tokens,
+    normalized,
+    parse_number,
+    without_delimiters,
+)
 from services.mathcheck.number_words import roman_numeral
 from services.mathcheck.ratios import read_ratio
 from services.mathcheck.structures import (
@@ -77,19 +85,27 @@ from services.mathcheck.vocabulary import CHOICE_LETTERS, RELATION_SPELLINGS, TE
 REAL_LINE = "\\mathbb{R}"
 
 
+# A group's completions share answers, and a reference is read for each of them.
+@functools.lru_cache(maxsize=4096)
 def read(text: str) -> Answer:
-    """The typed value of one answer."""
+    """The typed value of one answer: its tokens are scanned once, and every reader reads
+    them (a part of the answer is read from its own tokens)."""
+    return _read(answer_tokens(text))
+
+
+def _read(tokens: list[Token]) -> Answer:
+    """The typed value of an answer's tokens, without delimiters (``answer_tokens``)."""
     return (
-        _labelled(text)
-        or _function(text)
-        or _named(text)
-        or _groups(text)
-        or _plus_minus(text)
-        or _angle(text)
-        or _based(text)
-        or _unit_vectors(text)
-        or _alternatives(text)
-        or _written(text)
+        _labelled(tokens)
+        or _function(tokens)
+        or _named(tokens)
+        or _groups(tokens)
+        or _plus_minus(tokens)
+        or _angle(tokens)
+        or _based(tokens)
+        or _unit_vectors(tokens)
+        or _alternatives(tokens)
+        or _written(tokens)
     )
 
 
@@ -97,10 +113,9 @@ def _choice_letter(token: Token) -> bool:
     return token.kind is Kind.WORD and len(token.text) == 1 and token.text in CHOICE_LETTERS
 
 
-def _labelled(text: str) -> Labelled | None:
+def _labelled(tokens: list[Token]) -> Labelled | None:
     """ "(C) 12", "\\text{(C)} 12", "C) 12", "C. 12", "(C): 12": an option letter, then its
     value (in which no other option is named)."""
-    tokens = tokenize(text)
     index = skip_spaces(tokens, 0)
     if index < len(tokens) and tokens[index].is_symbol("$"):
         index = skip_spaces(tokens, index + 1)
@@ -127,7 +142,7 @@ def _labelled(text: str) -> Labelled | None:
         return None
     if not join(value).strip("}$ "):
         return None  # "\\text{(C)}": the letter alone, its closing brace is not a value
-    answer = read(join(value))
+    answer = _read(without_delimiters(value))
     return Labelled(letter, answer, f"({letter}) {answer.canonical}")
 
 
@@ -154,11 +169,11 @@ _QUALIFIERS = ("for some", "for any", "for all", "for every", "for each", "where
 _BEFORE_QUALIFIER = ("\\text{", "\\mbox{", "\\quad", "\\qquad", "\\,", "\\;", "\\ ", ",")
 
 
-def _function(text: str) -> Function | None:
+def _function(tokens: list[Token]) -> Function | None:
     """ "g(t) = 3t + 1": a function's letter, its argument (one letter) and its formula,
     which must be one value (no second "=", no list); a qualifier after the formula ("for
     some constant c") is dropped."""
-    head, equals, body = strip_outer_delimiters(text).partition("=")
+    head, equals, body = join(tokens).partition("=")
     if not equals or "=" in body:
         return None
     name, opening, argument = head.strip().partition("(")
@@ -292,15 +307,14 @@ def _named_tuple(tokens: list[Token]) -> NamedValues | None:
     return tuple(zip(names, (part.strip() for part in parts), strict=True))
 
 
-def _named_values(text: str) -> NamedValues | None:
+def _named_values(tokens: list[Token]) -> NamedValues | None:
     """ "a = 2, b = 3" and "(a, b) = (2, 3)" -> (("a", "2"), ("b", "3")); distinct names only."""
-    tokens = tokenize(strip_outer_delimiters(text))
     pairs = _named_tuple(tokens)
     if pairs is None:
-        parts = split_top_level(join(_and_as_comma(tokens)), ",")
+        parts = top_level_parts(_and_as_comma(tokens), ",")
         if parts is None or len(parts) < 2:
             return None
-        assignments = [_assignment(tokenize(part)) for part in parts]
+        assignments = [_assignment(part) for part in parts]
         if any(assignment is None for assignment in assignments):
             return None
         pairs = tuple(assignment for assignment in assignments if assignment is not None)
@@ -310,11 +324,11 @@ def _named_values(text: str) -> NamedValues | None:
     return pairs
 
 
-def _named(text: str) -> Named | None:
-    values = _named_values(text)
+def _named(tokens: list[Token]) -> Named | None:
+    values = _named_values(tokens)
     if values is None:
         return None
-    written = _written(text)
+    written = _written(tokens)
     return Named(values, written, written.canonical)
 
 
@@ -347,21 +361,20 @@ def _split_on_words(
     return parts
 
 
-def _groups(text: str) -> Groups | None:
+def _groups(tokens: list[Token]) -> Groups | None:
     """ "x = 1, y = 2 or x = 3, y = 4": solutions of a system, the same names in each."""
-    tokens = tokenize(strip_outer_delimiters(text))
     segments = _split_on_words(tokens, ("or", "and"), (";",))
     if len(segments) < 2:
         return None
     groups: list[NamedValues] = []
     for segment in segments:
-        group = _named_values(join(segment))
+        group = _named_values(without_delimiters(segment))
         if group is None:
             return None
         groups.append(group)
     if len({frozenset(name for name, _ in group) for group in groups}) != 1:
         return None
-    written = _written(text)
+    written = _written(tokens)
     return Groups(tuple(groups), written, written.canonical)
 
 
@@ -400,7 +413,11 @@ def has_plus_minus(text: str) -> bool:
 
 def mentions_pi(text: str) -> bool:
     """Whether ``text`` writes π."""
-    return any(token.is_command("\\pi") or token.is_symbol("π") for token in tokenize(text))
+    return _has_pi(tokenize(text))
+
+
+def _has_pi(tokens: list[Token]) -> bool:
+    return any(token.is_command("\\pi") or token.is_symbol("π") for token in tokens)
 
 
 def _without_solved_for(tokens: list[Token]) -> list[Token]:
@@ -413,10 +430,10 @@ def _without_solved_for(tokens: list[Token]) -> list[Token]:
     return tokens
 
 
-def _plus_minus(text: str) -> PlusMinus | None:
+def _plus_minus(tokens: list[Token]) -> PlusMinus | None:
     """ "\\frac{3 \\pm \\sqrt{5}}{2}": both values, "\\frac{3 + \\sqrt{5}}{2}, \\frac{3 -
     \\sqrt{5}}{2}", beside the text as written."""
-    signed = _without_solved_for(tokenize(strip_outer_delimiters(text)))
+    signed = _without_solved_for(tokens)
     written = join(signed)
     signs = [index for index, token in enumerate(signed) if token.text in _PLUS_MINUS]
     if len(signs) != 1 or "\\mp" in written or "," in written or "=" in written:
@@ -427,7 +444,7 @@ def _plus_minus(text: str) -> PlusMinus | None:
         join(signed[:at]) + " - " + join(signed[at + 1 :]),
     )
     both = read(f"{plus}, {minus}")
-    value = _written(text)
+    value = _written(tokens)
     return PlusMinus(both, value, value.canonical)
 
 
@@ -460,19 +477,19 @@ def _has_degree_mark(tokens: list[Token]) -> bool:
     return False
 
 
-def _angle(text: str) -> Angle | None:
+def _angle(tokens: list[Token]) -> Angle | None:
     """ "30^\\circ" in radians, "\\frac{\\pi}{6}"; a list of angles entry by entry."""
-    if not _has_degree_mark(tokenize(text)) or mentions_pi(text):
+    if not _has_degree_mark(tokens) or _has_pi(tokens):
         return None
     converted: list[str] = []
-    for piece in text.split(","):
-        if not _has_degree_mark(tokenize(piece)):
+    for piece in _pieces(tokens, ","):
+        if not _has_degree_mark(piece):
             return None
-        number = parse_number(normalize_answer(piece))
+        number = parse_number(normalized(without_delimiters(piece)))
         if number is None or number.percent or number.decimal_places is not None:
             return None
         converted.append(_pi_times(number.value / 180))
-    written = _written(text)
+    written = _written(tokens)
     return Angle(read(", ".join(converted)), written, f"{written.canonical}^\\circ")
 
 
@@ -485,9 +502,9 @@ def _pi_times(value: Fraction) -> str:
     return sign + (top if denominator == 1 else f"\\frac{{{top}}}{{{denominator}}}")
 
 
-def _based(text: str) -> Based | None:
+def _based(written: list[Token]) -> Based | None:
     """ "1011_2": the digits 1011 and the value 11."""
-    tokens = tokenize(_unwrapped(text))
+    tokens = _unwrapped(written)
     end = 0
     while end < len(tokens) and tokens[end].kind in (Kind.WORD, Kind.DIGITS):
         end += 1
@@ -544,11 +561,10 @@ def _axis_at(tokens: list[Token], index: int) -> tuple[str, int] | None:
     return None
 
 
-def _unit_vectors(text: str) -> Answer | None:
+def _unit_vectors(tokens: list[Token]) -> Answer | None:
     """ "3\\mathbf{i} - \\mathbf{j} + 2\\mathbf{k}": the vector (3, -1, 2), read as a
     tuple; two components or more, each axis once (in three dimensions when a k is
     written, else in two)."""
-    tokens = tokenize(strip_outer_delimiters(text))
     components: dict[str, str] = {}
     term: list[Token] = []
     index = 0
@@ -585,20 +601,18 @@ _INEQUALITIES = frozenset(
 )
 
 
-def _alternatives(text: str) -> Union | None:
+def _alternatives(tokens: list[Token]) -> Union | None:
     """ "x < 1 or x > 3", "x < 1, x > 3": inequalities in one unknown joined by "or" or
     listed say the union of their intervals, "(-\\infty, 1) \\cup (3, \\infty)"; None
     unless every part is one."""
-    tokens = tokenize(strip_outer_delimiters(text))
     if not any(token.text in _INEQUALITIES for token in tokens):
         return None
     parts = _split_on_words(tokens, ("or",), ("\\lor", "\\vee"))
     if len(parts) < 2:
-        listed = split_top_level(join(tokens), ",")
-        parts = [tokenize(part) for part in listed] if listed is not None else []
+        parts = top_level_parts(tokens, ",") or []
     if len(parts) < 2:
         return None
-    values = [read_normalized(normalize_answer(join(part))) for part in parts]
+    values = [read_normalized(normalized(without_delimiters(part))) for part in parts]
     relations = [value for value in values if isinstance(value, Relation)]
     if len(relations) != len(values) or len({relation.variable for relation in relations}) != 1:
         return None
@@ -606,21 +620,20 @@ def _alternatives(text: str) -> Union | None:
     return Union(intervals, " \\cup ".join(relation.canonical for relation in relations))
 
 
-def _written(text: str) -> Answer:
+def _written(tokens: list[Token]) -> Answer:
     """The typed value of an answer that is none of the notations above."""
-    tokens = tokenize(text)
     unknown = _one_unknown(tokens)
     if unknown is not None:
-        value = read(unknown[1])
+        value = _read(without_delimiters(unknown[1]))
         return Assignment(unknown[0], value, f"{unknown[0]}={value.canonical}")
     verdict = _yes_or_no(tokens)
     if verdict is not None:
         return Word(verdict)
-    written = read_ratio(text) or read_quantity(text) or _plain(text)
-    return _options(text, written) or written
+    written = read_ratio(tokens) or read_quantity(tokens) or _plain(tokens)
+    return _options(tokens, written) or written
 
 
-def _one_unknown(tokens: list[Token]) -> tuple[str, str] | None:
+def _one_unknown(tokens: list[Token]) -> tuple[str, list[Token]] | None:
     """ "x = 2": one unknown (one letter) and one value; "x = 2 or x = 3" and "x = 1, y = 2"
     list several, and stay whole."""
     index = skip_spaces(tokens, 0)
@@ -636,7 +649,7 @@ def _one_unknown(tokens: list[Token]) -> tuple[str, str] | None:
         return None
     if any(is_word(tokens, at, "or", "and") for at in range(len(tokens))):
         return None
-    return tokens[index].text, join(value)
+    return tokens[index].text, value
 
 
 def _yes_or_no(tokens: list[Token]) -> str | None:
@@ -659,17 +672,16 @@ def _yes_or_no(tokens: list[Token]) -> str | None:
     )
 
 
-def _plain(text: str) -> Answer:
-    written = read_normalized(normalize_answer(text))
-    roman = roman_numeral(_unwrapped(text))
+def _plain(tokens: list[Token]) -> Answer:
+    written = read_normalized(normalized(tokens))
+    roman = roman_numeral(join(_unwrapped(tokens)))
     return written if roman is None else Roman(roman, written, written.canonical)
 
 
-def _options(text: str, written: Answer) -> Options | None:
-    letters = _option_letters(tokenize(_unwrapped(text)))
+def _options(tokens: list[Token], written: Answer) -> Options | None:
+    letters = _option_letters(_unwrapped(tokens))
     if letters is None:
         return None
-    tokens = tokenize(text)
     separated = any(
         token.is_symbol(",", "&") or is_word(tokens, index, "and")
         for index, token in enumerate(tokens)
@@ -697,9 +709,20 @@ def _option_letters(tokens: list[Token]) -> frozenset[str] | None:
     return frozenset(letters) if len(letters) >= 2 else None
 
 
-def _unwrapped(text: str) -> str:
-    """ "$\\text{XL}$" -> "XL": the answer without delimiters and fonts."""
-    return join(unwrap(tokenize(strip_outer_delimiters(text)), TEXT_FONTS)).strip()
+def _unwrapped(tokens: list[Token]) -> list[Token]:
+    """ "\\text{XL}" -> "XL": the answer without its fonts."""
+    return rescan(strip(unwrap(tokens, TEXT_FONTS)))
+
+
+def _pieces(tokens: list[Token], separator: str) -> list[list[Token]]:
+    """The parts of ``tokens`` between the ``separator`` symbols."""
+    pieces: list[list[Token]] = [[]]
+    for token in tokens:
+        if token.is_symbol(separator):
+            pieces.append([])
+        else:
+            pieces[-1].append(token)
+    return pieces
 
 
 def read_normalized(canonical: str) -> Answer:

@@ -13,8 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from services.mathcheck.answer_types import Number, Quantity
-from services.mathcheck.latex_tokens import Kind, Token, join, skip_spaces, symbol, tokenize
-from services.mathcheck.normalization import normalize_answer, parse_number, unwrapped_quantity
+from services.mathcheck.latex_tokens import Kind, Token, skip_spaces, symbol
+from services.mathcheck.normalization import (
+    normalized,
+    parse_number,
+    quantity_words,
+    without_delimiters,
+)
 from services.mathcheck.vocabulary import POWER_WORDS, Unit
 from services.mathcheck.vocabulary import UNITS as _UNITS
 
@@ -25,7 +30,7 @@ class _Written:
     "\\frac{1}{2} hour", "180 minutes", and a rate: "36 km/h", "9.8 m/s^2", "60 miles per
     hour"."""
 
-    value: str
+    value: tuple[Token, ...]
     name: str
     power: int
     per: str | None = None
@@ -103,7 +108,7 @@ def _unit_tail(tokens: list[Token], start: int) -> _Written | None:
         if skip_spaces(tokens, end) != len(tokens):
             continue
         return _Written(
-            join(tokens[:start]),
+            tuple(tokens[:start]),
             name,
             prefix_power or power,
             per,
@@ -113,10 +118,9 @@ def _unit_tail(tokens: list[Token], start: int) -> _Written | None:
     return None
 
 
-def _quantity_written(text: str) -> _Written | None:
+def _quantity_written(tokens: list[Token]) -> _Written | None:
     """The value and the unit of a quantity as written; None for anything else. The value
     is the shortest that ends in a digit or a brace."""
-    tokens = tokenize(text)
     for start in range(1, len(tokens)):
         last = tokens[start - 1]
         if last.kind is Kind.DIGITS or last.is_symbol("}"):
@@ -126,40 +130,41 @@ def _quantity_written(text: str) -> _Written | None:
     return None
 
 
-def _dollars(text: str) -> str | None:
+def _dollars(tokens: list[Token]) -> list[Token] | None:
     """ "\\$12.50" -> "12.50": an amount in dollars."""
-    tokens = tokenize(text)
     if not tokens or not (tokens[0].is_command("\\$") or tokens[0].is_symbol("$")):
         return None
     value = skip_spaces(tokens, 1)
     digits = value < len(tokens) and tokens[value].kind is Kind.DIGITS
-    return join(tokens[value:]) if digits else None
+    return tokens[value:] if digits else None
 
 
-def _number(text: str) -> Number | None:
-    canonical = normalize_answer(text)
+def _number(tokens: list[Token]) -> Number | None:
+    canonical = normalized(without_delimiters(tokens))
     parsed = parse_number(canonical)
     return None if parsed is None or parsed.percent else Number(parsed, canonical)
 
 
-def read_quantity(text: str) -> Quantity | None:
-    """ "1.5 \\text{ hours}" -> Quantity(3/2, "time", 3600, ...); None for anything else."""
-    text = unwrapped_quantity(text)
-    dollars = _dollars(text)
+def read_quantity(written_tokens: list[Token]) -> Quantity | None:
+    """ "1.5 \\text{ hours}" -> Quantity(3/2, "time", 3600, ...); None for anything else.
+    ``written_tokens`` are an answer's, without delimiters
+    (``normalization.answer_tokens``), read with its unit's fonts and spacing taken off."""
+    tokens = quantity_words(written_tokens)
+    dollars = _dollars(tokens)
     if dollars is not None:
         amount = _number(dollars)
         if amount is None:
             return None
         kind, factor = _UNITS["dollar"]
         return Quantity(amount.parsed.value, kind, factor, amount, f"{amount.canonical} dollar")
-    written = _quantity_written(text)
+    written = _quantity_written(tokens)
     if written is None or _glued_letter(written):
         return None
     unit = _unit(written.name, written.power)
     if unit is not None and written.per is not None:
         per_unit = _unit(written.per, written.per_power, any_kind=True)
         unit = None if per_unit is None else (f"{unit[0]}/{per_unit[0]}", unit[1] / per_unit[1])
-    number = _number(written.value) if unit is not None else None
+    number = _number(list(written.value)) if unit is not None else None
     if unit is None or number is None:
         return None
     kind, factor = unit

@@ -13,6 +13,7 @@ from services.mathcheck.extraction import (
     extract_boxed_answer,
     reference_answer,
 )
+from services.mathcheck.normalization import answer_tokens
 from services.mathcheck.units import read_quantity
 from tests.services.mathcheck.extraction_cases import EXTRACTION_CASES
 
@@ -156,7 +157,7 @@ def test_policies(
 def test_a_number_in_prose_keeps_its_unit(completion: str, answer: str, quantity: bool) -> None:
     found = extract_answer(completion, ExtractionPolicy.LENIENT).answer
     assert found == answer
-    assert (read_quantity(found) is not None) is quantity
+    assert (read_quantity(answer_tokens(found)) is not None) is quantity
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ a brace or a row break is decided once."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from services.mathcheck import latex_tokens
@@ -14,10 +14,13 @@ from services.mathcheck.latex_tokens import (
     closing_brace,
     is_word,
     join,
+    rescan,
     strip,
     tokenize,
+    top_level_parts,
     unwrap,
 )
+from services.mathcheck.structures import split_top_level
 
 _LATEX_PIECES = st.sampled_from(
     ["\\", "\\\\", "{", "}", "\\{", "\\}", "\\frac", "\\,", " ", "\t", "\n", "x", "ab", "12", "٣",
@@ -95,3 +98,28 @@ def test_a_long_text_is_scanned_without_being_kept() -> None:
     assert latex_tokens._tokens.cache_info().currsize == before
     assert join(tokenize("\\frac{1}{2}")) == "\\frac{1}{2}"
     assert latex_tokens._tokens.cache_info().currsize in (before, before + 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_LATEX_PIECES, max_size=30).map("".join),
+    st.lists(st.integers(min_value=0, max_value=40), max_size=8),
+)
+def test_tokens_a_pass_took_some_out_of_are_those_of_their_text(
+    text: str, taken: list[int]
+) -> None:
+    kept = [token for index, token in enumerate(tokenize(text)) if index not in taken]
+    assert rescan(kept) == tokenize(join(kept))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=60), st.lists(_LATEX_PIECES, max_size=30).map("".join)))
+def test_top_level_parts_are_the_parts_of_the_text_between_its_top_level_separators(
+    text: str,
+) -> None:
+    tokens = tokenize(text)
+    # A spacing command holds a comma that is no separator: the text's parts would split it.
+    assume(not any(token.kind is Kind.COMMAND and "," in token.text for token in tokens))
+    parts = top_level_parts(tokens, ",")
+    expected = split_top_level(text, ",")
+    assert (None if parts is None else [join(part) for part in parts]) == expected

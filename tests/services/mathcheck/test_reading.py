@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
 
+from services.mathcheck import latex_tokens, reading
 from services.mathcheck.answer_types import (
     Angle,
     Assignment,
@@ -508,3 +510,40 @@ def test_a_matrix_of_other_entries_reads_each_entry(text: str, kinds: list[list[
 )
 def test_a_ragged_matrix_is_no_matrix(text: str) -> None:
     assert not isinstance(read(text), Matrix)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(C) $x = 12$",
+        "a = 2, b = 3",
+        "x = 1, y = 2 \\text{ or } x = 3, y = 4",
+        "\\frac{3 \\pm \\sqrt{5}}{2}",
+        "30^\\circ, 60^\\circ",
+        "3\\mathbf{i} - \\mathbf{j}",
+        "x < -2 \\text{ or } x > 2",
+        "1.5 \\text{ hours}",
+        "2:4:6",
+        "\\text{A and C}",
+        "\\left[ 1, 2 \\right)",
+    ],
+)
+def test_an_answer_is_scanned_once_and_its_parts_are_read_from_its_tokens(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every reader reads the answer's tokens; none scans the answer's text again."""
+    scanned: list[str] = []
+    scan = latex_tokens._scan
+
+    def counted(written: str) -> Iterator[latex_tokens.Token]:
+        scanned.append(written)
+        return scan(written)
+
+    monkeypatch.setattr(latex_tokens, "_scan", counted)
+    latex_tokens._tokens.cache_clear()
+    reading.read.cache_clear()
+    read(text)
+    assert scanned.count(text) == 1
+    # What is scanned again is text a pass rewrote, or a canonical form; never a part
+    # of the answer as written.
+    assert all(other == text or other not in text for other in scanned)

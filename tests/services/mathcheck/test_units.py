@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import pytest
 
+from services.mathcheck.normalization import answer_tokens
 from services.mathcheck.units import read_quantity
 
 
@@ -40,7 +41,7 @@ from services.mathcheck.units import read_quantity
 def test_a_quantity_reads_as_value_kind_and_factor(
     text: str, value: Fraction, kind: str, factor: Fraction
 ) -> None:
-    quantity = read_quantity(text)
+    quantity = read_quantity(answer_tokens(text))
     assert quantity is not None
     assert (quantity.value, quantity.kind, quantity.factor) == (value, kind, factor)
     assert quantity.number.parsed.value == value
@@ -54,7 +55,7 @@ def test_a_quantity_reads_as_value_kind_and_factor(
     ],
 )
 def test_spellings_of_one_unit_read_alike(spellings: tuple[str, ...]) -> None:
-    quantities = [read_quantity(text) for text in spellings]
+    quantities = [read_quantity(answer_tokens(text)) for text in spellings]
     assert len({quantity.canonical for quantity in quantities if quantity is not None}) == 1
     assert all(quantity is not None for quantity in quantities)
 
@@ -77,7 +78,7 @@ def test_spellings_of_one_unit_read_alike(spellings: tuple[str, ...]) -> None:
     ],
 )
 def test_other_texts_are_no_quantity(text: str) -> None:
-    assert read_quantity(text) is None
+    assert read_quantity(answer_tokens(text)) is None
 
 
 @pytest.mark.parametrize(
@@ -93,6 +94,6 @@ def test_other_texts_are_no_quantity(text: str) -> None:
     ],
 )
 def test_a_unit_of_one_letter_is_spaced_or_wrapped(text: str, value: Fraction, kind: str) -> None:
-    quantity = read_quantity(text)
+    quantity = read_quantity(answer_tokens(text))
     assert quantity is not None
     assert (quantity.value, quantity.kind) == (value, kind)
