@@ -43,6 +43,7 @@ from services.mathcheck.answer_types import (
     Word,
 )
 from services.mathcheck.latex_tokens import (
+    SPACE,
     Kind,
     Token,
     degree_sign_end,
@@ -163,20 +164,21 @@ def _names_an_option(tokens: list[Token]) -> bool:
 
 # What may follow a function's letter in its name: nothing, or its inverse's exponent.
 _FUNCTION_MARKS = ("", "^{-1}", "^-1")
-# Words that start a qualifier after a formula: "cx for some constant c", "x where ...".
-_QUALIFIERS = ("for some", "for any", "for all", "for every", "for each", "where ")
+# The words that start a qualifier after a formula: "cx for some constant c", "x where ...".
+_QUALIFIERS = frozenset(("some", "any", "all", "every", "each"))
 # Spacing and openings left before a qualifier: "cx \\text{ for some constant } c".
-_BEFORE_QUALIFIER = ("\\text{", "\\mbox{", "\\quad", "\\qquad", "\\,", "\\;", "\\ ", ",")
+_BEFORE_QUALIFIER = frozenset(("\\quad", "\\qquad", "\\,", "\\;", "\\ ", ","))
+_OPENING_TEXT = frozenset(("\\text", "\\mbox"))
 
 
 def _function(tokens: list[Token]) -> Function | None:
     """ "g(t) = 3t + 1": a function's letter, its argument (one letter) and its formula,
     which must be one value (no second "=", no list); a qualifier after the formula ("for
     some constant c") is dropped."""
-    head, equals, body = join(tokens).partition("=")
-    if not equals or "=" in body:
+    equals = [index for index, token in enumerate(tokens) if "=" in token.text]
+    if len(equals) != 1:
         return None
-    name, opening, argument = head.strip().partition("(")
+    name, opening, argument = join(tokens[: equals[0]]).strip().partition("(")
     name, argument = name.strip(), argument.strip()
     if (
         not opening
@@ -189,36 +191,54 @@ def _function(tokens: list[Token]) -> Function | None:
     argument = argument[:-1].strip()
     if len(argument) != 1 or not argument.isascii() or not argument.isalpha():
         return None
-    formula, qualifier = _without_qualifier(body)
-    parts = split_top_level(formula, ",")
+    formula, qualifier = _without_qualifier(strip(tokens[equals[0] + 1 :]))
+    parts = top_level_parts(formula, ",")
     if not formula or parts is None or len(parts) != 1:
         return None
-    value = read(formula)
+    value = _read(without_delimiters(formula))
     canonical = f"{name}({argument})={value.canonical}"
     constants = _letters_named(qualifier) - {argument}
     if constants:
         canonical += " for constants " + ", ".join(sorted(constants))
-    return Function(name, argument, value, formula, canonical, constants)
+    return Function(name, argument, value, join(formula), canonical, constants)
 
 
-def _letters_named(qualifier: str) -> frozenset[str]:
+def _letters_named(qualifier: list[Token]) -> frozenset[str]:
     """The names of one letter in a qualifier: "for some constant $c$" names c, "where k
     is a constant" names k (and the article a, which a formula without a does not use)."""
-    words = "".join(ch if ch.isascii() and ch.isalpha() else " " for ch in qualifier).split()
-    return frozenset(word for word in words if len(word) == 1)
+    return frozenset(token.text for token in qualifier if is_letter(token))
 
 
-def _without_qualifier(body: str) -> tuple[str, str]:
+def _without_qualifier(body: list[Token]) -> tuple[list[Token], list[Token]]:
     """The formula and what is said after it: "cx \\text{ for some constant } c" is "cx"
-    and "for some constant } c" (empty when nothing is)."""
-    lowered = body.lower()
-    cuts = [index for word in _QUALIFIERS if (index := lowered.find(word)) > 0]
-    if not cuts:
-        return body.strip(), ""
-    kept = body[: min(cuts)].rstrip()
-    while (ending := next((e for e in _BEFORE_QUALIFIER if kept.endswith(e)), None)) is not None:
-        kept = kept[: -len(ending)].rstrip()
-    return kept.strip(), body[min(cuts) :]
+    and "for some constant } c" (nothing when nothing is said)."""
+    cut = next((index for index in range(1, len(body)) if _starts_qualifier(body, index)), None)
+    if cut is None:
+        return body, []
+    kept = rstrip(body[:cut])
+    while kept:
+        if kept[-1].text in _BEFORE_QUALIFIER:
+            kept = rstrip(kept[:-1])
+        elif len(kept) >= 2 and kept[-1].is_symbol("{") and kept[-2].text in _OPENING_TEXT:
+            kept = rstrip(kept[:-2])
+        else:
+            break
+    return strip(kept), body[cut:]
+
+
+def _starts_qualifier(tokens: list[Token], index: int) -> bool:
+    """Whether "where", or "for" and a word of ``_QUALIFIERS``, starts at ``index``."""
+    word = tokens[index].text.lower() if tokens[index].kind is Kind.WORD else ""
+    if word == "where":
+        return True
+    after = index + 2
+    return (
+        word == "for"
+        and after < len(tokens)
+        and tokens[index + 1].kind is Kind.SPACE
+        and tokens[after].kind is Kind.WORD
+        and tokens[after].text.lower() in _QUALIFIERS
+    )
 
 
 NamedValues = tuple[tuple[str, str], ...]
@@ -301,10 +321,10 @@ def _named_tuple(tokens: list[Token]) -> NamedValues | None:
         return None
     if len(values) < 3 or not values[0].is_symbol("(") or not values[-1].is_symbol(")"):
         return None
-    parts = split_top_level(join(values[1:-1]), ",")
+    parts = top_level_parts(values[1:-1], ",")
     if parts is None or len(parts) != len(names):
         return None
-    return tuple(zip(names, (part.strip() for part in parts), strict=True))
+    return tuple(zip(names, (join(strip(part)) for part in parts), strict=True))
 
 
 def _named_values(tokens: list[Token]) -> NamedValues | None:
@@ -439,11 +459,10 @@ def _plus_minus(tokens: list[Token]) -> PlusMinus | None:
     if len(signs) != 1 or "\\mp" in written or "," in written or "=" in written:
         return None
     at = signs[0]
-    plus, minus = (
-        join(signed[:at]) + " + " + join(signed[at + 1 :]),
-        join(signed[:at]) + " - " + join(signed[at + 1 :]),
-    )
-    both = read(f"{plus}, {minus}")
+    before, after = signed[:at], signed[at + 1 :]
+    plus = [*before, SPACE, symbol("+"), SPACE, *after]
+    minus = [*before, SPACE, symbol("-"), SPACE, *after]
+    both = _read(rescan([*plus, symbol(","), SPACE, *minus]))
     value = _written(tokens)
     return PlusMinus(both, value, value.canonical)
 
@@ -529,6 +548,7 @@ def _based(written: list[Token]) -> Based | None:
     return Based(digits, value, f"{digits.upper()}_{{{base}}}")
 
 
+_ZERO = [Token(Kind.DIGITS, "0")]
 _VECTOR_MARKS = frozenset(("\\mathbf", "\\hat", "\\vec", "\\boldsymbol", "\\bm"))
 _AXES = "ijk"
 # The spellings of an axis's letter in a unit vector: "i", "\\imath".
@@ -565,7 +585,7 @@ def _unit_vectors(tokens: list[Token]) -> Answer | None:
     """ "3\\mathbf{i} - \\mathbf{j} + 2\\mathbf{k}": the vector (3, -1, 2), read as a
     tuple; two components or more, each axis once (in three dimensions when a k is
     written, else in two)."""
-    components: dict[str, str] = {}
+    components: dict[str, list[Token]] = {}
     term: list[Token] = []
     index = 0
     while index < len(tokens):
@@ -586,12 +606,17 @@ def _unit_vectors(tokens: list[Token]) -> Answer | None:
             return None
         if any(token.is_symbol("+", "-") or "@" in token.text for token in coefficient):
             return None
-        components[axis[0]] = ("-" if sign == "-" else "") + (join(coefficient) or "1")
+        components[axis[0]] = ([symbol("-")] if sign == "-" else []) + (
+            coefficient or [Token(Kind.DIGITS, "1")]
+        )
         term, index = [], axis[1]
     if len(components) < 2 or strip(term):
         return None
     axes = _AXES if "k" in components else _AXES[:2]
-    return read("(" + ", ".join(components.get(axis, "0") for axis in axes) + ")")
+    vector = [symbol("(")]
+    for name in axes:
+        vector.extend((*components.get(name, _ZERO), symbol(","), SPACE))
+    return _read(rescan([*vector[:-2], symbol(")")]))
 
 
 # The tokens an inequality is written with (``x \\in (0, 1)`` included).

@@ -526,6 +526,8 @@ def test_a_ragged_matrix_is_no_matrix(text: str) -> None:
         "2:4:6",
         "\\text{A and C}",
         "\\left[ 1, 2 \\right)",
+        "g(t) = 3t + 1 \\text{ for some constant } c",
+        "(a, b) = (2, 3)",
     ],
 )
 def test_an_answer_is_scanned_once_and_its_parts_are_read_from_its_tokens(
