@@ -1003,7 +1003,9 @@ def _spaced_numbers(tokens: list[Token]) -> list[Token]:
 
 def _listed(tokens: list[Token]) -> str:
     """The text without spaces, but for one after each comma that lists numbers: "32, 349"
-    is a list of two numbers, "32,349" one number, and the two never normalise alike."""
+    is a list of two numbers, "32,349" one number, and the two never normalise alike; and
+    one between a command and the letters after it, which would run into its name
+    ("2\\pi r" is not "2\\pir")."""
     if not any(token.kind is Kind.SPACE for token in tokens):
         return join(tokens)
     pieces: list[str] = [""]
@@ -1019,7 +1021,18 @@ def _listed(tokens: list[Token]) -> str:
             pieces.append("")
         elif token.kind is not Kind.SPACE:
             pieces[-1] += token.text
+        elif _separates_command(tokens, index):
+            pieces[-1] += " "
     return ", ".join(pieces)
+
+
+def _separates_command(tokens: list[Token], index: int) -> bool:
+    """Whether the space at ``index`` stands between a command's name and letters."""
+    return (
+        0 < index < len(tokens) - 1
+        and tokens[index - 1].named
+        and tokens[index + 1].kind is Kind.WORD
+    )
 
 
 def _without_full_stop(tokens: list[Token]) -> list[Token]:

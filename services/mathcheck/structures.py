@@ -292,16 +292,12 @@ def _bound(text: str) -> Entry | None:
 
 def _relation_parts(normalized: str) -> list[str] | None:
     """ "-1<x\\le2" -> ["-1", "<", "x", "\\le", "2"]: the sides and relations of a chain
-    of inequalities, as written (without spaces); None when it holds no relation."""
+    of inequalities, as written (spaces left out); None when it holds no relation."""
     parts: list[str] = [""]
     for token in tokenize(normalized):
-        # Normalised text has no spaces: "2\\lex" is "2 \\le x".
-        glued = token.text[3:] if token.text[:3] in ("\\le", "\\ge") else ""
         if token.text in _OPERATORS and token.kind is not Kind.WORD:
             parts.extend((token.text, ""))
-        elif token.kind is Kind.COMMAND and _is_variable(glued):
-            parts.extend((token.text[:3], glued))
-        else:
+        elif token.kind is not Kind.SPACE:
             parts[-1] += token.text
     return parts if len(parts) > 1 else None
 

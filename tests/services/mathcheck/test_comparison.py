@@ -142,7 +142,9 @@ def test_assignments(reference: str, answer: str, expected: tuple[bool, Method] 
         ("east", "west", (False, Method.STRING)),
         ("ab", "ba", None),  # maybe one product written twice
         ("A", "7", (False, Method.STRING)),  # an option letter is no number
-        ("x^2", "x \\cdot x", None),
+        # A command and the letter after it stay apart ("x\\cdot x", not "x\\cdotx"): read.
+        ("x^2", "x \\cdot x", (True, Method.NUMERIC)),
+        ("x^2", "x \\cdot x \\cdot x", (False, Method.NUMERIC)),
     ],
 )
 def test_letters_words_and_the_rest(

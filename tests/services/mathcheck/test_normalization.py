@@ -44,6 +44,12 @@ def quick_verdict(reference_norm: str, answer_norm: str) -> Verdict | None:
         ("2 1/2", "2\\frac{1}{2}"),
         ("\\varnothing", "\\emptyset"),
         ("50\\%", "50%"),
+        # A command keeps the space before letters, which would run into its name.
+        ("2 \\pi r", "2\\pi r"),
+        ("\\sin x + \\cos x", "\\sin x+\\cos x"),
+        ("2 \\le x", "2\\le x"),
+        ("\\pi (r + 1)", "\\pi(r+1)"),
+        ("\\sinx", "\\sinx"),  # written run together: another command's name
     ],
 )
 def test_normalize_answer(raw: str, normalized: str) -> None:
