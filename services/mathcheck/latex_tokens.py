@@ -247,17 +247,19 @@ def top_level_parts(tokens: list[Token], separator: str) -> list[list[Token]] | 
     parts: list[list[Token]] = [[]]
     depth = 0
     for token in tokens:
-        if token.text in _OPENING:
-            depth += 1
-        elif token.text in _CLOSING:
-            depth -= 1
-            if depth < 0:
-                return None
-        elif depth == 0 and token.is_symbol(separator):
+        if depth == 0 and token.is_symbol(separator):
             parts.append([])
             continue
+        depth += nesting(token)
+        if depth < 0:
+            return None
         parts[-1].append(token)
     return parts if depth == 0 else None
+
+
+def nesting(token: Token) -> int:
+    """1 for a bracket that opens, -1 for one that closes, else 0."""
+    return 1 if token.text in _OPENING else -1 if token.text in _CLOSING else 0
 
 
 def unwrap(tokens: list[Token], fonts: frozenset[str]) -> list[Token]:
@@ -289,6 +291,7 @@ __all__ = [
     "is_word",
     "join",
     "name_end",
+    "nesting",
     "plain_group",
     "rescan",
     "rstrip",

@@ -51,6 +51,7 @@ from services.mathcheck.latex_tokens import (
     is_word,
     join,
     name_end,
+    nesting,
     rescan,
     rstrip,
     skip_spaces,
@@ -106,8 +107,15 @@ def _read(tokens: list[Token]) -> Answer:
         or _based(tokens)
         or _unit_vectors(tokens)
         or _alternatives(tokens)
-        or _written(tokens)
+        or _written_or_listed(tokens)
     )
+
+
+def _written_or_listed(tokens: list[Token]) -> Answer:
+    """The answer as written (``_written``); one it leaves an expression or a list of
+    answers may be a list joined by words (``_joined``: "5 and 7", "1, 2, and 3")."""
+    written = _written(tokens)
+    return (_joined(tokens) or written) if isinstance(written, Expr | Set) else written
 
 
 def _choice_letter(token: Token) -> bool:
@@ -643,6 +651,98 @@ def _alternatives(tokens: list[Token]) -> Union | None:
         return None
     intervals = tuple(relation.interval.ends for relation in relations)
     return Union(intervals, " \\cup ".join(relation.canonical for relation in relations))
+
+
+# The words that join the items of a list: "5 and 7", "x = 2 or x = 3".
+_JOINTS = ("and", "or")
+# Spacing around a joint: "x = 2 \\quad\\text{and}\\quad x = -3".
+_SPACING = frozenset(("\\quad", "\\qquad", "\\,", "\\;", "\\:", "\\ ", "~"))
+# What an item of a list cannot be: a word ("red and blue" is words) or an option letter
+# ("A and C" is the options chosen).
+_NO_ITEM = (Word, Choice, Options, Labelled, Roman)
+
+
+def _joined(tokens: list[Token]) -> Answer | None:
+    """ "5 and 7", "1, 2, and 3", "x = 2 \\quad\\text{and}\\quad x = -3", "-2; 3": a list
+    joined by words ("and", "or", maybe in text and between spacing) or by semicolons is
+    the list written with commas ("5, 7"); None where no joint is, where an item is a word
+    or an option letter, where the items name several unknowns, and where one is an
+    inequality ("and" between inequalities is
+    where both hold, not a list)."""
+    if any(token.text in _INEQUALITIES for token in tokens):
+        return None
+    listed = _with_commas(tokens)
+    if listed is None:
+        return None
+    parts = top_level_parts(listed, ",")
+    if parts is None or len(parts) < 2 or not all(strip(part) for part in parts):
+        return None
+    if any(token.is_symbol("=") for token in listed) and not _values_of_one_unknown(parts):
+        return None  # "p = 4, q = 9 and p = 8, q = 3": solutions of a system, not a list
+    if any(isinstance(_read(without_delimiters(part)), _NO_ITEM) for part in parts):
+        return None
+    return _read(listed)
+
+
+def _values_of_one_unknown(parts: list[list[Token]]) -> bool:
+    """Whether every part is "x = value", for one unknown x."""
+    assignments = [_assignment(part) for part in parts]
+    names = {assignment[0] if assignment else None for assignment in assignments}
+    return len(names) == 1 and None not in names
+
+
+def _with_commas(tokens: list[Token]) -> list[Token] | None:
+    """``tokens`` with each joint of a list outside brackets written as a comma (one comma
+    for ", and"); None where there is none, or where a joint starts or ends them."""
+    semicolons = top_level_parts(tokens, ";")
+    if semicolons is not None and len(semicolons) > 1:
+        if any(token.is_symbol(",") for token in tokens):
+            return None  # "1,5; 2,5" may write decimals with commas
+        return _comma_joined(semicolons)
+    kept: list[Token] = []
+    joints = 0
+    depth = 0
+    index = 0
+    while index < len(tokens):
+        end = None
+        if depth == 0:
+            end = _text_word_end(tokens, index, *_JOINTS)
+            if end is None and is_word(tokens, index, *_JOINTS):
+                end = index + 1
+        if end is None:
+            depth += nesting(tokens[index])
+            kept.append(tokens[index])
+            index += 1
+            continue
+        kept = _without_spacing(kept)
+        if not kept:
+            return None
+        joints += 1
+        if not kept[-1].is_symbol(","):
+            kept.append(symbol(","))
+        kept.append(SPACE)
+        index = end
+        while index < len(tokens) and (
+            tokens[index].kind is Kind.SPACE or tokens[index].text in _SPACING
+        ):
+            index += 1
+        if index == len(tokens):
+            return None
+    return rescan(kept) if joints else None
+
+
+def _without_spacing(tokens: list[Token]) -> list[Token]:
+    end = len(tokens)
+    while end and (tokens[end - 1].kind is Kind.SPACE or tokens[end - 1].text in _SPACING):
+        end -= 1
+    return tokens[:end]
+
+
+def _comma_joined(parts: list[list[Token]]) -> list[Token]:
+    joined: list[Token] = []
+    for part in parts:
+        joined.extend((*([symbol(","), SPACE] if joined else []), *strip(part)))
+    return rescan(joined)
 
 
 def _written(tokens: list[Token]) -> Answer:

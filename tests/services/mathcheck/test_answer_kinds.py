@@ -396,3 +396,67 @@ def test_the_interval_rule_compares_the_real_line(
     reference: str, answer: str, expected: bool
 ) -> None:
     assert _both_ways(reference, answer) is expected
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("5, 7", "5 and 7", True),
+        ("5, 7", "7 or 5", True),
+        ("5, 7", "5 and 8", False),
+        ("\\{1,2,3\\}", "1, 2, and 3", True),
+        ("\\{1,2,3\\}", "1, 2 \\text{ and } 3", True),
+        ("\\{1,2,3\\}", "1, 2, \\text{and } 4", False),
+        ("-3, 2", "x = 2 \\quad\\text{and}\\quad x = -3", True),
+        ("-3, 2", "x = -2 \\quad\\text{and}\\quad x = 3", False),
+        ("(1, 2), (2, 1)", "(1,\\ 2) \\text{ and } (2,\\ 1)", True),
+        ("(1, 2), (2, 1)", "(1,\\ 2) \\text{ and } (1,\\ 2)", False),
+        ("-2, 3", "-2; 3", True),
+        ("-2, 3", "-2; 4", False),
+        # A hedge is two answers, not the one asked for.
+        ("2", "2 \\text{ or } 3", False),
+    ],
+)
+def test_a_list_joined_by_words_is_the_list_written_with_commas(
+    reference: str, answer: str, expected: bool
+) -> None:
+    assert _both_ways(reference, answer) is expected
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        (
+            "\\frac{\\pi}{6}, \\frac{5\\pi}{6}",
+            "\\frac{\\pi}{6} \\text{ or } \\frac{5\\pi}{6}",
+            True,
+        ),
+        (
+            "\\frac{\\pi}{6}, \\frac{5\\pi}{6}",
+            "\\frac{\\pi}{6} \\text{ or } \\frac{7\\pi}{6}",
+            False,
+        ),
+    ],
+)
+def test_a_list_of_expressions_joined_by_words(reference: str, answer: str, expected: bool) -> None:
+    assert _judged(reference, answer) is expected
+
+
+@pytest.mark.parametrize(
+    ("written", "reference"),
+    [
+        ("one and a half", "1.5"),  # a whole number and a fraction
+        ("1 and 1/2", "1.5"),
+        ("-1 \\le x \\text{ and } x \\le 4", "[-1, 4]"),  # where both hold
+        ("A and C", "\\text{(A), (C)}"),  # the options chosen
+    ],
+)
+def test_and_that_joins_no_list_keeps_its_reading(written: str, reference: str) -> None:
+    assert _both_ways(reference, written) is True
+
+
+def test_words_and_solutions_of_a_system_are_no_list_of_values() -> None:
+    assert read("red and blue").canonical == "red and blue"
+    groups = read("p = 4, q = 9 \\quad \\text{and} \\quad p = 8, q = 3")
+    assert _both_ways("p=4,q=9;p=8,q=3", groups.canonical) is not False
+    assert _judged("p=4,q=9;p=8,q=3", "p = 4, q = 9 \\quad \\text{and} \\quad p = 8, q = 3")
