@@ -677,7 +677,7 @@ def _joined(tokens: list[Token]) -> Answer | None:
     parts = top_level_parts(listed, ",")
     if parts is None or len(parts) < 2 or not all(strip(part) for part in parts):
         return None
-    if any(token.is_symbol("=") for token in listed) and not _values_of_one_unknown(parts):
+    if not _values_of_one_unknown(parts):
         return None  # "p = 4, q = 9 and p = 8, q = 3": solutions of a system, not a list
     if any(isinstance(_read(without_delimiters(part)), _NO_ITEM) for part in parts):
         return None
@@ -685,10 +685,12 @@ def _joined(tokens: list[Token]) -> Answer | None:
 
 
 def _values_of_one_unknown(parts: list[list[Token]]) -> bool:
-    """Whether every part is "x = value", for one unknown x."""
-    assignments = [_assignment(part) for part in parts]
+    """Whether the parts name one unknown at most, each that names one as "x = value"
+    ("x = 2, -2" and "x = 2, x = -2" do; "p = 4, q = 9" does not)."""
+    named = [part for part in parts if any(token.is_symbol("=") for token in part)]
+    assignments = [_assignment(_without_spacing(part)) for part in named]
     names = {assignment[0] if assignment else None for assignment in assignments}
-    return len(names) == 1 and None not in names
+    return len(names) <= 1 and None not in names
 
 
 def _with_commas(tokens: list[Token]) -> list[Token] | None:
@@ -696,7 +698,7 @@ def _with_commas(tokens: list[Token]) -> list[Token] | None:
     for ", and"); None where there is none, or where a joint starts or ends them."""
     semicolons = top_level_parts(tokens, ";")
     if semicolons is not None and len(semicolons) > 1:
-        if any(token.is_symbol(",") for token in tokens):
+        if any(len(top_level_parts(part, ",") or ()) > 1 for part in semicolons):
             return None  # "1,5; 2,5" may write decimals with commas
         return _comma_joined(semicolons)
     kept: list[Token] = []
@@ -732,16 +734,26 @@ def _with_commas(tokens: list[Token]) -> list[Token] | None:
 
 
 def _without_spacing(tokens: list[Token]) -> list[Token]:
-    end = len(tokens)
-    while end and (tokens[end - 1].kind is Kind.SPACE or tokens[end - 1].text in _SPACING):
+    """``tokens`` without the spaces and spacing commands at either end."""
+    start, end = 0, len(tokens)
+    while end and _is_spacing(tokens[end - 1]):
         end -= 1
-    return tokens[:end]
+    while start < end and _is_spacing(tokens[start]):
+        start += 1
+    return tokens[start:end]
 
 
-def _comma_joined(parts: list[list[Token]]) -> list[Token]:
+def _is_spacing(token: Token) -> bool:
+    return token.kind is Kind.SPACE or token.text in _SPACING
+
+
+def _comma_joined(parts: list[list[Token]]) -> list[Token] | None:
     joined: list[Token] = []
     for part in parts:
-        joined.extend((*([symbol(","), SPACE] if joined else []), *strip(part)))
+        item = _without_spacing(part)
+        if not item:
+            return None
+        joined.extend((*([symbol(","), SPACE] if joined else []), *item))
     return rescan(joined)
 
 

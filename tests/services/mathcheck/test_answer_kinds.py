@@ -9,12 +9,19 @@ from fractions import Fraction
 
 import pytest
 
+from benchmarks import bare_answers, fresh_pairs, fresh_pairs_2, fresh_pairs_3, math_corpus
 from services.contract.protocol import ExtractionPolicy
 from services.mathcheck.alignment import align
-from services.mathcheck.answer_types import Function, Interval
+from services.mathcheck.answer_types import Function, Interval, Numbers, Set
 from services.mathcheck.comparison import equal
-from services.mathcheck.extraction import ExtractionMethod, cut_off, extract_answer
-from services.mathcheck.normalization import normalize_answer, parse_number
+from services.mathcheck.extraction import (
+    ExtractionMethod,
+    cut_off,
+    extract_answer,
+    reference_answer,
+)
+from services.mathcheck.latex_tokens import join, strip, top_level_parts
+from services.mathcheck.normalization import answer_tokens, normalize_answer, parse_number
 from services.mathcheck.numeric_probe import probe, rounds_to
 from services.mathcheck.phrases import math_from_phrase
 from services.mathcheck.reading import read
@@ -460,3 +467,39 @@ def test_words_and_solutions_of_a_system_are_no_list_of_values() -> None:
     groups = read("p = 4, q = 9 \\quad \\text{and} \\quad p = 8, q = 3")
     assert _both_ways("p=4,q=9;p=8,q=3", groups.canonical) is not False
     assert _judged("p=4,q=9;p=8,q=3", "p = 4, q = 9 \\quad \\text{and} \\quad p = 8, q = 3")
+
+
+_JOINTS = (" and ", ", and ", " \\text{ or } ", " \\quad\\text{and}\\quad ")
+
+
+def _listed_answers() -> list[tuple[str, str, list[str]]]:
+    """Every corpus pair whose answer reads as a list: the reference, the answer, and the
+    answer's items as written."""
+    pairs = []
+    for corpus in (math_corpus, bare_answers, fresh_pairs, fresh_pairs_2, fresh_pairs_3):
+        for case in corpus.CASES:
+            found = extract_answer(case.answer, ExtractionPolicy.LENIENT).answer
+            if found is None:
+                continue
+            reference, answer = align(reference_answer(case.reference), found)
+            parts = top_level_parts(answer_tokens(answer), ",")
+            if isinstance(read(answer), Numbers | Set) and parts and len(parts) > 1:
+                pairs.append((reference, answer, [join(strip(part)) for part in parts]))
+    return pairs
+
+
+def test_joining_a_lists_items_by_words_changes_no_verdict_on_any_corpus() -> None:
+    """Every list answer of the five corpora, its items joined by words or semicolons
+    instead of commas: the table's verdict stays what it was, and one it decided stays
+    decided."""
+    pairs = _listed_answers()
+    assert len(pairs) > 100
+    for reference, answer, items in pairs:
+        before = _both_ways(reference, answer)
+        rewritten = [", ".join(items[:-1]) + joint + items[-1] for joint in _JOINTS]
+        for joined in [*rewritten, "; ".join(items)]:
+            after = _both_ways(reference, joined)
+            assert after == before or (before is None and after is not None), (
+                reference,
+                joined,
+            )
