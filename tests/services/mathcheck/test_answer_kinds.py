@@ -12,7 +12,7 @@ import pytest
 from benchmarks import bare_answers, fresh_pairs, fresh_pairs_2, fresh_pairs_3, math_corpus
 from services.contract.protocol import ExtractionPolicy
 from services.mathcheck.alignment import align
-from services.mathcheck.answer_types import Function, Interval, Numbers, Set
+from services.mathcheck.answer_types import Expr, Function, Interval, Number, Numbers, Set
 from services.mathcheck.comparison import equal
 from services.mathcheck.extraction import (
     ExtractionMethod,
@@ -503,3 +503,28 @@ def test_joining_a_lists_items_by_words_changes_no_verdict_on_any_corpus() -> No
                 reference,
                 joined,
             )
+
+
+def _single_references() -> list[str]:
+    """Every corpus reference that is one value (a number or an expression), once."""
+    references: dict[str, None] = {}
+    for corpus in (math_corpus, bare_answers, fresh_pairs, fresh_pairs_2, fresh_pairs_3):
+        for case in corpus.CASES:
+            reference = reference_answer(case.reference)
+            if isinstance(read(reference), Number | Expr) and "\\infty" not in reference:
+                references.setdefault(reference)
+    return list(references)
+
+
+def test_a_hedge_joined_by_words_is_never_the_answer_on_any_corpus() -> None:
+    """The right value and a wrong one joined by a word or a semicolon, in either order, is
+    two answers: the table never credits it against a reference of one value."""
+    references = _single_references()
+    assert len(references) > 300
+    for reference in references:
+        for joint in (" and ", " \\text{ or } ", "; "):
+            for hedge in (
+                f"{reference}{joint}{reference} + 1",
+                f"{reference} + 1{joint}{reference}",
+            ):
+                assert _both_ways(reference, hedge) is not True, (reference, hedge)
