@@ -15,6 +15,7 @@ else is an ``Expr``.
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import replace
 from fractions import Fraction
 
@@ -35,6 +36,7 @@ from services.mathcheck.answer_types import (
     Numbers,
     Options,
     PlusMinus,
+    Quantity,
     Relation,
     Roman,
     Seq,
@@ -63,6 +65,7 @@ from services.mathcheck.latex_tokens import (
     without_spaces,
 )
 from services.mathcheck.normalization import (
+    ParsedNumber,
     answer_tokens,
     normalized,
     parse_number,
@@ -115,7 +118,62 @@ def _written_or_listed(tokens: list[Token]) -> Answer:
     """The answer as written (``_written``); one it leaves an expression or a list of
     answers may be a list joined by words (``_joined``: "5 and 7", "1, 2, and 3")."""
     written = _written(tokens)
-    return (_joined(tokens) or written) if isinstance(written, Expr | Set) else written
+    if not isinstance(written, Expr | Set):
+        return written
+    return _compound_quantity(tokens) or _joined(tokens) or written
+
+
+def _compound_quantity(tokens: list[Token]) -> Quantity | None:
+    """ "12 dollars and 40 cents", "1 hour and 30 minutes", "5 feet 3 inches": quantities
+    of one kind, each in a smaller unit than the one before, joined by "and" or nothing,
+    are one quantity, their sum (in the first one's unit); joined by commas they are a
+    list."""
+    parts = _quantity_parts(tokens)
+    if len(parts) < 2:
+        return None
+    quantities = [read_quantity(without_delimiters(part)) for part in parts]
+    kinds = {quantity.kind if quantity else None for quantity in quantities}
+    if None in kinds or len(kinds) != 1 or any("/" in str(kind) for kind in kinds):
+        return None
+    terms = [quantity for quantity in quantities if quantity is not None]
+    if any(larger.factor <= smaller.factor for larger, smaller in itertools.pairwise(terms)):
+        return None
+    first = terms[0]
+    value = sum(quantity.value * quantity.factor for quantity in terms) / first.factor
+    number = Number(ParsedNumber(value), str(value))
+    return Quantity(value, first.kind, first.factor, number, f"{value} {first.kind}*{first.factor}")
+
+
+def _quantity_parts(tokens: list[Token]) -> list[list[Token]]:
+    """The parts of ``tokens`` between "and" (maybe in text), and at the spaces after a
+    unit's word (or a group's brace) before the digits of the next quantity."""
+    parts: list[list[Token]] = [[]]
+    index = 0
+    while index < len(tokens):
+        end = _text_word_end(tokens, index, "and")
+        if end is None and is_word(tokens, index, "and"):
+            end = index + 1
+        if end is None and _before_next_quantity(tokens, index):
+            end = index + 1
+        if end is None:
+            parts[-1].append(tokens[index])
+            index += 1
+            continue
+        parts.append([])
+        index = skip_spaces(tokens, end)
+    return [part for part in parts if strip(part)]
+
+
+def _before_next_quantity(tokens: list[Token], index: int) -> bool:
+    """Whether the space at ``index`` ends a unit's word and the digits of a number follow."""
+    after = skip_spaces(tokens, index)
+    return (
+        tokens[index].kind is Kind.SPACE
+        and index > 0
+        and (tokens[index - 1].kind is Kind.WORD or tokens[index - 1].is_symbol("}"))
+        and after < len(tokens)
+        and tokens[after].kind is Kind.DIGITS
+    )
 
 
 def _choice_letter(token: Token) -> bool:

@@ -12,7 +12,15 @@ import pytest
 from benchmarks import bare_answers, fresh_pairs, fresh_pairs_2, fresh_pairs_3, math_corpus
 from services.contract.protocol import ExtractionPolicy
 from services.mathcheck.alignment import align
-from services.mathcheck.answer_types import Expr, Function, Interval, Number, Numbers, Set
+from services.mathcheck.answer_types import (
+    Expr,
+    Function,
+    Interval,
+    Number,
+    Numbers,
+    Quantity,
+    Set,
+)
 from services.mathcheck.comparison import equal
 from services.mathcheck.extraction import (
     ExtractionMethod,
@@ -528,3 +536,35 @@ def test_a_hedge_joined_by_words_is_never_the_answer_on_any_corpus() -> None:
                 f"{reference} + 1{joint}{reference}",
             ):
                 assert _both_ways(reference, hedge) is not True, (reference, hedge)
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("\\$12.40", "12 dollars and 40 cents", True),
+        ("\\$12.40", "12 dollars and 41 cents", False),
+        ("90 minutes", "1 hour and 30 minutes", True),
+        ("90 minutes", "1 hour and 20 minutes", False),
+        ("63 inches", "5 feet 3 inches", True),
+        ("63 inches", "5 feet 4 inches", False),
+        ("2.25 h", "2 \\text{ hours } 15 \\text{ minutes}", True),
+        ("5.2 m", "5 m and 20 cm", True),
+        ("5.2 m", "5 m and 2 cm", False),
+    ],
+)
+def test_an_amount_in_two_units_is_their_sum(reference: str, answer: str, expected: bool) -> None:
+    assert _both_ways(reference, answer) is expected
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "2 hours and 3 hours",  # no smaller unit: two answers
+        "30 minutes and 1 hour",  # the smaller unit first
+        "1 hour, 30 minutes",  # a list
+        "1 hour or 30 minutes",  # a hedge
+        "5 m and 20 s",  # two kinds
+    ],
+)
+def test_quantities_that_are_no_amount_in_two_units_are_not_summed(written: str) -> None:
+    assert not isinstance(read(written), Quantity)
