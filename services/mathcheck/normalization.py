@@ -302,6 +302,51 @@ def _without_qualifier(tokens: list[Token]) -> list[Token]:
     return tokens[:start] if start > 0 else tokens
 
 
+# The commands that write a modulus: "3 \\pmod{7}", "13 (\\bmod 17)", "3 (\\mod 7)".
+_MODULUS_COMMANDS = frozenset(("\\pmod", "\\bmod", "\\mod"))
+
+
+def _without_modulus(tokens: list[Token]) -> list[Token]:
+    """ "3 \\pmod{7}", "3 \\ (\\text{mod } 7)": a whole number and the modulus it is a
+    residue for is that number. A congruence keeps its modulus ("n \\equiv 1 \\pmod{4}"
+    is every such n, not 1)."""
+    if not any(token.text in _MODULUS_COMMANDS or token.text == "mod" for token in tokens):
+        return tokens
+    number = skip_spaces(tokens, 0)
+    if number < len(tokens) and tokens[number].is_symbol("-", "+"):
+        number = skip_spaces(tokens, number + 1)
+    if number >= len(tokens) or tokens[number].kind is not Kind.DIGITS:
+        return tokens
+    note = [token for token in tokens[number + 1 :] if not _is_spacing(token)]
+    if _is_modulus_note(note):
+        return tokens[: number + 1]
+    return tokens
+
+
+def _is_spacing(token: Token) -> bool:
+    return token.kind is Kind.SPACE or token.text in _SPACING or token.is_symbol("~")
+
+
+def _is_modulus_note(note: list[Token]) -> bool:
+    """ "\\pmod{7}", "\\pmod 7", "(\\bmod 7)", "(\\text{mod } 7)", "\\text{(mod } 7)",
+    "(\\mathrm{mod} 7)", "(mod 7)" (spaces taken out): a modulus of whole digits."""
+    texts = [token.text for token in note if token.text not in TEXT_FONTS]
+    if texts[:1] == ["\\pmod"]:
+        modulus = texts[1:]
+    elif texts[:1] == ["("] and texts[-1:] == [")"]:
+        modulus = texts[1:-1]
+    elif texts[:3] == ["{", "(", "mod"] and texts[-1:] == [")"]:  # "\\text{(mod } 7)"
+        modulus = texts[2:-1]
+    else:
+        return False
+    modulus = [text for text in modulus if text not in ("{", "}")]
+    if texts[0] != "\\pmod":  # in parentheses, it says "mod"
+        if not modulus or modulus[0] not in ("\\bmod", "\\mod", "mod"):
+            return False
+        modulus = modulus[1:]
+    return len(modulus) == 1 and modulus[0].isdigit()
+
+
 def _without_reason(tokens: list[Token]) -> list[Token]:
     """ "5, since 5^2 = 25": the reason after the answer is not part of it."""
     for index, token in enumerate(tokens):
@@ -1072,7 +1117,8 @@ def normalized(written: list[Token]) -> str:
     """``normalize_answer`` of an answer's tokens (``answer_tokens``): the passes, in order."""
     if len(written) <= 4 and _is_plain_decimal(text := join(written)):
         return text
-    tokens = _without_reason(_without_qualifier(_without_trailing_backslash(written)))
+    tokens = _without_trailing_backslash(written)
+    tokens = _without_reason(_without_qualifier(_without_modulus(tokens)))
     tokens = _set_builder_condition(_presentation_dropped(tokens))
     tokens = _spacing_as_space(_ellipsis(_thin_thousands(tokens)))
     for _ in range(3):  # \text{\textbf{x}} unwraps in two passes

@@ -568,3 +568,29 @@ def test_an_amount_in_two_units_is_their_sum(reference: str, answer: str, expect
 )
 def test_quantities_that_are_no_amount_in_two_units_are_not_summed(written: str) -> None:
     assert not isinstance(read(written), Quantity)
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("3", "3 \\pmod{7}", True),
+        ("3", "3 \\pmod 7", True),
+        ("3", "3 \\ (\\text{mod } 7)", True),
+        ("3", "3 \\ (\\mathrm{mod}\\ 7)", True),
+        ("3", "3 (\\bmod 7)", True),
+        ("13", "13 \\text{ (mod } 17)", True),
+        ("10", "3 \\pmod{7}", False),  # a residue, not every number of its class
+        ("3", "3 (7)", False),  # no "mod": a product
+    ],
+)
+def test_a_residue_with_its_modulus_is_that_number(
+    reference: str, answer: str, expected: bool
+) -> None:
+    assert _judged(reference, answer) is expected
+    assert _judged(answer, reference) is expected
+
+
+def test_a_congruence_keeps_its_modulus() -> None:
+    """ "n \\equiv 1 \\pmod{4}" is every such n: not the number 1."""
+    assert normalize_answer("n \\equiv 1 \\pmod{4}") != normalize_answer("n \\equiv 1")
+    assert not _judged("1", "n \\equiv 1 \\pmod{4}")
