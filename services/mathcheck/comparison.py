@@ -120,6 +120,7 @@ from services.mathcheck.reading import (
 from services.mathcheck.structures import (
     NumberSet,
     assignment_groups,
+    exact_entry,
     matrices_equal,
     same_terms,
     sequences_equal,
@@ -459,6 +460,31 @@ def _unions(reference: Union, answer: Union | Interval) -> Verdict | None:
     return None if same is None else Verdict(same, Method.STRUCTURAL)
 
 
+def _point_and_numbers(point: Interval, numbers: Numbers) -> Pair | None:
+    """A point in parentheses against a set of one point: "(2, -1)" is "\\{(2, -1)\\}"
+    (and "(2, -1), (2, -1)"), not "\\{(2, -1), (3, 4)\\}"; ends that are not exact
+    numbers, and brackets of an interval, stay as they are."""
+    ends = point.ends
+    exact = [
+        entry.value
+        for entry in ends.entries
+        if isinstance(entry, ParsedNumber) and exact_entry(entry) and not entry.percent
+    ]
+    points = [value for value in numbers.values.values if isinstance(value, tuple)]
+    if (ends.opening, ends.closing) != ("(", ")") or len(exact) != len(ends.entries):
+        return None
+    if len(points) != 1 or len(numbers.values.values) != 1:
+        return None
+    return Numbers(NumberSet(frozenset({tuple(exact)})), point.canonical), numbers
+
+
+def _tuple_and_set(point: Seq, listed: Set) -> Pair | None:
+    """A tuple against a set of one tuple is that tuple against it."""
+    if len(listed.items) != 1 or not isinstance(listed.items[0], Seq):
+        return None
+    return point, listed.items[0]
+
+
 def _number_and_numbers(number: Number, numbers: Numbers) -> Pair | None:
     """An exact number against a set or list of numbers is the set of that one number:
     "7" is "7, 7" and not "2, 7"."""
@@ -636,6 +662,8 @@ _CONVERSIONS: dict[tuple[type, type], Conversion] = {
     (Matrix, Seq): _vector_and_tuple,
     (Matrix, Numbers): _vector_and_list,
     (Number, Numbers): _number_and_numbers,
+    (Interval, Numbers): _point_and_numbers,
+    (Seq, Set): _tuple_and_set,
 }
 
 

@@ -988,7 +988,8 @@ def _collection(canonical: str) -> Seq | Set | None:
     bracketed = canonical[:1] in "([" and canonical[-1:] in ")]"
     inner = canonical[2:-2] if braced else canonical[1:-1] if bracketed else canonical
     parts = split_top_level(inner, ",")
-    if parts is None or len(parts) < 2 or not all(part.strip() for part in parts):
+    # A set in braces may hold one element ("\\{(\\sqrt{2}, 1)\\}"); a bare list two.
+    if parts is None or len(parts) < (1 if braced else 2) or not all(p.strip() for p in parts):
         return None
     items = tuple(read_normalized(part.strip()) for part in parts)
     if bracketed and not braced:

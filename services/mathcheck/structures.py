@@ -247,7 +247,7 @@ def _solution_groups(normalized: str) -> SolutionGroups | None:
     solutions: set[frozenset[tuple[str, Fraction]]] = set()
     for group in groups:
         values = [_number(value) for _, value in group]
-        exact = [value for value in values if value is not None and _exact(value)]
+        exact = [value for value in values if value is not None and exact_entry(value)]
         if len(exact) != len(group):
             return None
         solutions.add(
@@ -261,11 +261,11 @@ def _element(text: str) -> Fraction | tuple[Fraction, ...] | None:
     text = text.strip()
     if len(text) >= 2 and text[0] == "(" and text[-1] == ")":
         entries = _entries(text[1:-1])
-        if entries is None or len(entries) < 2 or not all(map(_exact, entries)):
+        if entries is None or len(entries) < 2 or not all(map(exact_entry, entries)):
             return None
         return tuple(e.value for e in entries if isinstance(e, ParsedNumber))
     number = _number(text)
-    return number.value if number is not None and _exact(number) else None
+    return number.value if number is not None and exact_entry(number) else None
 
 
 def _collection(text: str) -> NumberSet | None:
@@ -351,7 +351,7 @@ def _relation(normalized: str) -> Sequence | None:
     return Sequence("(", ")" if strict else "]", (float("-inf"), bound), variable)
 
 
-def _exact(entry: Entry) -> bool:
+def exact_entry(entry: Entry) -> bool:
     """An entry that can only equal its own value (no rounded decimal, no infinity)."""
     if not isinstance(entry, ParsedNumber):
         return False
@@ -414,7 +414,7 @@ def vector_against(matrix: Matrix, other: Sequence) -> Sequence | None:
     vector = _as_tuple(matrix)
     if not isinstance(vector, Sequence) or other.variable is not None:
         return None
-    if (other.opening, other.closing) == ("[", "]") and all(map(_exact, other.entries)):
+    if (other.opening, other.closing) == ("[", "]") and all(map(exact_entry, other.entries)):
         return Sequence("[", "]", vector.entries)
     return vector
 
@@ -425,7 +425,7 @@ def vector_against_list(matrix: Matrix, listed: str) -> tuple[Sequence, Sequence
     written; None for a matrix that is no vector and for any other list."""
     vector = _as_tuple(matrix)
     entries = _entries(listed) if listed[:1] not in ("(", "[", "\\") else None
-    if not isinstance(vector, Sequence) or entries is None or not all(map(_exact, entries)):
+    if not isinstance(vector, Sequence) or entries is None or not all(map(exact_entry, entries)):
         return None
     return Sequence("[", "]", vector.entries), Sequence("[", "]", entries)
 

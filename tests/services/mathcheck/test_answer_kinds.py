@@ -594,3 +594,20 @@ def test_a_congruence_keeps_its_modulus() -> None:
     """ "n \\equiv 1 \\pmod{4}" is every such n: not the number 1."""
     assert normalize_answer("n \\equiv 1 \\pmod{4}") != normalize_answer("n \\equiv 1")
     assert not _judged("1", "n \\equiv 1 \\pmod{4}")
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("(2, -1)", "\\{(2, -1)\\}", True),
+        ("(0.5, 1)", "\\{(0.5, 1)\\}", True),
+        ("(\\sqrt{2}, 1)", "\\{(\\sqrt{2}, 1)\\}", True),
+        ("(2, -1)", "\\{(2, -1), (3, 4)\\}", False),
+        ("(2, -1)", "\\{(-1, 2)\\}", False),
+        ("(\\sqrt{2}, 1)", "\\{(1, \\sqrt{2})\\}", False),
+        ("[2, 3]", "\\{(2, 3)\\}", False),  # an interval's brackets: no point
+    ],
+)
+def test_a_point_is_the_set_of_that_one_point(reference: str, answer: str, expected: bool) -> None:
+    assert _judged(reference, answer) is expected
+    assert _judged(answer, reference) is expected
