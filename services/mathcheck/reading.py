@@ -263,7 +263,10 @@ def _function(tokens: list[Token]) -> Function | None:
         return None
     value = _read(without_delimiters(formula))
     canonical = f"{name}({argument})={value.canonical}"
-    constants = _letters_named(qualifier) - {argument}
+    # A name the qualifier declares counts where the formula uses it ("\\forall x \\in
+    # \\mathbb{R}" declares no constant R).
+    letters = {letter for token in formula if token.kind is Kind.WORD for letter in token.text}
+    constants = (_letters_named(qualifier) & letters) - {argument}
     if constants:
         canonical += " for constants " + ", ".join(sorted(constants))
     return Function(name, argument, value, join(formula), canonical, constants)
@@ -293,9 +296,10 @@ def _without_qualifier(body: list[Token]) -> tuple[list[Token], list[Token]]:
 
 
 def _starts_qualifier(tokens: list[Token], index: int) -> bool:
-    """Whether "where", or "for" and a word of ``_QUALIFIERS``, starts at ``index``."""
+    """Whether "where", "\\forall", or "for" and a word of ``_QUALIFIERS``, starts at
+    ``index``."""
     word = tokens[index].text.lower() if tokens[index].kind is Kind.WORD else ""
-    if word == "where":
+    if word == "where" or tokens[index].is_command("\\forall"):
         return True
     after = index + 2
     return (
