@@ -1124,7 +1124,8 @@ def normalized(written: list[Token]) -> str:
     for _ in range(3):  # \text{\textbf{x}} unwraps in two passes
         tokens = unwrap(tokens, _WRAPPERS)
     tokens = _symbols_dropped(_degrees_dropped(tokens))
-    tokens = rescan(tokens)  # what was taken out may join what was around it
+    if tokens is not written:  # what was taken out may join what was around it
+        tokens = rescan(tokens)
     tokens = _equals_word(tokens)
     tokens = _without_tuple_of_unknowns(_solutions_of_one_unknown(tokens))
     if [token.text for token in tokens].count("=") == 1:  # "k = 45, n = 2" keeps both names

@@ -46,11 +46,11 @@ def _clock_time(text: str) -> tuple[int, int] | None:
     return int(hours), int(minutes)
 
 
-def read_ratio(tokens: list[Token]) -> Ratio | None:
+def read_ratio(tokens: list[Token], canonical: str) -> Ratio | None:
     """ "2:4:6" -> Ratio((1, 2, 3)): the same ratio in whole numbers with no common factor;
     None unless every term is a plain non-zero number. ``tokens`` are an answer's, without
-    delimiters (``normalization.answer_tokens``)."""
-    written = _clock_time(normalized(tokens))
+    delimiters (``normalization.answer_tokens``), ``canonical`` their normalised form."""
+    written = _clock_time(canonical)
     if written is not None:
         return Ratio(written, ":".join(map(str, written)))
     parts = _terms(tokens)

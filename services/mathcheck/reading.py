@@ -118,8 +118,10 @@ def _written_or_listed(tokens: list[Token]) -> Answer:
     """The answer as written (``_written``); one it leaves an expression or a list of
     answers may be a list joined by words (``_joined``: "5 and 7", "1, 2, and 3")."""
     written = _written(tokens)
-    if not isinstance(written, Expr | Set):
-        return written
+    if not isinstance(written, Expr | Set) or not any(
+        token.text in _JOINTS or token.text == ";" or token.kind is Kind.SPACE for token in tokens
+    ):
+        return written  # no joint, and no space between two quantities
     return _compound_quantity(tokens) or _joined(tokens) or written
 
 
@@ -828,7 +830,8 @@ def _written(tokens: list[Token]) -> Answer:
     verdict = _yes_or_no(tokens)
     if verdict is not None:
         return Word(verdict)
-    written = read_ratio(tokens) or read_quantity(tokens) or _plain(tokens)
+    canonical = normalized(tokens)
+    written = read_ratio(tokens, canonical) or read_quantity(tokens) or _plain(tokens, canonical)
     return _options(tokens, written) or written
 
 
@@ -871,8 +874,8 @@ def _yes_or_no(tokens: list[Token]) -> str | None:
     )
 
 
-def _plain(tokens: list[Token]) -> Answer:
-    written = read_normalized(normalized(tokens))
+def _plain(tokens: list[Token], canonical: str) -> Answer:
+    written = read_normalized(canonical)
     roman = roman_numeral(join(_unwrapped(tokens)))
     return written if roman is None else Roman(roman, written, written.canonical)
 

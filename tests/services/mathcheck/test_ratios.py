@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.mathcheck.normalization import answer_tokens
+from services.mathcheck.normalization import answer_tokens, normalize_answer
 from services.mathcheck.ratios import read_ratio
 
 
@@ -21,14 +21,14 @@ from services.mathcheck.ratios import read_ratio
     ],
 )
 def test_a_ratio_reads_in_lowest_terms(text: str, terms: tuple[int, ...]) -> None:
-    ratio = read_ratio(answer_tokens(text))
+    ratio = read_ratio(answer_tokens(text), normalize_answer(text))
     assert ratio is not None and ratio.terms == terms
     assert ratio.canonical == ":".join(map(str, terms))
 
 
 @pytest.mark.parametrize("text", ["3", "x:y", "0:1", "50%:50%", "1:", ":", "a to b"])
 def test_other_texts_are_no_ratio(text: str) -> None:
-    assert read_ratio(answer_tokens(text)) is None
+    assert read_ratio(answer_tokens(text), normalize_answer(text)) is None
 
 
 @pytest.mark.parametrize(
@@ -44,7 +44,7 @@ def test_other_texts_are_no_ratio(text: str) -> None:
     ],
 )
 def test_a_time_of_day_keeps_its_terms(text: str, terms: tuple[int, ...]) -> None:
-    ratio = read_ratio(answer_tokens(text))
+    ratio = read_ratio(answer_tokens(text), normalize_answer(text))
     assert ratio is not None and ratio.terms == terms
 
 
@@ -59,5 +59,5 @@ def test_a_time_of_day_keeps_its_terms(text: str, terms: tuple[int, ...]) -> Non
     ],
 )
 def test_what_is_no_time_still_reduces(text: str, terms: tuple[int, ...]) -> None:
-    ratio = read_ratio(answer_tokens(text))
+    ratio = read_ratio(answer_tokens(text), normalize_answer(text))
     assert ratio is not None and ratio.terms == terms
