@@ -470,10 +470,10 @@ def _point_and_numbers(point: Interval, numbers: Numbers) -> Pair | None:
         for entry in ends.entries
         if isinstance(entry, ParsedNumber) and exact_entry(entry) and not entry.percent
     ]
-    points = [value for value in numbers.values.values if isinstance(value, tuple)]
+    values = numbers.values.values
     if (ends.opening, ends.closing) != ("(", ")") or len(exact) != len(ends.entries):
         return None
-    if len(points) != 1 or len(numbers.values.values) != 1:
+    if len(values) != 1 or not isinstance(next(iter(values)), tuple):
         return None
     return Numbers(NumberSet(frozenset({tuple(exact)})), point.canonical), numbers
 

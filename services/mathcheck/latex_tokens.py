@@ -115,6 +115,23 @@ def _run_together(before: Token, after: Token) -> bool:
 
 
 SPACE = Token(Kind.SPACE, " ")
+# The spacing commands: each stands for a space ("~" too, a symbol).
+SPACING = frozenset(("\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad"))
+
+
+def is_spacing(token: Token) -> bool:
+    """A space, a spacing command or "~"."""
+    return token.kind is Kind.SPACE or token.text in SPACING or token.is_symbol("~")
+
+
+def without_spacing(tokens: list[Token]) -> list[Token]:
+    """``tokens`` without the spacing at either end (``strip`` for spacing commands too)."""
+    start, end = 0, len(tokens)
+    while end and is_spacing(tokens[end - 1]):
+        end -= 1
+    while start < end and is_spacing(tokens[start]):
+        start += 1
+    return tokens[start:end]
 
 
 def symbol(text: str) -> Token:
@@ -282,12 +299,14 @@ def unwrap(tokens: list[Token], fonts: frozenset[str]) -> list[Token]:
 
 __all__ = [
     "SPACE",
+    "SPACING",
     "Kind",
     "Token",
     "closing_brace",
     "degree_sign_end",
     "has_braces",
     "is_letter",
+    "is_spacing",
     "is_word",
     "join",
     "name_end",
@@ -303,4 +322,5 @@ __all__ = [
     "top_level_parts",
     "unwrap",
     "without_spaces",
+    "without_spacing",
 ]

@@ -16,11 +16,13 @@ from itertools import product
 
 from services.mathcheck.latex_tokens import (
     SPACE,
+    SPACING,
     Kind,
     Token,
     closing_brace,
     degree_sign_end,
     is_letter,
+    is_spacing,
     join,
     name_end,
     plain_group,
@@ -245,7 +247,6 @@ _INVISIBLE = frozenset(
 )
 _ANGLE_BRACKETS = {"\\langle": "(", "\\rangle": ")"}
 # Spacing macros; "~" is a space too.
-_SPACING = frozenset(("\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad"))
 # Fonts and decorations around letters or digits: "\\text{cm}", "\\mathbf{v}".
 _WRAPPERS = frozenset(
     "\\" + name
@@ -317,14 +318,10 @@ def _without_modulus(tokens: list[Token]) -> list[Token]:
         number = skip_spaces(tokens, number + 1)
     if number >= len(tokens) or tokens[number].kind is not Kind.DIGITS:
         return tokens
-    note = [token for token in tokens[number + 1 :] if not _is_spacing(token)]
+    note = [token for token in tokens[number + 1 :] if not is_spacing(token)]
     if _is_modulus_note(note):
         return tokens[: number + 1]
     return tokens
-
-
-def _is_spacing(token: Token) -> bool:
-    return token.kind is Kind.SPACE or token.text in _SPACING or token.is_symbol("~")
 
 
 def _is_modulus_note(note: list[Token]) -> bool:
@@ -474,10 +471,10 @@ def _ellipsis(tokens: list[Token]) -> list[Token]:
 
 
 def _spacing_as_space(tokens: list[Token]) -> list[Token]:
-    if not any(token.text in _SPACING or token.text == "~" for token in tokens):
+    if not any(token.text in SPACING or token.text == "~" for token in tokens):
         return tokens
     return [
-        SPACE if token.is_command(*_SPACING) or token.is_symbol("~") else token for token in tokens
+        SPACE if token.is_command(*SPACING) or token.is_symbol("~") else token for token in tokens
     ]
 
 

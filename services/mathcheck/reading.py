@@ -63,6 +63,7 @@ from services.mathcheck.latex_tokens import (
     top_level_parts,
     unwrap,
     without_spaces,
+    without_spacing,
 )
 from services.mathcheck.normalization import (
     ParsedNumber,
@@ -134,10 +135,11 @@ def _compound_quantity(tokens: list[Token]) -> Quantity | None:
     if len(parts) < 2:
         return None
     quantities = [read_quantity(without_delimiters(part)) for part in parts]
-    kinds = {quantity.kind if quantity else None for quantity in quantities}
-    if None in kinds or len(kinds) != 1 or any("/" in str(kind) for kind in kinds):
-        return None
     terms = [quantity for quantity in quantities if quantity is not None]
+    if len(terms) != len(parts) or len({term.kind for term in terms}) != 1:
+        return None
+    if "/" in terms[0].kind:  # a rate
+        return None
     if any(larger.factor <= smaller.factor for larger, smaller in itertools.pairwise(terms)):
         return None
     first = terms[0]
@@ -149,20 +151,14 @@ def _compound_quantity(tokens: list[Token]) -> Quantity | None:
 def _quantity_parts(tokens: list[Token]) -> list[list[Token]]:
     """The parts of ``tokens`` between "and" (maybe in text), and at the spaces after a
     unit's word (or a group's brace) before the digits of the next quantity."""
-    parts: list[list[Token]] = [[]]
-    index = 0
-    while index < len(tokens):
-        end = _text_word_end(tokens, index, "and")
-        if end is None and is_word(tokens, index, "and"):
-            end = index + 1
-        if end is None and _before_next_quantity(tokens, index):
-            end = index + 1
-        if end is None:
-            parts[-1].append(tokens[index])
-            index += 1
-            continue
+    parts: list[list[Token]] = []
+    for joined in _split_on_words(tokens, ("and",), ()):
         parts.append([])
-        index = skip_spaces(tokens, end)
+        for index, token in enumerate(joined):
+            if _before_next_quantity(joined, index):
+                parts.append([])
+            else:
+                parts[-1].append(token)
     return [part for part in parts if strip(part)]
 
 
@@ -427,23 +423,18 @@ def _named(tokens: list[Token]) -> Named | None:
 def _split_on_words(
     tokens: list[Token], words: tuple[str, ...], marks: tuple[str, ...]
 ) -> list[list[Token]]:
-    """The parts of ``tokens`` between the joints: a word of ``words`` alone (maybe after a
-    comma), in text (``\\text{ or }``), or a token of ``marks``; spaces around a joint are
-    not part of the parts."""
+    """The parts of ``tokens`` between the joints outside brackets: a word of ``words``
+    alone (maybe after a comma), in text (``\\text{ or }``), or a token of ``marks``; spaces
+    around a joint are not part of the parts."""
     if not any(token.text in words or token.text in marks for token in tokens):
         return [tokens]
     parts: list[list[Token]] = [[]]
+    depth = 0
     index = 0
     while index < len(tokens):
-        end = _text_word_end(tokens, index, *words)
-        if end is None and tokens[index].text in marks:
-            end = index + 1
+        end = _joint_end(tokens, index, words, marks) if depth == 0 else None
         if end is None:
-            comma = index if tokens[index].is_symbol(",") else None
-            word = skip_spaces(tokens, index + 1) if comma is not None else index
-            if is_word(tokens, word, *words):
-                end = word + 1
-        if end is None:
+            depth += nesting(tokens[index])
             parts[-1].append(tokens[index])
             index += 1
             continue
@@ -451,6 +442,20 @@ def _split_on_words(
         parts.append([])
         index = skip_spaces(tokens, end)
     return parts
+
+
+def _joint_end(
+    tokens: list[Token], index: int, words: tuple[str, ...], marks: tuple[str, ...]
+) -> int | None:
+    """The end of the joint at ``index`` (``_split_on_words``; a comma before a word is
+    part of it); None where none starts."""
+    if tokens[index].text in marks:
+        return index + 1
+    word = skip_spaces(tokens, index + 1) if tokens[index].is_symbol(",") else index
+    end = _text_word_end(tokens, word, *words)
+    if end is None and is_word(tokens, word, *words):
+        end = word + 1
+    return end
 
 
 def _groups(tokens: list[Token]) -> Groups | None:
@@ -719,8 +724,6 @@ def _alternatives(tokens: list[Token]) -> Union | None:
 
 # The words that join the items of a list: "5 and 7", "x = 2 or x = 3".
 _JOINTS = ("and", "or")
-# Spacing around a joint: "x = 2 \\quad\\text{and}\\quad x = -3".
-_SPACING = frozenset(("\\quad", "\\qquad", "\\,", "\\;", "\\:", "\\ ", "~"))
 # What an item of a list cannot be: a word ("red and blue" is words) or an option letter
 # ("A and C" is the options chosen).
 _NO_ITEM = (Word, Choice, Options, Labelled, Roman)
@@ -752,7 +755,7 @@ def _values_of_one_unknown(parts: list[list[Token]]) -> bool:
     """Whether the parts name one unknown at most, each that names one as "x = value"
     ("x = 2, -2" and "x = 2, x = -2" do; "p = 4, q = 9" does not)."""
     named = [part for part in parts if any(token.is_symbol("=") for token in part)]
-    assignments = [_assignment(_without_spacing(part)) for part in named]
+    assignments = [_assignment(without_spacing(part)) for part in named]
     names = {assignment[0] if assignment else None for assignment in assignments}
     return len(names) <= 1 and None not in names
 
@@ -765,56 +768,19 @@ def _with_commas(tokens: list[Token]) -> list[Token] | None:
         if any(len(top_level_parts(part, ",") or ()) > 1 for part in semicolons):
             return None  # "1,5; 2,5" may write decimals with commas
         return _comma_joined(semicolons)
-    kept: list[Token] = []
-    joints = 0
-    depth = 0
-    index = 0
-    while index < len(tokens):
-        end = None
-        if depth == 0:
-            end = _text_word_end(tokens, index, *_JOINTS)
-            if end is None and is_word(tokens, index, *_JOINTS):
-                end = index + 1
-        if end is None:
-            depth += nesting(tokens[index])
-            kept.append(tokens[index])
-            index += 1
-            continue
-        kept = _without_spacing(kept)
-        if not kept:
-            return None
-        joints += 1
-        if not kept[-1].is_symbol(","):
-            kept.append(symbol(","))
-        kept.append(SPACE)
-        index = end
-        while index < len(tokens) and (
-            tokens[index].kind is Kind.SPACE or tokens[index].text in _SPACING
-        ):
-            index += 1
-        if index == len(tokens):
-            return None
-    return rescan(kept) if joints else None
-
-
-def _without_spacing(tokens: list[Token]) -> list[Token]:
-    """``tokens`` without the spaces and spacing commands at either end."""
-    start, end = 0, len(tokens)
-    while end and _is_spacing(tokens[end - 1]):
-        end -= 1
-    while start < end and _is_spacing(tokens[start]):
-        start += 1
-    return tokens[start:end]
-
-
-def _is_spacing(token: Token) -> bool:
-    return token.kind is Kind.SPACE or token.text in _SPACING
+    parts = _split_on_words(tokens, _JOINTS, ())
+    if len(parts) < 2:
+        return None
+    # Joints one after the other are one ("2 and and 3"); none may start or end the list.
+    inner = [part for part in parts[1:-1] if without_spacing(part)]
+    return _comma_joined([parts[0], *inner, parts[-1]])
 
 
 def _comma_joined(parts: list[list[Token]]) -> list[Token] | None:
+    """The parts as one list written with commas; None where one is empty."""
     joined: list[Token] = []
     for part in parts:
-        item = _without_spacing(part)
+        item = without_spacing(part)
         if not item:
             return None
         joined.extend((*([symbol(","), SPACE] if joined else []), *item))

@@ -5,11 +5,13 @@ their final answer."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
 
 from benchmarks import bare_answers, fresh_pairs, fresh_pairs_2, fresh_pairs_3, math_corpus
+from benchmarks.math_corpus import Case
 from services.contract.protocol import ExtractionPolicy
 from services.mathcheck.alignment import align
 from services.mathcheck.answer_types import (
@@ -480,19 +482,24 @@ def test_words_and_solutions_of_a_system_are_no_list_of_values() -> None:
 _JOINTS = (" and ", ", and ", " \\text{ or } ", " \\quad\\text{and}\\quad ")
 
 
+def _corpus_cases() -> Iterator[Case]:
+    """Every pair of the five corpora."""
+    for corpus in (math_corpus, bare_answers, fresh_pairs, fresh_pairs_2, fresh_pairs_3):
+        yield from corpus.CASES
+
+
 def _listed_answers() -> list[tuple[str, str, list[str]]]:
     """Every corpus pair whose answer reads as a list: the reference, the answer, and the
     answer's items as written."""
     pairs = []
-    for corpus in (math_corpus, bare_answers, fresh_pairs, fresh_pairs_2, fresh_pairs_3):
-        for case in corpus.CASES:
-            found = extract_answer(case.answer, ExtractionPolicy.LENIENT).answer
-            if found is None:
-                continue
-            reference, answer = align(reference_answer(case.reference), found)
-            parts = top_level_parts(answer_tokens(answer), ",")
-            if isinstance(read(answer), Numbers | Set) and parts and len(parts) > 1:
-                pairs.append((reference, answer, [join(strip(part)) for part in parts]))
+    for case in _corpus_cases():
+        found = extract_answer(case.answer, ExtractionPolicy.LENIENT).answer
+        if found is None:
+            continue
+        reference, answer = align(reference_answer(case.reference), found)
+        parts = top_level_parts(answer_tokens(answer), ",")
+        if isinstance(read(answer), Numbers | Set) and parts and len(parts) > 1:
+            pairs.append((reference, answer, [join(strip(part)) for part in parts]))
     return pairs
 
 
@@ -516,11 +523,10 @@ def test_joining_a_lists_items_by_words_changes_no_verdict_on_any_corpus() -> No
 def _single_references() -> list[str]:
     """Every corpus reference that is one value (a number or an expression), once."""
     references: dict[str, None] = {}
-    for corpus in (math_corpus, bare_answers, fresh_pairs, fresh_pairs_2, fresh_pairs_3):
-        for case in corpus.CASES:
-            reference = reference_answer(case.reference)
-            if isinstance(read(reference), Number | Expr) and "\\infty" not in reference:
-                references.setdefault(reference)
+    for case in _corpus_cases():
+        reference = reference_answer(case.reference)
+        if isinstance(read(reference), Number | Expr) and "\\infty" not in reference:
+            references.setdefault(reference)
     return list(references)
 
 
