@@ -355,7 +355,7 @@ def _based_and_other(based: Based, other: Answer) -> Pair:
     if isinstance(other, Based):
         return _integer(based.value), _integer(other.value)
     if other.canonical.upper() == based.digits.upper():
-        return read_normalized(based.digits), other
+        return read_normalized(tokenize(based.digits)), other
     return _integer(based.value), other
 
 
@@ -404,7 +404,7 @@ def _groups_and_other(grouped: Groups, other: Answer) -> Pair:
 
 def _expression_groups(other: Answer) -> tuple[NamedValues, ...] | None:
     """The solutions of a system an expression lists, two groups or more; else None."""
-    groups = assignment_groups(other.canonical) if isinstance(other, Expr) else None
+    groups = assignment_groups(tokenize(other.canonical)) if isinstance(other, Expr) else None
     return groups if groups is not None and len(groups) > 1 else None
 
 
@@ -525,7 +525,11 @@ def _vector_and_tuple(matrix: Matrix, other: Seq | Interval) -> Pair | None:
 def _vector_and_list(matrix: Matrix, other: Numbers) -> Pair | None:
     """A vector against a bare list of exact numbers is its entries against the list's, in
     the order written: "0.5, 1" is the column (1/2, 1), not (1, 1/2)."""
-    lists = None if matrix.cells is None else vector_against_list(matrix.cells, other.canonical)
+    lists = (
+        None
+        if matrix.cells is None
+        else vector_against_list(matrix.cells, tokenize(other.canonical))
+    )
     if lists is None:
         return None
     return Interval(lists[0], matrix.canonical), Interval(lists[1], other.canonical)

@@ -99,7 +99,7 @@ def rescan(tokens: list[Token]) -> list[Token]:
     run together (a pass took out what stood between them: "2 \\, 000" less its space
     command is "2  000", one space between the digits)."""
     for before, after in itertools.pairwise(tokens):
-        if _run_together(before, after):
+        if run_together(before, after):
             return tokenize(join(tokens))
     return tokens
 
@@ -107,7 +107,7 @@ def rescan(tokens: list[Token]) -> list[Token]:
 _RUNS = (Kind.SPACE, Kind.WORD, Kind.DIGITS)
 
 
-def _run_together(before: Token, after: Token) -> bool:
+def run_together(before: Token, after: Token) -> bool:
     """Whether the scanner reads ``before`` and ``after``, side by side, as other tokens."""
     if before.kind is Kind.COMMAND:
         return before.text == "\\" or (before.named and after.kind is Kind.WORD)

@@ -28,6 +28,7 @@ from services.mathcheck.latex_tokens import (
     plain_group,
     rescan,
     rstrip,
+    run_together,
     skip_spaces,
     spaces_end,
     strip,
@@ -1043,14 +1044,15 @@ def _spaced_numbers(tokens: list[Token]) -> list[Token]:
     return kept
 
 
-def _listed(tokens: list[Token]) -> str:
-    """The text without spaces, but for one after each comma that lists numbers: "32, 349"
+def _listed(tokens: list[Token]) -> list[Token]:
+    """The tokens without spaces, but for one after each comma that lists numbers: "32, 349"
     is a list of two numbers, "32,349" one number, and the two never normalise alike; and
     one between a command and the letters after it, which would run into its name
     ("2\\pi r" is not "2\\pir")."""
     if not any(token.kind is Kind.SPACE for token in tokens):
-        return join(tokens)
-    pieces: list[str] = [""]
+        return tokens
+    kept: list[Token] = []
+    joined = False  # whether a space taken out leaves two tokens that run together
     for index, token in enumerate(tokens):
         if (
             token.is_symbol(",")
@@ -1060,12 +1062,14 @@ def _listed(tokens: list[Token]) -> str:
             and tokens[index + 1].kind is Kind.SPACE
             and _signed_digits_at(tokens, index + 2)
         ):
-            pieces.append("")
+            kept.extend((token, SPACE))
         elif token.kind is not Kind.SPACE:
-            pieces[-1] += token.text
+            kept.append(token)
         elif _separates_command(tokens, index):
-            pieces[-1] += " "
-    return ", ".join(pieces)
+            kept.append(SPACE)
+        elif kept and index + 1 < len(tokens) and run_together(kept[-1], tokens[index + 1]):
+            joined = True
+    return tokenize(join(kept)) if joined else kept
 
 
 def _separates_command(tokens: list[Token], index: int) -> bool:
@@ -1111,9 +1115,16 @@ def normalize_answer(answer: str) -> str:
 
 
 def normalized(written: list[Token]) -> str:
-    """``normalize_answer`` of an answer's tokens (``answer_tokens``): the passes, in order."""
-    if len(written) <= 4 and _is_plain_decimal(text := join(written)):
-        return text
+    """``normalize_answer`` of an answer's tokens (``answer_tokens``)."""
+    return join(canonical_tokens(written))
+
+
+def canonical_tokens(written: list[Token]) -> list[Token]:
+    """The tokens of an answer's canonical form (``normalized``), what the readers of a
+    normalised answer read: the passes over ``written`` (``answer_tokens``), in order. Its
+    text scans back into these tokens."""
+    if len(written) <= 4 and _is_plain_decimal(join(written)):
+        return written
     tokens = _without_trailing_backslash(written)
     tokens = _without_reason(_without_qualifier(_without_modulus(tokens)))
     tokens = _set_builder_condition(_presentation_dropped(tokens))
@@ -1134,12 +1145,14 @@ def normalized(written: list[Token]) -> str:
     text = join(tokens)
     choice = _choice(tokens)
     if choice is not None and text not in CONSTANT_LETTERS:
-        return choice
+        return [Token(Kind.WORD, choice)]
     if _is_words(tokens) or digit_ordinal(text) is not None:
         word = text.lower()
-        return _NAMED_SETS.get(word) or number_in_words(word) or word
-    text = _listed(_spaced_numbers(_braced_index(tokens)))
-    return _NAMED_SETS.get(text, text)
+        named = _NAMED_SETS.get(word) or number_in_words(word)
+        return tokenize(named) if named else [Token(t.kind, t.text.lower()) for t in tokens]
+    listed = _listed(_spaced_numbers(_braced_index(tokens)))
+    named = _NAMED_SETS.get(join(listed))
+    return listed if named is None else tokenize(named)
 
 
 _INEQUALITIES = frozenset(REVERSED_RELATION)

@@ -68,6 +68,7 @@ from services.mathcheck.latex_tokens import (
 from services.mathcheck.normalization import (
     ParsedNumber,
     answer_tokens,
+    canonical_tokens,
     normalized,
     parse_number,
     without_delimiters,
@@ -714,7 +715,7 @@ def _alternatives(tokens: list[Token]) -> Union | None:
         parts = top_level_parts(tokens, ",") or []
     if len(parts) < 2:
         return None
-    values = [read_normalized(normalized(without_delimiters(part))) for part in parts]
+    values = [read_normalized(canonical_tokens(without_delimiters(part))) for part in parts]
     relations = [value for value in values if isinstance(value, Relation)]
     if len(relations) != len(values) or len({relation.variable for relation in relations}) != 1:
         return None
@@ -796,8 +797,10 @@ def _written(tokens: list[Token]) -> Answer:
     verdict = _yes_or_no(tokens)
     if verdict is not None:
         return Word(verdict)
-    canonical = normalized(tokens)
-    written = read_ratio(tokens, canonical) or read_quantity(tokens) or _plain(tokens, canonical)
+    canonical = canonical_tokens(tokens)
+    written = (
+        read_ratio(tokens, join(canonical)) or read_quantity(tokens) or _plain(tokens, canonical)
+    )
     return _options(tokens, written) or written
 
 
@@ -840,7 +843,7 @@ def _yes_or_no(tokens: list[Token]) -> str | None:
     )
 
 
-def _plain(tokens: list[Token], canonical: str) -> Answer:
+def _plain(tokens: list[Token], canonical: list[Token]) -> Answer:
     written = read_normalized(canonical)
     roman = roman_numeral(join(_unwrapped(tokens)))
     return written if roman is None else Roman(roman, written, written.canonical)
@@ -893,58 +896,61 @@ def _pieces(tokens: list[Token], separator: str) -> list[list[Token]]:
     return pieces
 
 
-def read_normalized(canonical: str) -> Answer:
-    """The typed value of an answer already normalised: a number, a letter, words or an
-    expression (the name of an unknown is gone by then)."""
-    parsed = parse_number(canonical)
+def read_normalized(canonical: list[Token]) -> Answer:
+    """The typed value of an answer already normalised, from the tokens of its canonical
+    form (``normalization.canonical_tokens``): a number, a letter, words or an expression
+    (the name of an unknown is gone by then)."""
+    text = join(canonical)
+    parsed = parse_number(text)
     if parsed is not None:
-        return Number(parsed, canonical)
-    if len(canonical) == 1 and canonical in CHOICE_LETTERS:
-        return Choice(canonical)
-    if len(canonical) > 1 and canonical[0] in _LOWER and set(canonical) <= _WORD_CHARACTERS:
-        return Word(canonical)
-    if canonical == REAL_LINE:
+        return Number(parsed, text)
+    if len(text) == 1 and text in CHOICE_LETTERS:
+        return Choice(text)
+    if len(text) > 1 and text[0] in _LOWER and set(text) <= _WORD_CHARACTERS:
+        return Word(text)
+    if text == REAL_LINE:
         # The real numbers are the interval (-\\infty, \\infty): one value, whichever is
         # written ("all real numbers", "x \\in \\mathbb{R}" and the interval itself).
-        return Interval(Sequence("(", ")", (float("-inf"), float("inf"))), canonical)
+        return Interval(Sequence("(", ")", (float("-inf"), float("inf"))), text)
     return (
-        _matrix(canonical)
-        or _structure(canonical)
-        or _union(canonical)
-        or _collection(canonical)
-        or Expr(canonical)
+        _matrix(canonical, text)
+        or _structure(canonical, text)
+        or _union(canonical, text)
+        or _collection(canonical, text)
+        or Expr(text)
     )
 
 
-def _structure(canonical: str) -> Interval | Relation | Numbers | None:
+def _structure(canonical: list[Token], text: str) -> Interval | Relation | Numbers | None:
     """Plain numbers in brackets, the interval an inequality in one unknown says, or a set
     or bare list of exact numbers (``structures.py`` reads them; a matrix is ``_matrix``'s)."""
     structure = parse_structure(canonical)
     if isinstance(structure, NumberSet):
-        return Numbers(structure, canonical)
+        return Numbers(structure, text)
     if not isinstance(structure, Sequence):
         return None
-    interval = Interval(replace(structure, variable=None), canonical)
+    interval = Interval(replace(structure, variable=None), text)
     if structure.variable is None:
         return interval
-    return Relation(structure.variable, interval, canonical)
+    return Relation(structure.variable, interval, text)
 
 
-def _matrix(canonical: str) -> Matrix | None:
+def _matrix(canonical: list[Token], text: str) -> Matrix | None:
     """A matrix, each entry read, and its plain numbers where every entry is one; None for
     anything else, and for rows of unequal lengths or an empty entry."""
     rows = matrix_rows(canonical)
     if rows is None or len({len(row) for row in rows}) != 1:
         return None
-    if not all(cell.strip() for row in rows for cell in row):
+    cells = [[strip(cell) for cell in row] for row in rows]
+    if not all(cell for row in cells for cell in row):
         return None
-    read_rows = tuple(tuple(read_normalized(cell.strip()) for cell in row) for row in rows)
-    return Matrix(read_rows, number_matrix(rows), canonical)
+    read_rows = tuple(tuple(read_normalized(cell) for cell in row) for row in cells)
+    return Matrix(read_rows, number_matrix(rows), text)
 
 
-def _union(canonical: str) -> Union | None:
+def _union(canonical: list[Token], text: str) -> Union | None:
     parts = union_parts(canonical)
-    return None if parts is None else Union(parts, canonical)
+    return None if parts is None else Union(parts, text)
 
 
 _LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
@@ -952,22 +958,32 @@ _LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
 _WORD_CHARACTERS = _LOWER | frozenset(" -'")
 
 
-def _collection(canonical: str) -> Seq | Set | None:
+def _collection(canonical: list[Token], text: str) -> Seq | Set | None:
     """A tuple, interval or set whose entries are read one by one; None for one of plain
     numbers (``structures.py`` compares those exactly) and for anything else."""
-    if "," not in canonical or parse_structure(canonical) is not None:
+    if not any(token.is_symbol(",") for token in canonical):
         return None
-    braced = len(canonical) >= 4 and canonical.startswith("\\{") and canonical.endswith("\\}")
-    bracketed = canonical[:1] in "([" and canonical[-1:] in ")]"
-    inner = canonical[2:-2] if braced else canonical[1:-1] if bracketed else canonical
-    parts = split_top_level(inner, ",")
+    if parse_structure(canonical) is not None:
+        return None
+    braced = len(canonical) >= 2 and canonical[0].text == "\\{" and canonical[-1].text == "\\}"
+    bracketed = (
+        not braced
+        and len(canonical) >= 2
+        and canonical[0].is_symbol("(", "[")
+        and canonical[-1].is_symbol(")", "]")
+    )
+    inner = canonical[1:-1] if braced or bracketed else canonical
+    parts = top_level_parts(inner, ",")
     # A set in braces may hold one element ("\\{(\\sqrt{2}, 1)\\}"); a bare list two.
-    if parts is None or len(parts) < (1 if braced else 2) or not all(p.strip() for p in parts):
+    if parts is None or len(parts) < (1 if braced else 2):
         return None
-    items = tuple(read_normalized(part.strip()) for part in parts)
-    if bracketed and not braced:
-        return Seq(canonical[0], canonical[-1], items, canonical)
-    return Set(items, canonical)
+    items = [strip(part) for part in parts]
+    if not all(items):
+        return None
+    read_items = tuple(read_normalized(item) for item in items)
+    if bracketed:
+        return Seq(canonical[0].text, canonical[-1].text, read_items, text)
+    return Set(read_items, text)
 
 
 __all__ = [

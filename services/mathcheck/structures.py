@@ -2,8 +2,9 @@
 exactly; and the terms of a sum.
 
 These answers are common in math RL data and cost the LaTeX parser tens of milliseconds
-each, yet comparing them needs nothing symbolic: ``parse_structure`` reads each entry with
-``parse_number`` (``reading.py`` makes typed answers of what it reads) and the functions
+each, yet comparing them needs nothing symbolic: ``parse_structure`` reads the tokens of a
+normalised answer (``normalization.canonical_tokens``), each entry with ``parse_number``
+(``reading.py`` makes typed answers of what it reads), and the functions
 below compare the shapes for the rules of ``comparison.py``. Anything with a non-numeric
 entry (``\\sqrt{2}``, ``x``), a set with rounded decimals, or an ambiguous shape is not
 read here. ``same_terms`` tells one sum written with its terms in another order.
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
 
-from services.mathcheck.latex_tokens import Kind, tokenize
+from services.mathcheck.latex_tokens import Kind, Token, join, strip, tokenize, top_level_parts
 from services.mathcheck.normalization import (
     ParsedNumber,
     numbers_match,
@@ -73,6 +74,8 @@ _MATRIX_ENVIRONMENTS = frozenset(
 
 
 def split_top_level(text: str, separator: str) -> list[str] | None:
+    """The parts of ``text`` between the ``separator`` characters outside every bracket;
+    None where the brackets do not pair (``top_level_parts`` on tokens)."""
     parts: list[str] = []
     depth = 0
     start = 0
@@ -92,22 +95,23 @@ def split_top_level(text: str, separator: str) -> list[str] | None:
     return parts
 
 
-def _number(text: str) -> ParsedNumber | None:
-    parsed = parse_number(text)
+def _number(tokens: list[Token]) -> ParsedNumber | None:
+    parsed = parse_number(join(tokens))
     # Percentages have two readings (50% ~ 50 ~ 0.5): sets of them go to the symbolic path.
     if parsed is None or parsed.percent:
         return None
     return parsed
 
 
-def _entries(text: str) -> tuple[Entry, ...] | None:
-    parts = split_top_level(text, ",")
+def _entries(tokens: list[Token]) -> tuple[Entry, ...] | None:
+    parts = top_level_parts(tokens, ",")
     if parts is None:
         return None
     entries: list[Entry] = []
     for part in parts:
-        if part in _INFINITY:
-            entries.append(_INFINITY[part])
+        infinity = _INFINITY.get(join(part))
+        if infinity is not None:
+            entries.append(infinity)
             continue
         value = _number(part)
         if value is None:
@@ -116,91 +120,131 @@ def _entries(text: str) -> tuple[Entry, ...] | None:
     return tuple(entries)
 
 
-def _matrix_body(text: str) -> str | None:
+def _is_bracket(token: Token, brackets: str) -> bool:
+    return token.kind is Kind.SYMBOL and token.text in brackets
+
+
+def _bracketed(tokens: list[Token]) -> bool:
+    """ "(...)", "[...)": a tuple's or an interval's brackets around the rest."""
+    return len(tokens) >= 2 and _is_bracket(tokens[0], "([") and _is_bracket(tokens[-1], ")]")
+
+
+def _braced(tokens: list[Token]) -> bool:
+    """ "\\{...\\}": a set's braces around the rest."""
+    return len(tokens) >= 2 and tokens[0].text == "\\{" and tokens[-1].text == "\\}"
+
+
+def _environment(tokens: list[Token], index: int, command: str) -> tuple[str, int] | None:
+    """ "\\begin{pmatrix}" at ``index``: the environment's name and where it ends."""
+    if not (index >= 0 and index + 3 < len(tokens) and tokens[index].is_command(command)):
+        return None
+    opening, name, closing = tokens[index + 1 : index + 4]
+    if not (opening.is_symbol("{") and name.kind is Kind.WORD and closing.is_symbol("}")):
+        return None
+    return name.text, index + 4
+
+
+def _matrix_body(tokens: list[Token]) -> list[Token] | None:
     """The cells of ``\\begin{pmatrix} ... \\end{pmatrix}`` (maybe in brackets, an array
-    maybe with its column spec): the text between, rows and all; None for anything else."""
-    if text[:1] in ("(", "["):
-        text = text[1:]
-    if text[-1:] in (")", "]"):
-        text = text[:-1]
-    if not text.startswith("\\begin{"):
+    maybe with its column spec): the tokens between, rows and all; None for anything else."""
+    start = 1 if tokens[:1] and _is_bracket(tokens[0], "([") else 0
+    if not (start < len(tokens) and tokens[start].is_command("\\begin")):
         return None
-    name, closing, body = text[len("\\begin{") :].partition("}")
-    end = f"\\end{{{name}}}"
-    if not closing or name not in _MATRIX_ENVIRONMENTS or not body.endswith(end):
+    tokens = tokens[start:]
+    if _is_bracket(tokens[-1], ")]"):
+        tokens = tokens[:-1]
+    begin = _environment(tokens, 0, "\\begin")
+    end = _environment(tokens, len(tokens) - 4, "\\end")
+    if begin is None or end is None or begin[0] != end[0] or begin[0] not in _MATRIX_ENVIRONMENTS:
         return None
-    body = body[: -len(end)]
-    if body.startswith("{"):
-        spec, brace, rest = body[1:].partition("}")
-        if brace and set(spec) <= set("lcr|"):
-            body = rest
+    body = tokens[begin[1] : len(tokens) - 4]
+    if body[:1] and body[0].is_symbol("{"):
+        closing = next((at for at, token in enumerate(body) if token.is_symbol("}")), None)
+        spec = join(body[1:closing]) if closing is not None else ""
+        if closing is not None and set(spec) <= set("lcr|"):
+            body = body[closing + 1 :]
     return body
 
 
-def matrix_rows(normalized: str) -> list[list[str]] | None:
+def _split(tokens: list[Token], separator: str) -> list[list[Token]]:
+    """The parts of ``tokens`` between the ``separator`` tokens, at any depth."""
+    parts: list[list[Token]] = [[]]
+    for token in tokens:
+        if token.text == separator and token.kind is not Kind.WORD:
+            parts.append([])
+        else:
+            parts[-1].append(token)
+    return parts
+
+
+def matrix_rows(canonical: list[Token]) -> list[list[list[Token]]] | None:
     """The cells of a matrix, row by row: a matrix environment (``\\begin{pmatrix} ...
     \\end{pmatrix}``, maybe in brackets, an array maybe with its column spec) or a list of
-    its rows (``[[1, 2], [3, 4]]``); None for anything else."""
-    body = _matrix_body(normalized)
+    its rows (``[[1, 2], [3, 4]]``); None for anything else. ``canonical``: a normalised
+    answer's tokens (``normalization.canonical_tokens``), as are the other readers'."""
+    body = _matrix_body(canonical)
     if body is not None:
-        body = body.strip().removesuffix("\\\\")
-        return [row.split("&") for row in body.split("\\\\")]
-    return _nested_rows(normalized)
+        body = strip(body)
+        if body[-1:] and body[-1].text == "\\\\":
+            body = body[:-1]
+        return [_split(row, "&") for row in _split(body, "\\\\")]
+    return _nested_rows(canonical)
 
 
-def parse_structure(normalized: str) -> Structure | None:
+def parse_structure(canonical: list[Token]) -> Structure | None:
     """The set, sequence or matrix a normalised answer denotes, if all entries are numbers."""
-    rows = matrix_rows(normalized)
+    rows = matrix_rows(canonical)
     if rows is not None:
         return number_matrix(rows)
-    if normalized.startswith("\\{") and normalized.endswith("\\}"):
-        return _collection(normalized[2:-2])
-    if len(normalized) >= 2 and normalized[0] in "([" and normalized[-1] in ")]":
-        entries = _entries(normalized[1:-1])
+    if _braced(canonical):
+        return _collection(canonical[1:-1])
+    if _bracketed(canonical):
+        entries = _entries(canonical[1:-1])
         if entries is not None and len(entries) >= 2:
-            return Sequence(normalized[0], normalized[-1], entries)
-    relation = _relation(normalized)
+            return Sequence(canonical[0].text, canonical[-1].text, entries)
+    relation = _relation(canonical)
     if relation is not None:
         return relation
-    groups = _solution_groups(normalized)
+    groups = _solution_groups(canonical)
     if groups is not None:
         return groups
-    parts = split_top_level(normalized, ",")
+    parts = top_level_parts(canonical, ",")
     # "32,349" and "1,5" are numbers (thousands separator, decimal comma), not lists.
-    if parts is not None and len(parts) >= 2 and parse_number(normalized) is None:
-        return _collection(normalized)
+    if parts is not None and len(parts) >= 2 and parse_number(join(canonical)) is None:
+        return _collection(canonical)
     return None
 
 
-def _groups_text(normalized: str) -> list[str]:
-    """The groups of assignments in ``normalized``: separated by ";" or by "and" / "or"
+def _groups(canonical: list[Token]) -> list[list[Token]]:
+    """The groups of assignments in ``canonical``: separated by ";" or by "and" / "or"
     between a value's end (a digit or a brace) and the next name (normalisation has
     dropped the spaces: "p=5,q=2andp=7,q=2")."""
-    tokens = tokenize(normalized)
-    groups: list[str] = [""]
-    for index, token in enumerate(tokens):
+    groups: list[list[Token]] = [[]]
+    for index, token in enumerate(canonical):
         if token.is_symbol(";"):
-            groups.append("")
+            groups.append([])
             continue
         if (
             token.kind is Kind.WORD
             and index
-            and (tokens[index - 1].kind is Kind.DIGITS or tokens[index - 1].is_symbol("}"))
+            and (canonical[index - 1].kind is Kind.DIGITS or canonical[index - 1].is_symbol("}"))
         ):
             joint = next((word for word in ("and", "or") if token.text.startswith(word)), None)
             if joint is not None and len(token.text) > len(joint):
-                groups.append(token.text[len(joint) :])
+                groups.append([Token(Kind.WORD, token.text[len(joint) :])])
                 continue
-        groups[-1] += token.text
+        groups[-1].append(token)
     return groups
 
 
-def _assignment(text: str) -> tuple[str, str] | None:
+def _assignment(tokens: list[Token]) -> tuple[str, str] | None:
     """ "x_1=5" -> ("x_1", "5"): a name and the one value it is given."""
-    name, equals, value = text.partition("=")
-    if not equals or not value or "=" in value or not _is_name(name):
+    tokens = strip(tokens)
+    equals = [index for index, token in enumerate(tokens) if token.is_symbol("=")]
+    if len(equals) != 1 or equals[0] == len(tokens) - 1:
         return None
-    return name, value
+    name = join(tokens[: equals[0]])
+    return (name, join(tokens[equals[0] + 1 :])) if _is_name(name) else None
 
 
 def _is_name(text: str) -> bool:
@@ -219,17 +263,17 @@ def _is_name(text: str) -> bool:
     return bool(index) and all(ch.isalnum() or ch == "_" for ch in index)
 
 
-def assignment_groups(normalized: str) -> tuple[tuple[tuple[str, str], ...], ...] | None:
+def assignment_groups(canonical: list[Token]) -> tuple[tuple[tuple[str, str], ...], ...] | None:
     """Groups of "name = value" assignments, each name once in a group and every group
     naming the same unknowns: "p=5,q=2andp=7,q=2" -> ((("p", "5"), ("q", "2")), ...)."""
-    if "=" not in normalized:
+    if not any(token.is_symbol("=") for token in canonical):
         return None
     groups: list[tuple[tuple[str, str], ...]] = []
-    for text in _groups_text(normalized):
-        parts = split_top_level(text, ",")
+    for tokens in _groups(canonical):
+        parts = top_level_parts(tokens, ",")
         if parts is None:
             return None
-        assignments = [_assignment(part.strip()) for part in parts]
+        assignments = [_assignment(part) for part in parts]
         group = tuple(assignment for assignment in assignments if assignment is not None)
         if len(group) != len(parts) or len({name for name, _ in group}) != len(group):
             return None
@@ -239,15 +283,19 @@ def assignment_groups(normalized: str) -> tuple[tuple[tuple[str, str], ...], ...
     return tuple(groups)
 
 
-def _solution_groups(normalized: str) -> SolutionGroups | None:
+def _solution_groups(canonical: list[Token]) -> SolutionGroups | None:
     """Groups of "name = exact number" assignments, every group naming the same unknowns."""
-    groups = assignment_groups(normalized)
+    groups = assignment_groups(canonical)
     if groups is None:
         return None
     solutions: set[frozenset[tuple[str, Fraction]]] = set()
     for group in groups:
-        values = [_number(value) for _, value in group]
-        exact = [value for value in values if value is not None and exact_entry(value)]
+        values = [parse_number(value) for _, value in group]
+        exact = [
+            value
+            for value in values
+            if value is not None and not value.percent and exact_entry(value)
+        ]
         if len(exact) != len(group):
             return None
         solutions.add(
@@ -256,20 +304,20 @@ def _solution_groups(normalized: str) -> SolutionGroups | None:
     return SolutionGroups(frozenset(solutions))
 
 
-def _element(text: str) -> Fraction | tuple[Fraction, ...] | None:
+def _element(tokens: list[Token]) -> Fraction | tuple[Fraction, ...] | None:
     """A set element that can only equal itself: an exact number or a tuple of them."""
-    text = text.strip()
-    if len(text) >= 2 and text[0] == "(" and text[-1] == ")":
-        entries = _entries(text[1:-1])
+    tokens = strip(tokens)
+    if len(tokens) >= 2 and tokens[0].is_symbol("(") and tokens[-1].is_symbol(")"):
+        entries = _entries(tokens[1:-1])
         if entries is None or len(entries) < 2 or not all(map(exact_entry, entries)):
             return None
         return tuple(e.value for e in entries if isinstance(e, ParsedNumber))
-    number = _number(text)
+    number = _number(tokens)
     return number.value if number is not None and exact_entry(number) else None
 
 
-def _collection(text: str) -> NumberSet | None:
-    parts = split_top_level(text, ",")
+def _collection(tokens: list[Token]) -> NumberSet | None:
+    parts = top_level_parts(tokens, ",")
     if parts is None:
         return None
     elements = [_element(part) for part in parts]
@@ -287,14 +335,15 @@ def _bound(text: str) -> Entry | None:
         return _INFINITY[text]
     if not text or any(ch in "<>=\\" or (ch.isascii() and ch.isalpha()) for ch in text):
         return None
-    return _number(text)
+    parsed = parse_number(text)
+    return None if parsed is None or parsed.percent else parsed
 
 
-def _relation_parts(normalized: str) -> list[str] | None:
+def _relation_parts(canonical: list[Token]) -> list[str] | None:
     """ "-1<x\\le2" -> ["-1", "<", "x", "\\le", "2"]: the sides and relations of a chain
     of inequalities, as written (spaces left out); None when it holds no relation."""
     parts: list[str] = [""]
-    for token in tokenize(normalized):
+    for token in canonical:
         if token.text in _OPERATORS and token.kind is not Kind.WORD:
             parts.extend((token.text, ""))
         elif token.kind is not Kind.SPACE:
@@ -306,16 +355,19 @@ def _is_variable(text: str) -> bool:
     return len(text) == 1 and text.isascii() and text.isalpha()
 
 
-def _relation(normalized: str) -> Sequence | None:
+def _relation(canonical: list[Token]) -> Sequence | None:
     """The interval a relation in one unknown describes: "x\\ge5" is [5, \\infty) in x."""
-    variable, member, interval_text = normalized[:1], normalized[1:4], normalized[4:]
-    bracketed = interval_text[:1] in ("(", "[") and interval_text[-1:] in (")", "]")
-    if _is_variable(variable) and member == "\\in" and bracketed:
-        interval = parse_structure(interval_text)
+    if (
+        len(canonical) > 2
+        and _is_variable(canonical[0].text)
+        and canonical[1].is_command("\\in")
+        and _bracketed(canonical[2:])
+    ):
+        interval = parse_structure(canonical[2:])
         if not isinstance(interval, Sequence) or len(interval.entries) != 2:
             return None
-        return Sequence(interval.opening, interval.closing, interval.entries, variable)
-    parts = _relation_parts(normalized)
+        return Sequence(interval.opening, interval.closing, interval.entries, canonical[0].text)
+    parts = _relation_parts(canonical)
     if parts is None:
         return None
     if len(parts) == 5:
@@ -367,23 +419,28 @@ def _entries_match(left: Entry, right: Entry) -> bool:
     return left == right
 
 
-def _nested_rows(normalized: str) -> list[list[str]] | None:
+def _nested_rows(canonical: list[Token]) -> list[list[list[Token]]] | None:
     """ "[[1, 2], [3, 4]]": a matrix written as a list of its rows, the cells of each."""
-    inner = normalized[1:-1].strip()
+    inner = strip(canonical[1:-1])
     if not (
-        normalized[:1] == "[" and normalized[-1:] == "]" and inner[:1] == "[" and inner[-1:] == "]"
+        len(canonical) >= 2
+        and _is_bracket(canonical[0], "[")
+        and _is_bracket(canonical[-1], "]")
+        and inner[:1]
+        and _is_bracket(inner[0], "[")
+        and _is_bracket(inner[-1], "]")
     ):
         return None
-    rows_text = split_top_level(normalized[1:-1], ",")
-    if rows_text is None:
+    rows_tokens = top_level_parts(canonical[1:-1], ",")
+    if rows_tokens is None:
         return None
-    rows = [row.strip() for row in rows_text]
-    if not all(row.startswith("[") and row.endswith("]") for row in rows):
+    rows = [strip(row) for row in rows_tokens]
+    if not all(row and _is_bracket(row[0], "[") and _is_bracket(row[-1], "]") for row in rows):
         return None
-    return [row[1:-1].split(",") for row in rows]
+    return [_split(row[1:-1], ",") for row in rows]
 
 
-def number_matrix(rows: list[list[str]]) -> Matrix | None:
+def number_matrix(rows: list[list[list[Token]]]) -> Matrix | None:
     """The matrix of these cells, when every cell is a number and the rows are one length."""
     parsed: list[tuple[ParsedNumber, ...]] = []
     for row in rows:
@@ -419,12 +476,13 @@ def vector_against(matrix: Matrix, other: Sequence) -> Sequence | None:
     return vector
 
 
-def vector_against_list(matrix: Matrix, listed: str) -> tuple[Sequence, Sequence] | None:
+def vector_against_list(matrix: Matrix, listed: list[Token]) -> tuple[Sequence, Sequence] | None:
     """A column or row vector against a bare list of exact numbers ("1, 2"; normalised), as
     Python and NumPy users write vectors: both as lists, the other's entries in the order
     written; None for a matrix that is no vector and for any other list."""
     vector = _as_tuple(matrix)
-    entries = _entries(listed) if listed[:1] not in ("(", "[", "\\") else None
+    first = listed[0].text[:1] if listed else ""
+    entries = _entries(listed) if first not in ("(", "[", "\\") else None
     if not isinstance(vector, Sequence) or entries is None or not all(map(exact_entry, entries)):
         return None
     return Sequence("[", "]", vector.entries), Sequence("[", "]", entries)
@@ -448,13 +506,13 @@ def sequences_equal(left: Sequence, right: Sequence) -> bool | None:
     return all(map(_entries_match, left.entries, right.entries))
 
 
-def union_parts(normalized: str) -> tuple[Sequence, ...] | None:
+def union_parts(canonical: list[Token]) -> tuple[Sequence, ...] | None:
     """ "(-\\infty,2)\\cup(3,\\infty)" -> its intervals, each two plain ends in brackets."""
-    if "\\cup" not in normalized:
+    if not any(token.is_command("\\cup") for token in canonical):
         return None
     parts: list[Sequence] = []
-    for text in normalized.split("\\cup"):
-        part = parse_structure(text.strip())
+    for tokens in _split(canonical, "\\cup"):
+        part = parse_structure(strip(tokens))
         if not isinstance(part, Sequence) or part.variable is not None or len(part.entries) != 2:
             return None
         parts.append(part)

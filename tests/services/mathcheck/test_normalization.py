@@ -6,8 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchmarks import bare_answers, fresh_pairs, fresh_pairs_2, fresh_pairs_3, math_corpus
 from services.mathcheck.comparison import Method, Verdict, equal
+from services.mathcheck.extraction import ExtractionPolicy, extract_answer
+from services.mathcheck.latex_tokens import join, tokenize
 from services.mathcheck.normalization import (
+    answer_tokens,
+    canonical_tokens,
     normalize_answer,
     numbers_match,
     parse_number,
@@ -18,7 +23,7 @@ from services.mathcheck.reading import read_normalized
 
 def quick_verdict(reference_norm: str, answer_norm: str) -> Verdict | None:
     """The typed verdict on two normalised answers; None where the symbolic engine decides."""
-    return equal(read_normalized(reference_norm), read_normalized(answer_norm))
+    return equal(read_normalized(tokenize(reference_norm)), read_normalized(tokenize(answer_norm)))
 
 
 @pytest.mark.parametrize(
@@ -332,3 +337,19 @@ def test_a_logarithm_is_not_a_list_of_its_base_and_argument() -> None:
 )
 def test_a_lone_lowercase_e_is_eulers_number_not_an_option(raw: str, normalized: str) -> None:
     assert normalize_answer(raw) == normalized
+
+
+def test_the_canonical_tokens_scan_back_into_themselves() -> None:
+    """The readers of a normalised answer read its canonical tokens instead of scanning its
+    canonical text: the two must be the same tokens, for every answer of the corpora."""
+    texts = {
+        text
+        for corpus in (math_corpus, bare_answers, fresh_pairs, fresh_pairs_2, fresh_pairs_3)
+        for case in corpus.CASES
+        for text in (case.reference, extract_answer(case.answer, ExtractionPolicy.LENIENT).answer)
+        if text is not None
+    }
+    for text in texts:
+        canonical = canonical_tokens(answer_tokens(text))
+        assert canonical == tokenize(join(canonical)), text
+        assert join(canonical) == normalize_answer(text), text

@@ -31,6 +31,7 @@ from services.mathcheck.answer_types import (
     Union,
     Word,
 )
+from services.mathcheck.latex_tokens import tokenize
 from services.mathcheck.reading import read, read_normalized
 
 
@@ -249,10 +250,10 @@ def test_everything_else_is_an_expression(text: str) -> None:
 
 
 def test_a_normalised_string_reads_as_its_type() -> None:
-    assert isinstance(read_normalized("3/4"), Number)
-    assert isinstance(read_normalized("B"), Choice)
-    assert isinstance(read_normalized("west"), Word)
-    assert isinstance(read_normalized("x+1"), Expr)
+    assert isinstance(read_normalized(tokenize("3/4")), Number)
+    assert isinstance(read_normalized(tokenize("B")), Choice)
+    assert isinstance(read_normalized(tokenize("west")), Word)
+    assert isinstance(read_normalized(tokenize("x+1")), Expr)
 
 
 @pytest.mark.parametrize("text", ["", " ", "=", "x =", "$$", "\\frac{", "%", "1/0"])
@@ -512,6 +513,45 @@ def test_a_ragged_matrix_is_no_matrix(text: str) -> None:
     assert not isinstance(read(text), Matrix)
 
 
+def _counted_scans(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts the tokenizer scans from now on (its caches and the reader's emptied)."""
+    scanned: list[str] = []
+    scan = latex_tokens._scan
+
+    def counted(written: str) -> Iterator[latex_tokens.Token]:
+        scanned.append(written)
+        return scan(written)
+
+    monkeypatch.setattr(latex_tokens, "_scan", counted)
+    latex_tokens._tokens.cache_clear()
+    reading.read.cache_clear()
+    return scanned
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\\{1, 2, 3\\}",
+        "\\{(1, 2), (3, 4)\\}",
+        "(0, 1]",
+        "x \\ge 5",
+        "-1 < x \\le 2",
+        "(-\\infty, 2) \\cup (3, \\infty)",
+        "\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}",
+        "[[1, 2], [3, 4]]",
+        "(\\sqrt{2}, \\pi]",
+    ],
+)
+def test_a_canonical_form_is_read_from_its_tokens_not_scanned_again(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sets, tuples, intervals, relations, unions and matrices are read from the tokens
+    normalisation gives: the answer's text is the one text scanned."""
+    scanned = _counted_scans(monkeypatch)
+    assert not isinstance(read(text), Expr)
+    assert scanned == [text]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -534,16 +574,7 @@ def test_an_answer_is_scanned_once_and_its_parts_are_read_from_its_tokens(
     text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every reader reads the answer's tokens; none scans the answer's text again."""
-    scanned: list[str] = []
-    scan = latex_tokens._scan
-
-    def counted(written: str) -> Iterator[latex_tokens.Token]:
-        scanned.append(written)
-        return scan(written)
-
-    monkeypatch.setattr(latex_tokens, "_scan", counted)
-    latex_tokens._tokens.cache_clear()
-    reading.read.cache_clear()
+    scanned = _counted_scans(monkeypatch)
     read(text)
     assert scanned.count(text) == 1
     # What is scanned again is text a pass rewrote, or a canonical form; never a part

@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 
 from services.mathcheck.comparison import equal
-from services.mathcheck.normalization import normalize_answer
+from services.mathcheck.latex_tokens import Token, tokenize
+from services.mathcheck.normalization import answer_tokens, canonical_tokens
 from services.mathcheck.reading import read_normalized
 from services.mathcheck.structures import (
     Matrix,
@@ -22,11 +23,14 @@ from services.mathcheck.structures import (
 )
 
 
+def _canonical(text: str) -> list[Token]:
+    """The tokens of ``text``'s canonical form, what the structures' readers read."""
+    return canonical_tokens(answer_tokens(text))
+
+
 def _equal(reference: str, answer: str) -> bool | None:
     """The structures read, compared by the rules of ``comparison.py``."""
-    verdict = equal(
-        read_normalized(normalize_answer(reference)), read_normalized(normalize_answer(answer))
-    )
+    verdict = equal(read_normalized(_canonical(reference)), read_normalized(_canonical(answer)))
     return None if verdict is None else verdict.equal
 
 
@@ -36,14 +40,14 @@ def test_split_top_level_keeps_nested_separators() -> None:
 
 
 def test_parsed_shapes() -> None:
-    assert parse_structure(normalize_answer("\\{1, 2, 3\\}")) == NumberSet(
+    assert parse_structure(_canonical("\\{1, 2, 3\\}")) == NumberSet(
         frozenset({Fraction(1), Fraction(2), Fraction(3)})
     )
-    interval = parse_structure(normalize_answer("(0, 1]"))
+    interval = parse_structure(_canonical("(0, 1]"))
     assert isinstance(interval, Sequence) and (interval.opening, interval.closing) == ("(", "]")
-    matrix = parse_structure(normalize_answer("\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}"))
+    matrix = parse_structure(_canonical("\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}"))
     assert isinstance(matrix, Matrix) and len(matrix.rows) == 2
-    assert parse_structure(normalize_answer("(\\sqrt{2}, 1)")) is None
+    assert parse_structure(_canonical("(\\sqrt{2}, 1)")) is None
 
 
 @pytest.mark.parametrize(
@@ -81,17 +85,17 @@ def test_structures_compared(reference: str, answer: str, expected: bool | None)
     [("(-\\infty,2)\\cup(3,\\infty)", 2), ("[0,1]\\cup[2,3]\\cup(4,5)", 3)],
 )
 def test_a_union_reads_as_its_intervals(text: str, count: int) -> None:
-    parts = union_parts(text)
+    parts = union_parts(tokenize(text))
     assert parts is not None and len(parts) == count
 
 
 @pytest.mark.parametrize("text", ["(0,1)", "[0,1]\\cup\\{5\\}", "(1,2,3)\\cup(4,5)", "x>1\\cupx<0"])
 def test_other_texts_are_no_union(text: str) -> None:
-    assert union_parts(text) is None
+    assert union_parts(tokenize(text)) is None
 
 
 def test_unions_whose_parts_meet_are_left_undecided() -> None:
-    left, right = union_parts("[0,1]\\cup[1,2]"), union_parts("[0,2]\\cup(5,6)")
+    left, right = union_parts(tokenize("[0,1]\\cup[1,2]")), union_parts(tokenize("[0,2]\\cup(5,6)"))
     assert left is not None and right is not None
     assert unions_equal(left, right) is None
     assert unions_equal(right, right) is True
