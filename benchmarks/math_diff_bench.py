@@ -31,8 +31,8 @@ optional ``"settings"`` the source's test ran with, kept for reading only, and a
 answer is): the same comparison, one category per source; it writes
 ``benchmarks/results/math_outside_bench.json``, saying where the pairs came from (they are
 other projects' test data and are not vendored here).
-Usage: ``python benchmarks/math_diff_bench.py [--corpus main|bare|fresh|fresh2 | --pairs FILE]
-[--rounds 3] [--batch 256] [--pool N]``.
+Usage: ``python benchmarks/math_diff_bench.py [--corpus main|bare|fresh|fresh2|fresh4 |
+--pairs FILE] [--rounds 3] [--batch 256] [--pool N]``.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import bare_answers, fresh_pairs, fresh_pairs_2, math_corpus
+from benchmarks import bare_answers, fresh_pairs, fresh_pairs_2, fresh_pairs_4, math_corpus
 from benchmarks.math_corpus import Case
 from harness.service import ServiceProcess
 from services.mathcheck.warm_up_set import WARM_UP_ANSWERS, WARM_UP_PAIRS
@@ -270,6 +270,7 @@ CORPORA = {
     "bare": (bare_answers, "math_bare_bench.json"),
     "fresh": (fresh_pairs, "math_fresh_bench.json"),
     "fresh2": (fresh_pairs_2, "math_fresh2_bench.json"),
+    "fresh4": (fresh_pairs_4, "math_fresh4_bench.json"),
 }
 
 
