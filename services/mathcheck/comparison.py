@@ -23,10 +23,10 @@ sends the leaves to the symbolic engine (``checker.py``); ``equal`` is the verdi
 | option with its value, anything else | its value (``(C) 12`` against ``12`` is ``12``) |
 | number in a base, the same digits without the base | those digits (``1011_2`` against ``1011``) |
 | number in a base, anything else | its value (``1011_2`` is ``11``) |
-| named values, named values of the same names | both as tuples in the first one's order |
-| named values, a tuple or list of as many | both as tuples in the order written |
-| solutions of a system, solutions of a system | both lists of tuples in the first group's order |
-| solutions of a system, a list of tuples | the groups as tuples in the first group's order |
+| named values, named values of the same names | both as tuples in the names' order |
+| named values, a tuple or list of as many | both as tuples in the names' order |
+| solutions of a system, solutions of a system | both lists of tuples in the names' order |
+| solutions of a system, a list of tuples | the groups as tuples in the names' order |
 | ``\\pm``, a list of answers | its two values (``\\pm 3`` against ``3, -3`` is ``3, -3``) |
 | ``\\pm``, another ``\\pm`` | the two values of each (``\\frac{4 \\pm 2}{2}`` is ``2 \\pm 1``) |
 | angle in degrees, an answer with a ``\\pi`` | the angle in radians: ``\\frac{\\pi}{6}`` |
@@ -369,16 +369,25 @@ def _named_and_other(named: Named, other: Answer) -> Pair:
     """Named values against named values name by name, and against a tuple or a list of as
     many values in the order written: "a = 2, b = 3" is "(a, b) = (2, 3)" and "(2, 3)", but
     not "(3, 2)" nor "b = 2, a = 3"."""
-    ours = [value for _, value in named.values]
+    values = dict(named.values)
+    ours = [values[name] for name in _name_order(list(values))]
     if isinstance(other, Named):
         theirs = dict(other.values)
-        if set(theirs) != {name for name, _ in named.values}:
+        if set(theirs) != set(values):
             return named.written, other.written
-        return _tuple(ours), _tuple([theirs[name] for name, _ in named.values])
+        return _tuple(ours), _tuple([theirs[name] for name in _name_order(list(values))])
     entries = tuple_entries(other.canonical)
     if entries is None or len(entries) != len(ours):
         return named.written, other
     return _tuple(ours), _tuple(entries)
+
+
+def _name_order(names: list[str]) -> list[str]:
+    """The order a tuple of these unknowns is written in: one-letter names alphabetically
+    ("b = 2, a = 3" is (a, b) = (3, 2)); else the order written."""
+    if all(len(name) == 1 and name.isascii() and name.islower() for name in names):
+        return sorted(names)
+    return names
 
 
 def _tuple(values: list[str]) -> Answer:
@@ -393,7 +402,7 @@ def _groups_and_other(grouped: Groups, other: Answer) -> Pair:
     """Solutions of a system against solutions of a system of the same unknowns (maybe
     written in a way the reader leaves an expression: "p=4,q=9andp=8,q=3"), or against a
     list of tuples: each group as a tuple in the first's name order, the groups a list."""
-    order = [name for name, _ in grouped.groups[0]]
+    order = _name_order([name for name, _ in grouped.groups[0]])
     theirs = other.groups if isinstance(other, Groups) else _expression_groups(other)
     if theirs is not None and {name for name, _ in theirs[0]} == set(order):
         return _listed(grouped.groups, order), _listed(theirs, order)

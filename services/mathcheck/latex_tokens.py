@@ -192,22 +192,29 @@ def is_letter(token: Token) -> bool:
 
 
 def name_end(tokens: list[Token], index: int) -> int | None:
-    """The end of the name of an unknown at ``index``: "x", "x_1", "x_{12}"; None if none."""
+    """The end of the name of an unknown at ``index``: "x", "x_1", "x_{12}", "f_{\\min}";
+    None if none."""
     if index >= len(tokens) or not is_letter(tokens[index]):
         return None
     index += 1
     if index < len(tokens) and tokens[index].is_symbol("_"):
         position = index + 1
-        if position < len(tokens) and tokens[position].is_symbol("{"):
-            position += 1
+        braced = position < len(tokens) and tokens[position].is_symbol("{")
+        position += braced
         start = position
         while position < len(tokens) and (
-            tokens[position].kind in (Kind.WORD, Kind.DIGITS) or tokens[position].is_symbol("_")
+            tokens[position].kind in (Kind.WORD, Kind.DIGITS)
+            or tokens[position].is_symbol("_")
+            or (braced and tokens[position].is_command(*_INDEX_COMMANDS))
         ):
             position += 1
         if position > start:
             index = position + (position < len(tokens) and tokens[position].is_symbol("}"))
     return index
+
+
+# The commands an index names in a name: "f_{\\min}", "A_{\\max}".
+_INDEX_COMMANDS = ("\\min", "\\max")
 
 
 def is_word(tokens: list[Token], index: int, *words: str) -> bool:

@@ -280,12 +280,16 @@ def _opens_text(tokens: list[Token]) -> bool:
 
 
 def _without_qualifier(tokens: list[Token]) -> list[Token]:
-    """ "4 (when x = 2)", "4 \\text{(attained at x = 2)}": the remark in parentheses at the
-    end that says where the answer holds is not part of it."""
+    """ "4 (when x = 2)", "4 \\text{(attained at x = 2)}", "4 \\text{(at } x = 2\\text{)}":
+    the remark in parentheses at the end that says where the answer holds is not part of
+    it."""
     body = rstrip(tokens)
-    if not body or not body[-1].is_symbol(")"):
+    closing = len(body) - 1
+    if closing > 2 and body[-1].is_symbol("}") and _opens_text(body[:-2]):
+        closing -= 1  # "4 \\text{(at } x = 2\\text{)}": the parenthesis closes in text
+    if closing < 0 or not body[closing].is_symbol(")"):
         return tokens
-    opening = len(body) - 2
+    opening = closing - 1
     while opening >= 0 and not any(mark in body[opening].text for mark in "()"):
         opening -= 1
     if opening < 0 or not body[opening].is_symbol("("):
@@ -493,6 +497,35 @@ def _degrees_dropped(tokens: list[Token]) -> list[Token]:
             continue
         if not token.is_command("\\degree", "\\circ"):
             kept.append(token)
+        index += 1
+    return kept
+
+
+def _raised_ordinal(tokens: list[Token]) -> list[Token]:
+    """ "3^{\\text{rd}}", "21^{st}", "4^\\text{th}": an ordinal's suffix raised is the
+    ordinal written on the line ("3rd")."""
+    if not any(token.is_symbol("^") for token in tokens):
+        return tokens
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        suffix = index + 2
+        braced = suffix < len(tokens) and tokens[suffix].is_symbol("{")
+        suffix += braced
+        end = suffix + 1 + braced
+        if (
+            token.kind is Kind.DIGITS
+            and tokens[index + 1 : index + 2] == [symbol("^")]
+            and end <= len(tokens)
+            and tokens[suffix].kind is Kind.WORD
+            and digit_ordinal(token.text + tokens[suffix].text) is not None
+            and (not braced or tokens[end - 1].is_symbol("}"))
+        ):
+            kept.extend((token, tokens[suffix]))
+            index = end
+            continue
+        kept.append(token)
         index += 1
     return kept
 
@@ -1131,7 +1164,7 @@ def canonical_tokens(written: list[Token]) -> list[Token]:
     tokens = _spacing_as_space(_ellipsis(_thin_thousands(tokens)))
     for _ in range(3):  # \text{\textbf{x}} unwraps in two passes
         tokens = unwrap(tokens, _WRAPPERS)
-    tokens = _symbols_dropped(_degrees_dropped(tokens))
+    tokens = _raised_ordinal(_symbols_dropped(_degrees_dropped(tokens)))
     if tokens is not written:  # what was taken out may join what was around it
         tokens = rescan(tokens)
     tokens = _equals_word(tokens)

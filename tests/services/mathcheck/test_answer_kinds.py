@@ -1,7 +1,8 @@
-"""The kinds of answers issue #36 names, each rule tested both ways round with near-misses:
+"""Kinds of answers read, each rule tested both ways round with near-misses:
 functions with a renamed argument, "at least / at most / exactly X", repeating decimals,
-exact values that differ by a tiny amount, a pair of ``\\pm``, and responses cut off before
-their final answer."""
+exact values that differ by a tiny amount, a pair of ``\\pm``, responses cut off before
+their final answer, lists joined by words, amounts in two units, residues, points against
+sets, ordinals with a raised suffix, names indexed by min or max, remarks closed in text."""
 
 from __future__ import annotations
 
@@ -615,5 +616,60 @@ def test_a_congruence_keeps_its_modulus() -> None:
     ],
 )
 def test_a_point_is_the_set_of_that_one_point(reference: str, answer: str, expected: bool) -> None:
+    assert _judged(reference, answer) is expected
+    assert _judged(answer, reference) is expected
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("3", "3^{\\text{rd}}", True),
+        ("3", "3^{rd}", True),
+        ("21", "21^{st}", True),
+        ("4", "4^\\text{th}", True),
+        ("10", "10^{\\mathrm{th}}", True),
+        ("4", "3^{\\text{rd}}", False),
+        ("9", "3^{2}", True),  # a power stays a power
+        ("3", "3^{2}", False),
+        ("4", "3^{rd} + 1", False),  # an ordinal in a sum is no number
+    ],
+)
+def test_an_ordinal_with_its_suffix_raised_is_its_number(
+    reference: str, answer: str, expected: bool
+) -> None:
+    assert _judged(reference, answer) is expected
+    assert _judged(answer, reference) is expected
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("-4", "f_{\\min} = -4", True),
+        ("12", "A_{\\max} = 12", True),
+        ("-4", "f_{\\min} = 4", False),
+        ("-4", "f_{\\min} = -4 + 1", False),
+    ],
+)
+def test_a_name_indexed_by_min_or_max_is_no_part_of_the_answer(
+    reference: str, answer: str, expected: bool
+) -> None:
+    assert _judged(reference, answer) is expected
+    assert _judged(answer, reference) is expected
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("-4", "-4 \\ \\text{(at } x = 1\\text{)}", True),
+        ("-4", "-4 \\text{ (when } x = 1\\text{)}", True),
+        ("-4", "-4 \\text{ (attained at } x = 1\\text{)}", True),
+        ("4", "-4 \\ \\text{(at } x = 1\\text{)}", False),
+        ("-4", "-4 \\text{(at } x = 1\\text{)} + 2", False),  # the remark is not at the end
+        ("-4", "-4 \\text{ (plus } x\\text{)}", False),  # not a remark word
+    ],
+)
+def test_a_remark_in_parentheses_closed_in_text_is_no_part_of_the_answer(
+    reference: str, answer: str, expected: bool
+) -> None:
     assert _judged(reference, answer) is expected
     assert _judged(answer, reference) is expected
