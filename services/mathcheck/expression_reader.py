@@ -26,6 +26,7 @@ braced    := "{" sum "}" | one digit | one letter
 times     := "\\cdot" | "\\times" | "*"
 fraction  := "\\frac" | "\\dfrac" | "\\tfrac" | "\\cfrac"
 function  := "\\sin" | "\\cos" | "\\tan" | "\\sec" | "\\csc" | "\\cot" | "\\ln" | "\\exp"
+           | "\\arcsin" | "\\arccos" | "\\arctan"
            | "sin" | "cos" | "tan" | "exp" | "ln" | "sqrt"
 power-of-function := "^" (digit | "{" number "}")     a whole number from 2 up
 argument  := "(" sum ")" | "{" sum "}" (after a command)
@@ -41,7 +42,8 @@ probe's: a decimal (its rounding is the symbolic engine's or ``numeric_probe.rou
 to judge); a relation; a function without parentheses (``\\cos 2x``); ``\\log`` without a
 base (``ENGINE`` reads these four as math-verify's parser does). In any notation: a set or
 a list; a subscript other than a logarithm's base; an absolute value, a prime, a percent;
-scientific notation (``1e-3`` is not 1·e − 3); ``a/bc``; ``x^23``; ``\\sin^{-1}``; a whole
+scientific notation (``1e-3`` is not 1·e − 3); ``a/bc``; ``x^23``; ``\\sin^{-1}`` (but in
+the engine's notation: the inverse); a whole
 number before a fraction (``2\\frac{1}{2}``: a mixed number to some, a product to
 others); a value undefined somewhere (``\\frac{1}{0}``, ``\\ln(0)``); a number written
 with an exponent above 1,000, a factorial or binomial of more than 500, or an exact power
@@ -95,12 +97,21 @@ _FUNCTIONS: dict[str, Any] = {
     "\\cot": sympy.cot,
     "\\ln": sympy.log,
     "\\exp": sympy.exp,
+    "\\arcsin": sympy.asin,
+    "\\arccos": sympy.acos,
+    "\\arctan": sympy.atan,
     "sqrt": sympy.sqrt,
     "sin": sympy.sin,
     "cos": sympy.cos,
     "tan": sympy.tan,
     "exp": sympy.exp,
     "ln": sympy.log,
+}
+# ``\\sin^{-1}``: the inverse function, in the engine's notation.
+_INVERSES: dict[str, Any] = {
+    "\\sin": sympy.asin,
+    "\\cos": sympy.acos,
+    "\\tan": sympy.atan,
 }
 _FRACTIONS = ("\\frac", "\\dfrac", "\\tfrac", "\\cfrac")
 _CONSTANTS = ("\\pi", "pi")
@@ -137,7 +148,9 @@ class Notation:
       imaginary unit, by the wrapper, to that parser) and not before parentheses; a number
       wrapped is not read (``\\text{5}`` is an unknown named 5 to that parser);
     * ``no_calls``: a one-letter name before a number in parentheses (``f(2)``, ``y(1)``)
-      is not read: that parser reads a function applied, where ``x(x+1)`` is a product.
+      is not read: that parser reads a function applied, where ``x(x+1)`` is a product;
+    * ``inverse_functions``: ``\\sin^{-1}``, ``\\cos^{-1}``, ``\\tan^{-1}`` as the inverse
+      functions (``\\arcsin``...), not as a reciprocal.
     """
 
     decimals: bool = False
@@ -148,6 +161,7 @@ class Notation:
     greek: bool = False
     wrapped_letters: bool = False
     no_calls: bool = False
+    inverse_functions: bool = False
 
 
 PLAIN = Notation()
@@ -159,6 +173,7 @@ ENGINE = Notation(
     greek=True,
     wrapped_letters=True,
     no_calls=True,
+    inverse_functions=True,
 )
 _WRAPPERS = ("\\text", "\\mathrm", "\\mathbf")
 # The small Greek letters read as unknowns in the engine's notation.
@@ -376,7 +391,9 @@ class _Parser:
             return sympy.pi
         if text in _FUNCTIONS or (text == "\\log" and self._bare_log()):
             function = _FUNCTIONS.get(text) or self._logarithm_without_base()
-            power = self._function_power()
+            power = self._function_power(text)
+            if power == -1:
+                function, power = _INVERSES[text], None
             value = _defined(function(self._argument(text)))
             return value if power is None else _power(value, sympy.Integer(power))
         if kind == "command" and not (self.notation.greek and text[1:] in _GREEK):
@@ -504,15 +521,21 @@ class _Parser:
             raise Unreadable("a logarithm's argument")
         return _defined(sympy.log(argument, base))
 
-    def _function_power(self) -> int | None:
+    def _function_power(self, name: str) -> int | None:
         """The power written between a function and its argument, a whole number from 2 up:
-        ``\\tan^2(y)`` is tan(y)²; ``\\sin^{-1}`` (the inverse) and ``\\sin^1`` are not read."""
+        ``\\tan^2(y)`` is tan(y)²; ``\\sin^1`` is not read, nor ``\\sin^{-1}`` (-1: the
+        inverse) but in the engine's notation, for sine, cosine and tangent."""
         if self.peek() != ("op", "^"):
             return None
         self.take()
         braced = self.peek() == ("op", "{")
         if braced:
             self.take()
+        if braced and self.peek() == ("op", "-") and self._inverse_of(name):
+            self.take()
+            self.take("1")
+            self.take("}")
+            return -1
         token = self.peek()
         if token is None or token[0] != "number" or (not braced and len(token[1]) != 1):
             raise Unreadable("power of a function")
@@ -522,6 +545,11 @@ class _Parser:
         if int(token[1]) < 2:
             raise Unreadable("power of a function")
         return int(token[1])
+
+    def _inverse_of(self, name: str) -> bool:
+        """Whether ``^{-1}`` after ``name`` is read as its inverse (``\\tan^{-1} 2`` is
+        arctan 2, as math-verify's parser reads it)."""
+        return self.notation.inverse_functions and name in _INVERSES
 
     def _argument(self, name: str) -> Any:
         """A function's argument: in parentheses, or braces after a command; without them,

@@ -106,6 +106,10 @@ def test_a_whole_number_before_a_fraction_is_not_read() -> None:
         ("\\ln 2 + 1", sympy.log(2) + 1),
         ("\\ln \\sqrt{3}", sympy.log(sympy.sqrt(3))),
         ("e^{\\ln 5}", sympy.Integer(5)),
+        ("\\arctan 2", sympy.atan(2)),
+        ("\\tan^{-1} 2", sympy.atan(2)),
+        ("\\cos^{-1} \\frac{1}{3}", sympy.acos(sympy.Rational(1, 3))),
+        ("\\sin^{-1} x", sympy.asin(x)),
     ],
 )
 def test_the_engines_notation_reads_decimals_relations_and_loose_arguments(
@@ -140,6 +144,7 @@ def test_a_decimal_is_its_exact_rational() -> None:
         ),  # one relation, two sides
         *("\\sin x \\cdot y", "\\sin x / 2", "\\sin", "\\sin -x", "\\sin 2\\frac{\\pi}{3}"),
         *("\\log 100", "\\log(2)"),  # without a base, only where its meaning is set
+        *("\\cos^{-2}(2)", "\\sec^{-1} 2", "\\sin^{-1.5} 2"),  # no inverse function
     ],
 )
 def test_what_the_engines_notation_is_unsure_of_is_not_read(text: str) -> None:
@@ -207,3 +212,11 @@ def test_one_wrapped_letter_is_that_letter_in_the_engines_notation() -> None:
     for text in ("\\text{5}", "\\text{e}", "\\mathrm{i}", "\\text{ab}", "\\text{x}(1)"):
         assert read_expression(text, notation=ENGINE) is None
     assert read_expression("\\text{x}") is None  # not in the plain grammar
+
+
+def test_an_inverse_function_is_read_where_its_name_says_it() -> None:
+    """``\\arctan(2)`` in any notation; ``\\tan^{-1}(2)`` only in the engine's (the
+    numeric probe's plain grammar leaves the reciprocal reading open)."""
+    named = read_expression("\\arctan(2)")
+    assert named is not None and named.value == sympy.atan(2)
+    assert read_expression("\\tan^{-1}(2)") is None
