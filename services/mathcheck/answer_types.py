@@ -7,7 +7,7 @@ are the same are the same answer, and the pair of canonical forms keys the verdi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from services.mathcheck.normalization import ParsedNumber
@@ -92,6 +92,8 @@ class Based:
 
     digits: str
     value: int
+    # The digits read without the base (``1011``): what the digits written alone are.
+    written: Answer
     canonical: str
 
 
@@ -118,10 +120,9 @@ class PlusMinus:
 @dataclass(frozen=True)
 class Named:
     """Values named, each unknown once: ``a = 2, b = 3``, ``(a, b) = (2, 3)``. The names in
-    the order written and the text of each value (read as a tuple when compared), and the
-    text read as written."""
+    the order written and the value of each, read, and the text read as written."""
 
-    values: tuple[tuple[str, str], ...]
+    values: NamedValues
     written: Answer
     canonical: str
 
@@ -130,7 +131,7 @@ class Named:
 class Groups:
     """Solutions of a system, the same names in each: ``x = 1, y = 2 or x = 3, y = 4``."""
 
-    groups: tuple[tuple[tuple[str, str], ...], ...]
+    groups: tuple[NamedValues, ...]
     written: Answer
     canonical: str
 
@@ -183,6 +184,8 @@ class Set:
 
     items: tuple[Answer, ...]
     canonical: str
+    # Written in braces; else a bare list, which stands for a tuple against named values.
+    braced: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -193,6 +196,8 @@ class Numbers:
 
     values: NumberSet
     canonical: str
+    # Written in braces; else a bare list, which stands for a tuple against named values.
+    braced: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -277,6 +282,9 @@ Answer = (
     | Expr
 )
 
+# Named values: each name, and its value read.
+NamedValues = tuple[tuple[str, Answer], ...]
+
 __all__ = [
     "Angle",
     "Answer",
@@ -290,6 +298,7 @@ __all__ = [
     "Labelled",
     "Matrix",
     "Named",
+    "NamedValues",
     "Number",
     "Numbers",
     "Options",

@@ -93,6 +93,7 @@ from services.mathcheck.answer_types import (
     Labelled,
     Matrix,
     Named,
+    NamedValues,
     Number,
     Numbers,
     Options,
@@ -112,14 +113,10 @@ from services.mathcheck.numeric_probe import probe, rounds_to, unknowns
 from services.mathcheck.reading import (
     has_plus_minus,
     mentions_pi,
-    read,
-    read_normalized,
-    tuple_entries,
-    tuple_list,
 )
 from services.mathcheck.structures import (
     NumberSet,
-    assignment_groups,
+    Sequence,
     exact_entry,
     matrices_equal,
     same_terms,
@@ -336,7 +333,6 @@ def _distinct(parts: Iterable[Decision]) -> tuple[Decision, ...]:
 
 
 Pair = tuple[Answer, Answer]
-NamedValues = tuple[tuple[str, str], ...]
 
 
 def _labelled_and_other(labelled: Labelled, other: Answer) -> Pair:
@@ -355,7 +351,7 @@ def _based_and_other(based: Based, other: Answer) -> Pair:
     if isinstance(other, Based):
         return _integer(based.value), _integer(other.value)
     if other.canonical.upper() == based.digits.upper():
-        return read_normalized(tokenize(based.digits)), other
+        return based.written, other
     return _integer(based.value), other
 
 
@@ -367,19 +363,21 @@ def _integer(value: int) -> Number:
 
 def _named_and_other(named: Named, other: Answer) -> Pair:
     """Named values against named values name by name, and against a tuple or a list of as
-    many values in the order written: "a = 2, b = 3" is "(a, b) = (2, 3)" and "(2, 3)", but
+    many values in the names' order: "a = 2, b = 3" is "(a, b) = (2, 3)" and "(2, 3)", but
     not "(3, 2)" nor "b = 2, a = 3"."""
     values = dict(named.values)
-    ours = [values[name] for name in _name_order(list(values))]
+    order = _name_order(list(values))
     if isinstance(other, Named):
         theirs = dict(other.values)
         if set(theirs) != set(values):
             return named.written, other.written
-        return _tuple(ours), _tuple([theirs[name] for name in _name_order(list(values))])
-    entries = tuple_entries(other.canonical)
-    if entries is None or len(entries) != len(ours):
+        return _tuple_of([values[name] for name in order]), _tuple_of(
+            [theirs[name] for name in order]
+        )
+    listed = _as_tuple(other, len(order))
+    if listed is None:
         return named.written, other
-    return _tuple(ours), _tuple(entries)
+    return _tuple_of([values[name] for name in order]), listed
 
 
 def _name_order(names: list[str]) -> list[str]:
@@ -390,35 +388,75 @@ def _name_order(names: list[str]) -> list[str]:
     return names
 
 
-def _tuple(values: list[str]) -> Answer:
-    return read(_tuple_text(values))
+def _tuple_of(items: list[Answer]) -> Answer:
+    """Answers as the tuple of them, typed as a tuple written is read: of plain numbers,
+    its ends (``Interval``); else its items (``Seq``)."""
+    shown = "(" + ", ".join(item.canonical for item in items) + ")"
+    numbers = [item.parsed for item in items if isinstance(item, Number)]
+    if len(numbers) == len(items) and not any(number.percent for number in numbers):
+        return Interval(Sequence("(", ")", tuple(numbers)), shown)
+    return Seq("(", ")", tuple(items), shown)
 
 
-def _tuple_text(values: list[str]) -> str:
-    return "(" + ", ".join(values) + ")"
+def _as_tuple(other: Answer, arity: int) -> Answer | None:
+    """The tuple of ``arity`` entries ``other`` writes, in parentheses or as a bare list
+    ("2, 3"); None for anything else."""
+    if isinstance(other, Interval) and other.ends.variable is None:
+        ends = other.ends
+        shape = (ends.opening, ends.closing, len(ends.entries))
+        return other if shape == ("(", ")", arity) else None
+    if isinstance(other, Seq):
+        return (
+            other if (other.opening, other.closing, len(other.items)) == ("(", ")", arity) else None
+        )
+    if isinstance(other, Numbers) and not other.braced and len(other.values.listed) == arity:
+        entries = [entry for entry in other.values.listed if isinstance(entry, ParsedNumber)]
+        if len(entries) != arity:
+            return None
+        return Interval(Sequence("(", ")", tuple(entries)), other.canonical)
+    if isinstance(other, Set) and not other.braced and len(other.items) == arity:
+        return _tuple_of(list(other.items))
+    return None
 
 
 def _groups_and_other(grouped: Groups, other: Answer) -> Pair:
-    """Solutions of a system against solutions of a system of the same unknowns (maybe
-    written in a way the reader leaves an expression: "p=4,q=9andp=8,q=3"), or against a
-    list of tuples: each group as a tuple in the first's name order, the groups a list."""
+    """Solutions of a system against solutions of a system of the same unknowns, or
+    against a list of tuples: each group as a tuple in the names' order, the groups a
+    list."""
     order = _name_order([name for name, _ in grouped.groups[0]])
-    theirs = other.groups if isinstance(other, Groups) else _expression_groups(other)
-    if theirs is not None and {name for name, _ in theirs[0]} == set(order):
-        return _listed(grouped.groups, order), _listed(theirs, order)
-    if isinstance(other, Groups) or tuple_list(other.canonical, len(order)) is None:
-        return grouped.written, (other.written if isinstance(other, Groups) else other)
-    return _listed(grouped.groups, order), other
+    if isinstance(other, Groups):
+        if {name for name, _ in other.groups[0]} != set(order):
+            return grouped.written, other.written
+        return _list_of(grouped.groups, order), _list_of(other.groups, order)
+    if not _lists_tuples(other, len(order)):
+        return grouped.written, other
+    return _list_of(grouped.groups, order), other
 
 
-def _expression_groups(other: Answer) -> tuple[NamedValues, ...] | None:
-    """The solutions of a system an expression lists, two groups or more; else None."""
-    groups = assignment_groups(tokenize(other.canonical)) if isinstance(other, Expr) else None
-    return groups if groups is not None and len(groups) > 1 else None
+def _list_of(groups: tuple[NamedValues, ...], order: list[str]) -> Answer:
+    """Groups of named values as the list of their tuples, typed as such a list written is
+    read: of exact numbers, the set of the points (``Numbers``); else a ``Set``."""
+    tuples = [_tuple_of([dict(group)[name] for name in order]) for group in groups]
+    shown = ", ".join(item.canonical for item in tuples)
+    points = [
+        tuple(entry.value for entry in item.ends.entries if isinstance(entry, ParsedNumber))
+        for item in tuples
+        if isinstance(item, Interval) and all(map(exact_entry, item.ends.entries))
+    ]
+    if len(points) == len(tuples):
+        return Numbers(NumberSet(frozenset(points)), shown)
+    return Set(tuple(tuples), shown)
 
 
-def _listed(groups: tuple[NamedValues, ...], order: list[str]) -> Answer:
-    return read(", ".join(_tuple_text([dict(group)[name] for name in order]) for group in groups))
+def _lists_tuples(other: Answer, arity: int) -> bool:
+    """Whether ``other`` is a bare list of tuples of ``arity`` entries: "(1, 2), (3, 4)"."""
+    if isinstance(other, Numbers) and not other.braced:
+        return len(other.values.listed) > 1 and all(
+            isinstance(point, tuple) and len(point) == arity for point in other.values.listed
+        )
+    if isinstance(other, Set) and not other.braced and len(other.items) > 1:
+        return all(_as_tuple(item, arity) is item for item in other.items)
+    return False
 
 
 def _plus_minus_and_other(signed: PlusMinus, other: Answer) -> Pair:
@@ -534,11 +572,9 @@ def _vector_and_tuple(matrix: Matrix, other: Seq | Interval) -> Pair | None:
 def _vector_and_list(matrix: Matrix, other: Numbers) -> Pair | None:
     """A vector against a bare list of exact numbers is its entries against the list's, in
     the order written: "0.5, 1" is the column (1/2, 1), not (1, 1/2)."""
-    lists = (
-        None
-        if matrix.cells is None
-        else vector_against_list(matrix.cells, tokenize(other.canonical))
-    )
+    if matrix.cells is None or other.braced:
+        return None
+    lists = vector_against_list(matrix.cells, other.values.listed)
     if lists is None:
         return None
     return Interval(lists[0], matrix.canonical), Interval(lists[1], other.canonical)

@@ -32,6 +32,7 @@ from services.mathcheck.answer_types import (
     Labelled,
     Matrix,
     Named,
+    NamedValues,
     Number,
     Numbers,
     Options,
@@ -81,7 +82,6 @@ from services.mathcheck.structures import (
     matrix_rows,
     number_matrix,
     parse_structure,
-    split_top_level,
     union_parts,
 )
 from services.mathcheck.units import read_quantity
@@ -310,10 +310,7 @@ def _starts_qualifier(tokens: list[Token], index: int) -> bool:
     )
 
 
-NamedValues = tuple[tuple[str, str], ...]
-
-
-def _assignment(tokens: list[Token]) -> tuple[str, str] | None:
+def _assignment(tokens: list[Token]) -> tuple[str, list[Token]] | None:
     """ "x_1 = 2" -> ("x_1", "2"): a name and the one value it is given."""
     part = strip(tokens)
     end = name_end(part, 0)
@@ -325,7 +322,7 @@ def _assignment(tokens: list[Token]) -> tuple[str, str] | None:
         return None
     if any(token.is_symbol("=") for token in value):
         return None
-    return join(part[:end]), join(value)
+    return join(part[:end]), value
 
 
 def _and_as_comma(tokens: list[Token]) -> list[Token]:
@@ -367,7 +364,7 @@ def _text_word_end(tokens: list[Token], index: int, *words: str) -> int | None:
     return None
 
 
-def _named_tuple(tokens: list[Token]) -> NamedValues | None:
+def _named_tuple(tokens: list[Token]) -> list[tuple[str, list[Token]]] | None:
     """ "(a, b) = (2, 3)" -> (("a", "2"), ("b", "3"))."""
     index = skip_spaces(tokens, 0)
     if index >= len(tokens) or not tokens[index].is_symbol("("):
@@ -393,24 +390,25 @@ def _named_tuple(tokens: list[Token]) -> NamedValues | None:
     parts = top_level_parts(values[1:-1], ",")
     if parts is None or len(parts) != len(names):
         return None
-    return tuple(zip(names, (join(strip(part)) for part in parts), strict=True))
+    return list(zip(names, (strip(part) for part in parts), strict=True))
 
 
 def _named_values(tokens: list[Token]) -> NamedValues | None:
-    """ "a = 2, b = 3" and "(a, b) = (2, 3)" -> (("a", "2"), ("b", "3")); distinct names only."""
+    """ "a = 2, b = 3" and "(a, b) = (2, 3)" -> (("a", 2), ("b", 3)), each value read;
+    distinct names only."""
     pairs = _named_tuple(tokens)
     if pairs is None:
         parts = top_level_parts(_and_as_comma(tokens), ",")
         if parts is None or len(parts) < 2:
             return None
         assignments = [_assignment(part) for part in parts]
-        if any(assignment is None for assignment in assignments):
+        pairs = [assignment for assignment in assignments if assignment is not None]
+        if len(pairs) != len(assignments):
             return None
-        pairs = tuple(assignment for assignment in assignments if assignment is not None)
     distinct = {name for name, _ in pairs}
     if len(distinct) != len(pairs) or len({name[0] for name in distinct}) == 1:
         return None  # "x = 1, x = 2" and "x_1 = 1, x_2 = 2" list the roots of one unknown
-    return pairs
+    return tuple((name, _read(without_delimiters(value))) for name, value in pairs)
 
 
 def _named(tokens: list[Token]) -> Named | None:
@@ -466,7 +464,7 @@ def _groups(tokens: list[Token]) -> Groups | None:
         return None
     groups: list[NamedValues] = []
     for segment in segments:
-        group = _named_values(without_delimiters(segment))
+        group = _named_values(without_spacing(without_delimiters(segment)))
         if group is None:
             return None
         groups.append(group)
@@ -474,31 +472,6 @@ def _groups(tokens: list[Token]) -> Groups | None:
         return None
     written = _written(tokens)
     return Groups(tuple(groups), written, written.canonical)
-
-
-def tuple_entries(canonical: str) -> list[str] | None:
-    """ "(2,3)" or "2,3" -> ["2", "3"]: the entries of a tuple or a bare list."""
-    if canonical.startswith("(") and canonical.endswith(")"):
-        canonical = canonical[1:-1]
-    if "=" in canonical:
-        return None
-    parts = split_top_level(canonical, ",")
-    if parts is None or len(parts) < 2:
-        return None
-    return [part.strip() for part in parts]
-
-
-def tuple_list(canonical: str, arity: int) -> list[str] | None:
-    """ "(3,4),(1,2)" -> ["(3,4)", "(1,2)"] when every tuple has ``arity`` entries."""
-    parts = split_top_level(canonical, ",")
-    if parts is None or len(parts) < 2:
-        return None
-    tuples = [part.strip() for part in parts]
-    for item in tuples:
-        entries = split_top_level(item[1:-1], ",") if item[:1] + item[-1:] == "()" else None
-        if entries is None or len(entries) != arity:
-            return None
-    return tuples
 
 
 _PLUS_MINUS = ("\\pm", "±")
@@ -623,7 +596,8 @@ def _based(written: list[Token]) -> Based | None:
         value = int(digits, base)
     except ValueError:
         return None
-    return Based(digits, value, f"{digits.upper()}_{{{base}}}")
+    alone = read_normalized(tokens[:end])
+    return Based(digits, value, alone, f"{digits.upper()}_{{{base}}}")
 
 
 _ZERO = [Token(Kind.DIGITS, "0")]
@@ -926,7 +900,7 @@ def _structure(canonical: list[Token], text: str) -> Interval | Relation | Numbe
     or bare list of exact numbers (``structures.py`` reads them; a matrix is ``_matrix``'s)."""
     structure = parse_structure(canonical)
     if isinstance(structure, NumberSet):
-        return Numbers(structure, text)
+        return Numbers(structure, text, _braced(canonical))
     if not isinstance(structure, Sequence):
         return None
     interval = Interval(replace(structure, variable=None), text)
@@ -965,7 +939,7 @@ def _collection(canonical: list[Token], text: str) -> Seq | Set | None:
         return None
     if parse_structure(canonical) is not None:
         return None
-    braced = len(canonical) >= 2 and canonical[0].text == "\\{" and canonical[-1].text == "\\}"
+    braced = _braced(canonical)
     bracketed = (
         not braced
         and len(canonical) >= 2
@@ -983,7 +957,11 @@ def _collection(canonical: list[Token], text: str) -> Seq | Set | None:
     read_items = tuple(read_normalized(item) for item in items)
     if bracketed:
         return Seq(canonical[0].text, canonical[-1].text, read_items, text)
-    return Set(read_items, text)
+    return Set(read_items, text, braced)
+
+
+def _braced(canonical: list[Token]) -> bool:
+    return len(canonical) >= 2 and canonical[0].text == "\\{" and canonical[-1].text == "\\}"
 
 
 __all__ = [
@@ -991,6 +969,4 @@ __all__ = [
     "mentions_pi",
     "read",
     "read_normalized",
-    "tuple_entries",
-    "tuple_list",
 ]

@@ -12,7 +12,7 @@ read here. ``same_terms`` tells one sum written with its terms in another order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import pairwise
 
@@ -34,6 +34,9 @@ class NumberSet:
     """A set, or a bare list of solutions ("-1, 1, 3", "(9, 3), (6, 3)"): order-free."""
 
     values: frozenset[Fraction | tuple[Fraction, ...]]
+    # The elements in the order written, as read (a bare list stands for a tuple against
+    # named values); no part of the set's value.
+    listed: tuple[ParsedNumber | tuple[Entry, ...], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -304,16 +307,22 @@ def _solution_groups(canonical: list[Token]) -> SolutionGroups | None:
     return SolutionGroups(frozenset(solutions))
 
 
-def _element(tokens: list[Token]) -> Fraction | tuple[Fraction, ...] | None:
+def _element(tokens: list[Token]) -> ParsedNumber | tuple[Entry, ...] | None:
     """A set element that can only equal itself: an exact number or a tuple of them."""
     tokens = strip(tokens)
     if len(tokens) >= 2 and tokens[0].is_symbol("(") and tokens[-1].is_symbol(")"):
         entries = _entries(tokens[1:-1])
         if entries is None or len(entries) < 2 or not all(map(exact_entry, entries)):
             return None
-        return tuple(e.value for e in entries if isinstance(e, ParsedNumber))
+        return entries
     number = _number(tokens)
-    return number.value if number is not None and exact_entry(number) else None
+    return number if number is not None and exact_entry(number) else None
+
+
+def _value(element: ParsedNumber | tuple[Entry, ...]) -> Fraction | tuple[Fraction, ...]:
+    if isinstance(element, ParsedNumber):
+        return element.value
+    return tuple(entry.value for entry in element if isinstance(entry, ParsedNumber))
 
 
 def _collection(tokens: list[Token]) -> NumberSet | None:
@@ -321,9 +330,10 @@ def _collection(tokens: list[Token]) -> NumberSet | None:
     if parts is None:
         return None
     elements = [_element(part) for part in parts]
-    if any(element is None for element in elements):
+    listed = tuple(element for element in elements if element is not None)
+    if len(listed) != len(elements):
         return None
-    return NumberSet(frozenset(element for element in elements if element is not None))
+    return NumberSet(frozenset(map(_value, listed)), listed)
 
 
 _OPERATORS = ("<", ">", "\\le", "\\ge")
@@ -476,16 +486,17 @@ def vector_against(matrix: Matrix, other: Sequence) -> Sequence | None:
     return vector
 
 
-def vector_against_list(matrix: Matrix, listed: list[Token]) -> tuple[Sequence, Sequence] | None:
-    """A column or row vector against a bare list of exact numbers ("1, 2"; normalised), as
-    Python and NumPy users write vectors: both as lists, the other's entries in the order
-    written; None for a matrix that is no vector and for any other list."""
+def vector_against_list(
+    matrix: Matrix, listed: tuple[ParsedNumber | tuple[Entry, ...], ...]
+) -> tuple[Sequence, Sequence] | None:
+    """A column or row vector against a bare list of exact numbers (``NumberSet.listed``:
+    "1, 2"), as Python and NumPy users write vectors: both as lists, the other's entries in
+    the order written; None for a matrix that is no vector and for any other list."""
     vector = _as_tuple(matrix)
-    first = listed[0].text[:1] if listed else ""
-    entries = _entries(listed) if first not in ("(", "[", "\\") else None
-    if not isinstance(vector, Sequence) or entries is None or not all(map(exact_entry, entries)):
+    entries = [entry for entry in listed if isinstance(entry, ParsedNumber)]
+    if not isinstance(vector, Sequence) or not entries or len(entries) != len(listed):
         return None
-    return Sequence("[", "]", vector.entries), Sequence("[", "]", entries)
+    return Sequence("[", "]", vector.entries), Sequence("[", "]", tuple(entries))
 
 
 def sequences_equal(left: Sequence, right: Sequence) -> bool | None:

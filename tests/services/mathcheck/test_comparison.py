@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
 
+from services.mathcheck import latex_tokens
 from services.mathcheck.answer_types import Expr, Interval, Matrix, Number, Relation
 from services.mathcheck.comparison import (
     MAX_LEAVES,
@@ -275,7 +277,7 @@ def test_conversions(reference: str, answer: str, expected: tuple[bool, Method] 
         ("30^\\circ", "x", ("30", "x")),
         ("a = 2, b = 3", "(2, 3)", ("(2, 3)", "(2, 3)")),
         ("a = 2, b = 3", "(2, 3, 4)", ("a=2,b=3", "(2, 3, 4)")),  # not as many values
-        ("x = 1, y = 2 or x = 3, y = 4", "(3, 4), (1, 2)", ("(1, 2),(3, 4)", "(3, 4),(1, 2)")),
+        ("x = 1, y = 2 or x = 3, y = 4", "(3, 4), (1, 2)", ("(1, 2), (3, 4)", "(3, 4),(1, 2)")),
         ("x = 1, y = 2 or x = 3, y = 4", "(1, 2, 5)", ("x=1,y=2orx=3,y=4", "(1, 2, 5)")),
         ("x + 1", "2", ("x+1", "2")),  # nothing to convert
     ],
@@ -560,3 +562,35 @@ def test_solutions_of_a_system_against_solutions(reference: str, answer: str, eq
 )
 def test_a_vector_against_a_bare_list(reference: str, answer: str, equal_: bool) -> None:
     assert _verdict(reference, answer) == (equal_, Method.STRUCTURAL)
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        ("a = 2, b = 3", "(2, 3)", True),
+        ("b = 2, a = 3", "3, 2", True),
+        ("a = \\sqrt{2}, b = 1", "(\\sqrt{2}, 1)", True),
+        ("a = \\sqrt{2}, b = 1", "(\\sqrt{2}, 2)", False),
+        ("x = 1, y = 2 or x = 3, y = 4", "(3, 4), (1, 2)", True),
+        ("x = 1, y = 2 or x = 3, y = 4", "(4, 3), (1, 2)", False),
+        ("1011_2", "1011", True),
+        ("\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", "1, 2", True),
+        ("\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", "2, 1", False),
+    ],
+)
+def test_conversions_build_typed_values_and_read_no_text(
+    reference: str, answer: str, expected: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Named values, groups of solutions, a number in a base and a vector become the
+    tuples and lists they stand for from their values as read: nothing is scanned again."""
+    left, right = read(reference), read(answer)
+
+    def refused(text: str) -> Iterator[latex_tokens.Token]:
+        raise AssertionError(f"scanned again: {text!r}")
+
+    monkeypatch.setattr(latex_tokens, "_scan", refused)
+    latex_tokens._tokens.cache_clear()
+    verdict = equal(left, right)
+    assert verdict is not None and verdict.equal is expected
+    backward = equal(right, left)
+    assert backward is not None and backward.equal is expected
