@@ -923,7 +923,7 @@ def _matrix(canonical: list[Token], text: str) -> Matrix | None:
 
 
 def _union(canonical: list[Token], text: str) -> Union | None:
-    parts = union_parts(canonical)
+    parts = union_parts(canonical) if "\\cup" in text else None
     return None if parts is None else Union(parts, text)
 
 
@@ -935,7 +935,7 @@ _WORD_CHARACTERS = _LOWER | frozenset(" -'")
 def _collection(canonical: list[Token], text: str) -> Seq | Set | None:
     """A tuple, interval or set whose entries are read one by one; None for one of plain
     numbers (``structures.py`` compares those exactly) and for anything else."""
-    if not any(token.is_symbol(",") for token in canonical):
+    if "," not in text:
         return None
     if parse_structure(canonical) is not None:
         return None

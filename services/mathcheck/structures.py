@@ -431,15 +431,12 @@ def _entries_match(left: Entry, right: Entry) -> bool:
 
 def _nested_rows(canonical: list[Token]) -> list[list[list[Token]]] | None:
     """ "[[1, 2], [3, 4]]": a matrix written as a list of its rows, the cells of each."""
-    inner = strip(canonical[1:-1])
     if not (
-        len(canonical) >= 2
-        and _is_bracket(canonical[0], "[")
-        and _is_bracket(canonical[-1], "]")
-        and inner[:1]
-        and _is_bracket(inner[0], "[")
-        and _is_bracket(inner[-1], "]")
+        len(canonical) >= 2 and _is_bracket(canonical[0], "[") and _is_bracket(canonical[-1], "]")
     ):
+        return None
+    inner = strip(canonical[1:-1])
+    if not (inner and _is_bracket(inner[0], "[") and _is_bracket(inner[-1], "]")):
         return None
     rows_tokens = top_level_parts(canonical[1:-1], ",")
     if rows_tokens is None:
