@@ -262,7 +262,15 @@ class _Parser:
         # names ("cx" is c·x); elsewhere such a word may be a name, and is not read.
         self.letters_multiply = letters_multiply
         self.notation = notation
-        self.tokens = tokens(text)
+        self.tokens = [
+            split
+            for token in tokens(text)
+            for split in (
+                [("word", letter) for letter in token[1]]
+                if token[0] == "word" and len(token[1]) > 1 and self._product_of_letters(token[1])
+                else [token]
+            )
+        ]
         self.index = 0
         self.unknowns: set[str] = set()
 
@@ -457,11 +465,6 @@ class _Parser:
         return lambda argument: sympy.log(argument, 10)
 
     def _letter(self, letter: str) -> Any:
-        if len(letter) != 1 and self._product_of_letters(letter):
-            value = self._letter(letter[0])
-            for other in letter[1:]:
-                value = value * self._letter(other)
-            return value
         if len(letter) != 1:
             # "ab" may be a·b or a name; "sinx" a function without parentheses.
             raise Unreadable(letter)
@@ -477,9 +480,10 @@ class _Parser:
         return sympy.Symbol(letter, real=True)
 
     def _product_of_letters(self, word: str) -> bool:
-        """Whether ``word`` is read as one-letter names multiplied: only in a function's
-        formula, up to three letters, none of them the start of a function's name
-        ("sinx", "lnx", "cosx" stay unread)."""
+        """Whether ``word`` is read as one-letter names multiplied, each a factor of its own
+        (a power after it raises its last letter: "cx^2" is c·x²): only in a function's
+        formula, up to three letters, none of them the start of a function's name ("sinx",
+        "lnx", "cosx" stay unread)."""
         return (
             self.letters_multiply
             and len(word) <= _MAX_LETTER_PRODUCT

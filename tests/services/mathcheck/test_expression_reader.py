@@ -51,6 +51,22 @@ def test_letters_multiply_only_in_a_formula() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("cx^2", sympy.Symbol("c", real=True) * x**2),  # not (cx)^2
+        ("xe^x", x * sympy.exp(x)),
+        ("2ab^2", 2 * sympy.Symbol("a", real=True) * sympy.Symbol("b", real=True) ** 2),
+        ("kx!", sympy.Symbol("k", real=True) * sympy.factorial(x)),
+    ],
+)
+def test_a_power_after_letters_multiplied_raises_the_last_letter(
+    text: str, value: sympy.Expr
+) -> None:
+    formula = read_expression(text, letters_multiply=True)
+    assert formula is not None and formula.value == value
+
+
+@pytest.mark.parametrize(
     "text",
     [
         *("0.5", "1e-3", "x_1", "|x|", "x=2", "1,2", "\\log(2)", "a/bc", "x^23", "\\cos2x"),
