@@ -150,7 +150,10 @@ class Notation:
     * ``no_calls``: a one-letter name before a number in parentheses (``f(2)``, ``y(1)``)
       is not read: that parser reads a function applied, where ``x(x+1)`` is a product;
     * ``inverse_functions``: ``\\sin^{-1}``, ``\\cos^{-1}``, ``\\tan^{-1}`` as the inverse
-      functions (``\\arcsin``...), not as a reciprocal.
+      functions (``\\arcsin``...), not as a reciprocal;
+    * ``letter_products``: a word of up to three letters that starts no function's name as
+      its letters multiplied (``ab`` is a·b, ``xe^x`` is x·eˣ), as in a function's formula;
+      but not ``dx``, ``dy``..., a differential to that parser.
     """
 
     decimals: bool = False
@@ -162,6 +165,7 @@ class Notation:
     wrapped_letters: bool = False
     no_calls: bool = False
     inverse_functions: bool = False
+    letter_products: bool = False
 
 
 PLAIN = Notation()
@@ -174,6 +178,7 @@ ENGINE = Notation(
     wrapped_letters=True,
     no_calls=True,
     inverse_functions=True,
+    letter_products=True,
 )
 _WRAPPERS = ("\\text", "\\mathrm", "\\mathbf")
 # The small Greek letters read as unknowns in the engine's notation.
@@ -201,6 +206,11 @@ _GREEK = frozenset(
         "omega",
     ]
 )
+
+
+def _is_differential(word: str) -> bool:
+    """ "dx", "dy": a differential (``\\frac{dy}{dx}`` is a derivative), not d·x."""
+    return len(word) == 2 and word[0] == "d"
 
 
 class Unreadable(Exception):
@@ -485,9 +495,10 @@ class _Parser:
         formula, up to three letters, none of them the start of a function's name ("sinx",
         "lnx", "cosx" stay unread)."""
         return (
-            self.letters_multiply
+            (self.letters_multiply or self.notation.letter_products)
             and len(word) <= _MAX_LETTER_PRODUCT
             and not word.lower().startswith(_FUNCTION_WORDS)
+            and not (self.notation.letter_products and _is_differential(word))
         )
 
     def _braced(self) -> Any:

@@ -126,6 +126,8 @@ def test_a_whole_number_before_a_fraction_is_not_read() -> None:
         ("\\tan^{-1} 2", sympy.atan(2)),
         ("\\cos^{-1} \\frac{1}{3}", sympy.acos(sympy.Rational(1, 3))),
         ("\\sin^{-1} x", sympy.asin(x)),
+        ("2ab", 2 * sympy.Symbol("a", real=True) * sympy.Symbol("b", real=True)),
+        ("xe^x", x * sympy.exp(x)),
     ],
 )
 def test_the_engines_notation_reads_decimals_relations_and_loose_arguments(
@@ -161,6 +163,7 @@ def test_a_decimal_is_its_exact_rational() -> None:
         *("\\sin x \\cdot y", "\\sin x / 2", "\\sin", "\\sin -x", "\\sin 2\\frac{\\pi}{3}"),
         *("\\log 100", "\\log(2)"),  # without a base, only where its meaning is set
         *("\\cos^{-2}(2)", "\\sec^{-1} 2", "\\sin^{-1.5} 2"),  # no inverse function
+        *("\\frac{dy}{dx}", "\\frac{d}{dx} x^2", "abcd", "sinx"),  # a derivative, a name
     ],
 )
 def test_what_the_engines_notation_is_unsure_of_is_not_read(text: str) -> None:
