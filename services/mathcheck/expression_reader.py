@@ -40,11 +40,10 @@ up to three letters that start no function's name are a product of one-letter na
 Anything the reader is not sure of is not read (None). In the plain grammar, the numeric
 probe's: a decimal (its rounding is the symbolic engine's or ``numeric_probe.rounds_to``'s
 to judge); a relation; a function without parentheses (``\\cos 2x``); ``\\log`` without a
-base (``ENGINE`` reads these four as math-verify's parser does). In any notation: a set or
-a list; a subscript other than a logarithm's base; an absolute value, a prime, a percent;
-scientific notation (``1e-3`` is not 1·e − 3); ``a/bc``; ``x^23``; ``\\sin^{-1}`` (but in
-the engine's notation: the inverse); a whole
-number before a fraction (``2\\frac{1}{2}``: a mixed number to some, a product to
+base; ``\\sin^{-1}``; a word of several letters; an absolute value (``ENGINE`` reads these
+as math-verify's parser does). In any notation: a set or a list; a subscript other than a
+logarithm's base; a prime, a percent; scientific notation (``1e-3`` is not 1·e − 3);
+``a/bc``; ``x^23``; a whole number before a fraction (``2\\frac{1}{2}``: a mixed number to some, a product to
 others); a value undefined somewhere (``\\frac{1}{0}``, ``\\ln(0)``); a number written
 with an exponent above 1,000, a factorial or binomial of more than 500, or an exact power
 of more than 100,000 bits (the symbolic engine and its deadline judge those).
@@ -68,7 +67,7 @@ MAX_FACTORIAL = 500
 _MAX_EXACT_BITS = 100_000
 _MAX_LETTER_PRODUCT = 3
 
-_OPERATORS = frozenset("-+*/^(){}[]!_=<>")
+_OPERATORS = frozenset("-+*/^(){}[]!_=<>|")
 # Characters the reader never takes (a logarithm's base, "\log_", is the one subscript).
 _REFUSED = frozenset(".,;:=<>|_'%$&~\"")
 
@@ -153,7 +152,9 @@ class Notation:
       functions (``\\arcsin``...), not as a reciprocal;
     * ``letter_products``: a word of up to three letters that starts no function's name as
       its letters multiplied (``ab`` is a·b, ``xe^x`` is x·eˣ), as in a function's formula;
-      but not ``dx``, ``dy``..., a differential to that parser.
+      but not ``dx``, ``dy``..., a differential to that parser;
+    * ``absolute_values``: ``|x - 1|`` as the absolute value, with nothing juxtaposed to its
+      bars (``2|x|`` is not read).
     """
 
     decimals: bool = False
@@ -166,6 +167,7 @@ class Notation:
     no_calls: bool = False
     inverse_functions: bool = False
     letter_products: bool = False
+    absolute_values: bool = False
 
 
 PLAIN = Notation()
@@ -179,6 +181,7 @@ ENGINE = Notation(
     no_calls=True,
     inverse_functions=True,
     letter_products=True,
+    absolute_values=True,
 )
 _WRAPPERS = ("\\text", "\\mathrm", "\\mathbf")
 # The small Greek letters read as unknowns in the engine's notation.
@@ -399,6 +402,12 @@ class _Parser:
         kind, text = token
         if text in ("(", "{"):
             return self.group()
+        if text == "|" and self.notation.absolute_values:
+            # "|x - 1|": nothing is juxtaposed to a bar ("2|x|" and "|a|b|c|" are not read).
+            self.take()
+            value = self.sum()
+            self.take("|")
+            return sympy.Abs(value)
         if kind == "number":
             self.take()
             return _number(text)
@@ -674,13 +683,16 @@ def _binomial(top: Any, bottom: Any) -> Any:
 def _refused(text: str, notation: Notation) -> bool:
     """Whether ``text`` holds what the reader never takes: decimals and relations unless
     the notation reads them, sets and lists, subscripts (a logarithm's base aside),
-    absolute values, primes, percents, and scientific notation (``1e-3``)."""
+    absolute values unless the notation reads them, primes, percents, and scientific
+    notation (``1e-3``)."""
     text = text.replace("\\log_", "")
     refused = _REFUSED
     if notation.decimals:
         refused -= {"."}
     if notation.relations:
         refused -= {"=", "<", ">"}
+    if notation.absolute_values:
+        refused -= {"|"}
     if not refused.isdisjoint(text):
         return True
     end = len(text)

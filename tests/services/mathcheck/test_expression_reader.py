@@ -128,6 +128,8 @@ def test_a_whole_number_before_a_fraction_is_not_read() -> None:
         ("\\sin^{-1} x", sympy.asin(x)),
         ("2ab", 2 * sympy.Symbol("a", real=True) * sympy.Symbol("b", real=True)),
         ("xe^x", x * sympy.exp(x)),
+        ("|x - 1| + 1", sympy.Abs(x - 1) + 1),
+        ("|y| = \\sqrt{5}", sympy.Eq(sympy.Abs(y), sympy.sqrt(5), evaluate=False)),
     ],
 )
 def test_the_engines_notation_reads_decimals_relations_and_loose_arguments(
@@ -164,6 +166,7 @@ def test_a_decimal_is_its_exact_rational() -> None:
         *("\\log 100", "\\log(2)"),  # without a base, only where its meaning is set
         *("\\cos^{-2}(2)", "\\sec^{-1} 2", "\\sin^{-1.5} 2"),  # no inverse function
         *("\\frac{dy}{dx}", "\\frac{d}{dx} x^2", "abcd", "sinx"),  # a derivative, a name
+        *("2|x|", "|a|b|c|", "|x", "x|"),  # a bar juxtaposed, or unpaired
     ],
 )
 def test_what_the_engines_notation_is_unsure_of_is_not_read(text: str) -> None:
