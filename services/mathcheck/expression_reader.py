@@ -43,10 +43,11 @@ to judge); a relation; a function without parentheses (``\\cos 2x``); ``\\log`` 
 base; ``\\sin^{-1}``; a word of several letters; an absolute value (``ENGINE`` reads these
 as math-verify's parser does). In any notation: a set or a list; a subscript other than a
 logarithm's base; a prime, a percent; scientific notation (``1e-3`` is not 1·e − 3);
-``a/bc``; ``x^23``; a whole number before a fraction (``2\\frac{1}{2}``: a mixed number to some, a product to
-others); a value undefined somewhere (``\\frac{1}{0}``, ``\\ln(0)``); a number written
-with an exponent above 1,000, a factorial or binomial of more than 500, or an exact power
-of more than 100,000 bits (the symbolic engine and its deadline judge those).
+``a/bc``; ``x^23``; a whole number before a fraction (``2\\frac{1}{2}``: a mixed number to
+some, a product to others); a value undefined somewhere (``\\frac{1}{0}``, ``\\ln(0)``); a
+number written with an exponent above 1,000, a factorial or binomial of more than 500, or
+an exact power of more than 100,000 bits (the symbolic engine and its deadline judge
+those).
 """
 
 from __future__ import annotations
