@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import pytest
@@ -242,3 +243,19 @@ def test_an_inverse_function_is_read_where_its_name_says_it() -> None:
     named = read_expression("\\arctan(2)")
     assert named is not None and named.value == sympy.atan(2)
     assert read_expression("\\tan^{-1}(2)") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "|" * 5_000 + "x" + "|" * 5_000,
+        "|x" * 5_000,
+        "ab" * 5_000,
+        "\\tan^{-1}" * 2_000 + "2",
+    ],
+    ids=["nested-bars", "bar-flood", "letter-flood", "inverse-flood"],
+)
+def test_floods_of_the_engines_notation_are_refused_quickly(text: str) -> None:
+    started = time.monotonic()
+    assert read_expression(text, notation=ENGINE) is None
+    assert time.monotonic() - started < 10  # well under a second measured
