@@ -400,7 +400,9 @@ def _tuple_of(items: list[Answer]) -> Answer:
 
 def _as_tuple(other: Answer, arity: int) -> Answer | None:
     """The tuple of ``arity`` entries ``other`` writes, in parentheses or as a bare list
-    ("2, 3"); None for anything else."""
+    ("2, 3"); None for anything else, and for one that names a value ("1, y = 2")."""
+    if "=" in other.canonical:
+        return None
     if isinstance(other, Interval) and other.ends.variable is None:
         ends = other.ends
         shape = (ends.opening, ends.closing, len(ends.entries))

@@ -311,7 +311,7 @@ def _starts_qualifier(tokens: list[Token], index: int) -> bool:
 
 
 def _assignment(tokens: list[Token]) -> tuple[str, list[Token]] | None:
-    """ "x_1 = 2" -> ("x_1", "2"): a name and the one value it is given."""
+    """ "x_1 = 2" -> ("x_1", the tokens of 2): a name and the one value it is given."""
     part = strip(tokens)
     end = name_end(part, 0)
     if end is None:
@@ -365,7 +365,7 @@ def _text_word_end(tokens: list[Token], index: int, *words: str) -> int | None:
 
 
 def _named_tuple(tokens: list[Token]) -> list[tuple[str, list[Token]]] | None:
-    """ "(a, b) = (2, 3)" -> (("a", "2"), ("b", "3"))."""
+    """ "(a, b) = (2, 3)" -> [("a", the tokens of 2), ("b", the tokens of 3)]."""
     index = skip_spaces(tokens, 0)
     if index >= len(tokens) or not tokens[index].is_symbol("("):
         return None
