@@ -92,8 +92,6 @@ class Based:
 
     digits: str
     value: int
-    # The digits read without the base (``1011``): what the digits written alone are.
-    written: Answer
     canonical: str
 
 

@@ -351,7 +351,7 @@ def _based_and_other(based: Based, other: Answer) -> Pair:
     if isinstance(other, Based):
         return _integer(based.value), _integer(other.value)
     if other.canonical.upper() == based.digits.upper():
-        return based.written, other
+        return other, other  # the same digits, whatever their case
     return _integer(based.value), other
 
 

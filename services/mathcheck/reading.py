@@ -596,8 +596,7 @@ def _based(written: list[Token]) -> Based | None:
         value = int(digits, base)
     except ValueError:
         return None
-    alone = read_normalized(tokens[:end])
-    return Based(digits, value, alone, f"{digits.upper()}_{{{base}}}")
+    return Based(digits, value, f"{digits.upper()}_{{{base}}}")
 
 
 _ZERO = [Token(Kind.DIGITS, "0")]
@@ -945,6 +944,8 @@ def _collection(canonical: list[Token], text: str) -> Seq | Set | None:
         and len(canonical) >= 2
         and canonical[0].is_symbol("(", "[")
         and canonical[-1].is_symbol(")", "]")
+        # "(1, \\sqrt{2}), (3, 4)" opens and closes a bracket but is a bare list of two.
+        and top_level_parts(canonical[1:-1], ",") is not None
     )
     inner = canonical[1:-1] if braced or bracketed else canonical
     parts = top_level_parts(inner, ",")
