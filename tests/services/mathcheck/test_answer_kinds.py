@@ -673,3 +673,20 @@ def test_a_remark_in_parentheses_closed_in_text_is_no_part_of_the_answer(
 ) -> None:
     assert _judged(reference, answer) is expected
     assert _judged(answer, reference) is expected
+
+
+def test_what_is_dropped_as_a_note_never_carries_the_answer_on_any_corpus() -> None:
+    """A wrong value with the right one in what the reader drops (a remark in parentheses,
+    written in text or not; a second value indexed by max beside one by min) is the wrong
+    value: never credited against any of the corpora's references of one value."""
+    references = _single_references()
+    assert len(references) > 300
+    for reference in references:
+        wrong = f"{reference} + 1"
+        for hedge in (
+            f"{wrong} \\ \\text{{(at }} x = {reference}\\text{{)}}",
+            f"{wrong} \\text{{ (when }} {reference}\\text{{)}}",
+            f"{wrong} (\\text{{attained at }} {reference})",
+            f"f_{{\\min}} = {wrong}, f_{{\\max}} = {reference}",
+        ):
+            assert _both_ways(reference, hedge) is not True, (reference, hedge)
