@@ -53,40 +53,11 @@ data.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from benchmarks.responses import Responses
 
-from benchmarks.math_corpus import Case
-
-# How responses close, in the styles models write; each answer takes the next one in turn.
-_CLOSINGS: tuple[Callable[[str, str], str], ...] = (
-    lambda work, answer: f"{work}\n\nTherefore, the final answer is $\\boxed{{{answer}}}$.",
-    lambda work, answer: f"{work}\n\n**Final Answer**\n\\[\n\\boxed{{{answer}}}\n\\]",
-    lambda work, answer: f"<think>\n{work}\n</think>\n\n<answer>{answer}</answer>",
-    lambda work, answer: (
-        f"{work}\nFinal Answer: The final answer is ${answer}$. I hope it is correct."
-    ),
-    lambda work, answer: f"{work}\n\nThe answer is ${answer}$.",
-    lambda work, answer: f"{work}\n\nSo the answer is \\(\\boxed{{{answer}}}\\).",
-    lambda work, answer: (
-        f"{work}\n\n\\[\n\\boxed{{{answer}}}\n\\]\n\nLet me know if you would like any step "
-        "explained in more detail!"
-    ),
-    lambda work, answer: f"{work}\n\nThus, the answer is: $\\boxed{{{answer}}}$",
-)
-
-_rows: list[Case] = []
-
-
-def _pairs(kind: str, reference: str, work: str, right: list[str], wrong: list[str]) -> None:
-    """One worked solution closed with each answer: equivalent ones, then close wrong ones."""
-    for answer, label in [(a, True) for a in right] + [(a, False) for a in wrong]:
-        closing = _CLOSINGS[len(_rows) % len(_CLOSINGS)]
-        _rows.append(Case(kind, reference, closing(work, answer), label, False))
-
-
-def _whole(kind: str, reference: str, response: str, label: bool) -> None:
-    """A response written out in full (its closing is part of what is measured)."""
-    _rows.append(Case(kind, reference, response, label, False))
+_round = Responses()
+_pairs = _round.pairs
+_whole = _round.whole
 
 
 # --- integers --------------------------------------------------------------------------
@@ -955,5 +926,5 @@ _whole(
     False,
 )
 
-CATEGORIES: tuple[str, ...] = tuple(dict.fromkeys(case.category for case in _rows))
-CASES: tuple[Case, ...] = tuple(_rows)
+CATEGORIES = _round.categories
+CASES = _round.cases
