@@ -266,7 +266,7 @@ def _is_name(text: str) -> bool:
     return bool(index) and all(ch.isalnum() or ch == "_" for ch in index)
 
 
-def assignment_groups(canonical: list[Token]) -> tuple[tuple[tuple[str, str], ...], ...] | None:
+def _assignment_groups(canonical: list[Token]) -> tuple[tuple[tuple[str, str], ...], ...] | None:
     """Groups of "name = value" assignments, each name once in a group and every group
     naming the same unknowns: "p=5,q=2andp=7,q=2" -> ((("p", "5"), ("q", "2")), ...)."""
     if not any(token.is_symbol("=") for token in canonical):
@@ -288,7 +288,7 @@ def assignment_groups(canonical: list[Token]) -> tuple[tuple[tuple[str, str], ..
 
 def _solution_groups(canonical: list[Token]) -> SolutionGroups | None:
     """Groups of "name = exact number" assignments, every group naming the same unknowns."""
-    groups = assignment_groups(canonical)
+    groups = _assignment_groups(canonical)
     if groups is None:
         return None
     solutions: set[frozenset[tuple[str, Fraction]]] = set()
