@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from services.mathcheck.normalization import ParsedNumber
 from services.mathcheck.structures import Matrix as NumberMatrix
 from services.mathcheck.structures import NumberSet, Sequence
+from services.mathcheck.written_numbers import ParsedNumber
 
 
 @dataclass(frozen=True)

@@ -39,9 +39,10 @@ from services.mathcheck.comparison import (
     leaves,
 )
 from services.mathcheck.guards import hostile_reason
-from services.mathcheck.normalization import normalize_answer, without_unit
+from services.mathcheck.normalization import normalize_answer
 from services.mathcheck.pool import SymbolicFailure, SymbolicPool, SymbolicTimeout
 from services.mathcheck.reading import read
+from services.mathcheck.units import without_unit
 
 
 class Outcome(StrEnum):

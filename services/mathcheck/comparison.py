@@ -43,7 +43,7 @@ then in radians.
 | rule: pair | equal when |
 |---|---|
 | any two with the same canonical form | always (a quantity's canonical form names its unit) |
-| number, number | the same value, or one is the other rounded (``normalization.numbers_match``) |
+| number, number | the same value, or one is the other rounded (``written_numbers.numbers_match``) |
 | quantity, quantity of one kind in two units | the same amount in one unit, or it rounded |
 | quantity, anything else | its number equals the other (alone, a unit is decoration) |
 | assignment, assignment | the same unknown and equal values (``x = 2`` is not ``y = 2``) |
@@ -108,7 +108,6 @@ from services.mathcheck.answer_types import (
     Word,
 )
 from services.mathcheck.latex_tokens import tokenize
-from services.mathcheck.normalization import ParsedNumber, numbers_match, parse_number
 from services.mathcheck.numeric_probe import probe, rounds_to, unknowns
 from services.mathcheck.reading import (
     has_plus_minus,
@@ -127,6 +126,7 @@ from services.mathcheck.structures import (
     vector_against_list,
 )
 from services.mathcheck.vocabulary import CONSTANT_LETTERS
+from services.mathcheck.written_numbers import ParsedNumber, numbers_match, parse_number
 
 
 class Method(StrEnum):

@@ -186,6 +186,27 @@ def strip(tokens: list[Token]) -> list[Token]:
     return rstrip(tokens[skip_spaces(tokens, 0) :])
 
 
+# The math delimiters an answer may be written between.
+_DELIMITERS = frozenset(("\\(", "\\)", "\\[", "\\]", "$"))
+
+
+def without_delimiters(tokens: list[Token]) -> list[Token]:
+    """``tokens`` without the math delimiters (``$``, ``\\(``, ``\\[``) and the spaces
+    around them."""
+    tokens = strip(tokens)
+    while tokens and (tokens[0].text in _DELIMITERS or tokens[-1].text in _DELIMITERS):
+        start = 1 if tokens[0].text in _DELIMITERS else 0
+        end = len(tokens) - (len(tokens) > start and tokens[-1].text in _DELIMITERS)
+        tokens = strip(tokens[start:end])
+    return tokens
+
+
+def answer_tokens(text: str) -> list[Token]:
+    """The tokens of an answer without the math delimiters and spaces around it: what the
+    readers read (``reading.read``) and normalisation starts from."""
+    return without_delimiters(tokenize(text))
+
+
 def is_letter(token: Token) -> bool:
     """One ASCII letter: the name of an unknown."""
     return token.kind is Kind.WORD and len(token.text) == 1

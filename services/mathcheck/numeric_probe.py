@@ -44,7 +44,7 @@ from services.mathcheck.expression_reader import (
     Unreadable,
     read_expression,
 )
-from services.mathcheck.normalization import approximates
+from services.mathcheck.written_numbers import approximates
 
 _DIGITS = 50
 # Equal: apart by less than the error of evaluating at twice the digits, and again at
@@ -277,7 +277,7 @@ _MAX_PLACES = 1000
 def rounds_to(text: str, decimal: Fraction, places: int) -> bool | None:
     """Whether the decimal ``decimal``, written to ``places`` places, stands for the value
     of the expression ``text`` (without unknowns) by the one rule of the symbolic engine's
-    numbers: equal to it, or it rounded (``normalization.approximates``). None when the
+    numbers: equal to it, or it rounded (``written_numbers.approximates``). None when the
     expression is not read, not a real number known to 45 digits within the bounds above,
     or too near the edge of the decimal's rounding to tell."""
     expression = read_expression(text)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 
 from services.mathcheck.answer_types import Ratio
-from services.mathcheck.latex_tokens import Kind, Token, rstrip
-from services.mathcheck.normalization import normalized, parse_number, without_delimiters
+from services.mathcheck.latex_tokens import Kind, Token, rstrip, without_delimiters
+from services.mathcheck.normalization import normalized
+from services.mathcheck.written_numbers import parse_number
 
 
 def _terms(tokens: list[Token]) -> list[list[Token]]:
@@ -49,7 +50,7 @@ def _clock_time(text: str) -> tuple[int, int] | None:
 def read_ratio(tokens: list[Token], canonical: str) -> Ratio | None:
     """ "2:4:6" -> Ratio((1, 2, 3)): the same ratio in whole numbers with no common factor;
     None unless every term is a plain non-zero number. ``tokens`` are an answer's, without
-    delimiters (``normalization.answer_tokens``), ``canonical`` their normalised form."""
+    delimiters (``latex_tokens.answer_tokens``), ``canonical`` their normalised form."""
     written = _clock_time(canonical)
     if written is not None:
         return Ratio(written, ":".join(map(str, written)))

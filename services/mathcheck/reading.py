@@ -49,6 +49,7 @@ from services.mathcheck.latex_tokens import (
     SPACE,
     Kind,
     Token,
+    answer_tokens,
     degree_sign_end,
     is_letter,
     is_word,
@@ -63,29 +64,24 @@ from services.mathcheck.latex_tokens import (
     tokenize,
     top_level_parts,
     unwrap,
+    without_delimiters,
     without_spaces,
     without_spacing,
 )
-from services.mathcheck.normalization import (
-    ParsedNumber,
-    answer_tokens,
-    canonical_tokens,
-    normalized,
-    parse_number,
-    without_delimiters,
-)
+from services.mathcheck.normalization import canonical_tokens, normalized
 from services.mathcheck.number_words import roman_numeral
 from services.mathcheck.ratios import read_ratio
+from services.mathcheck.structures import Matrix as NumberMatrix
 from services.mathcheck.structures import (
     NumberSet,
     Sequence,
-    matrix_rows,
-    number_matrix,
-    parse_structure,
+    Structure,
+    read_structure,
     union_parts,
 )
 from services.mathcheck.units import read_quantity
 from services.mathcheck.vocabulary import CHOICE_LETTERS, RELATION_SPELLINGS, TEXT_FONTS
+from services.mathcheck.written_numbers import ParsedNumber, parse_number
 
 # The fonts words are written in: "\\text{XL}", "\\mathrm{FF}_{16}" are presentation.
 # The canonical form of the real numbers by name (``normalization._NAMED_SETS``).
@@ -885,19 +881,25 @@ def read_normalized(canonical: list[Token]) -> Answer:
         # The real numbers are the interval (-\\infty, \\infty): one value, whichever is
         # written ("all real numbers", "x \\in \\mathbb{R}" and the interval itself).
         return Interval(Sequence("(", ")", (float("-inf"), float("inf"))), text)
+    rows, structure = read_structure(canonical)
     return (
-        _matrix(canonical, text)
-        or _structure(canonical, text)
+        (
+            _matrix(rows, structure, text)
+            if rows is not None
+            else _structure(structure, canonical, text)
+        )
         or _union(canonical, text)
-        or _collection(canonical, text)
+        or _collection(canonical, text, structure)
         or Expr(text)
     )
 
 
-def _structure(canonical: list[Token], text: str) -> Interval | Relation | Numbers | None:
+def _structure(
+    structure: Structure | None, canonical: list[Token], text: str
+) -> Interval | Relation | Numbers | None:
     """Plain numbers in brackets, the interval an inequality in one unknown says, or a set
-    or bare list of exact numbers (``structures.py`` reads them; a matrix is ``_matrix``'s)."""
-    structure = parse_structure(canonical)
+    or bare list of exact numbers (``structure``, as ``structures.py`` reads them; a matrix
+    is ``_matrix``'s)."""
     if isinstance(structure, NumberSet):
         return Numbers(structure, text, _braced(canonical))
     if not isinstance(structure, Sequence):
@@ -908,17 +910,17 @@ def _structure(canonical: list[Token], text: str) -> Interval | Relation | Numbe
     return Relation(structure.variable, interval, text)
 
 
-def _matrix(canonical: list[Token], text: str) -> Matrix | None:
-    """A matrix, each entry read, and its plain numbers where every entry is one; None for
-    anything else, and for rows of unequal lengths or an empty entry."""
-    rows = matrix_rows(canonical)
-    if rows is None or len({len(row) for row in rows}) != 1:
+def _matrix(rows: list[list[list[Token]]], numbers: Structure | None, text: str) -> Matrix | None:
+    """A matrix of these cells (``structures.read_structure``), each entry read, and its
+    plain ``numbers`` where every entry is one; None for rows of unequal lengths or an
+    empty entry."""
+    if len({len(row) for row in rows}) != 1:
         return None
     cells = [[strip(cell) for cell in row] for row in rows]
     if not all(cell for row in cells for cell in row):
         return None
     read_rows = tuple(tuple(read_normalized(cell) for cell in row) for row in cells)
-    return Matrix(read_rows, number_matrix(rows), text)
+    return Matrix(read_rows, numbers if isinstance(numbers, NumberMatrix) else None, text)
 
 
 def _union(canonical: list[Token], text: str) -> Union | None:
@@ -931,12 +933,11 @@ _LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
 _WORD_CHARACTERS = _LOWER | frozenset(" -'")
 
 
-def _collection(canonical: list[Token], text: str) -> Seq | Set | None:
+def _collection(canonical: list[Token], text: str, structure: Structure | None) -> Seq | Set | None:
     """A tuple, interval or set whose entries are read one by one; None for one of plain
-    numbers (``structures.py`` compares those exactly) and for anything else."""
-    if "," not in text:
-        return None
-    if parse_structure(canonical) is not None:
+    numbers (``structure``: ``structures.py`` compares those exactly) and for anything
+    else."""
+    if "," not in text or structure is not None:
         return None
     braced = _braced(canonical)
     bracketed = (

@@ -17,14 +17,14 @@ from fractions import Fraction
 from itertools import pairwise
 
 from services.mathcheck.latex_tokens import Kind, Token, join, strip, tokenize, top_level_parts
-from services.mathcheck.normalization import (
+from services.mathcheck.vocabulary import REVERSED_RELATION
+from services.mathcheck.written_numbers import (
     ParsedNumber,
     numbers_match,
     parse_number,
     significant_digits,
     written_as_rounding,
 )
-from services.mathcheck.vocabulary import REVERSED_RELATION
 
 Entry = ParsedNumber | float  # float only for ±infinity
 
@@ -196,9 +196,21 @@ def matrix_rows(canonical: list[Token]) -> list[list[list[Token]]] | None:
 
 def parse_structure(canonical: list[Token]) -> Structure | None:
     """The set, sequence or matrix a normalised answer denotes, if all entries are numbers."""
+    return read_structure(canonical)[1]
+
+
+def read_structure(
+    canonical: list[Token],
+) -> tuple[list[list[list[Token]]] | None, Structure | None]:
+    """A normalised answer's matrix cells, row by row (``matrix_rows``; None when it is no
+    matrix), and the set, sequence or matrix it denotes if all entries are numbers."""
     rows = matrix_rows(canonical)
     if rows is not None:
-        return number_matrix(rows)
+        return rows, number_matrix(rows)
+    return None, _listed_structure(canonical)
+
+
+def _listed_structure(canonical: list[Token]) -> Structure | None:
     if _braced(canonical):
         return _collection(canonical[1:-1])
     if _bracketed(canonical):

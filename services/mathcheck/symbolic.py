@@ -16,7 +16,7 @@ Wrapped here because:
   ``\\pi/2``): numbers, and intervals, tuples, sets and matrices of numbers, are judged
   here by one rule instead, number by number: equal when exactly equal, or when one is a
   decimal as written and the other's exact value rounded to that decimal's own places
-  (``normalization.approximates``);
+  (``written_numbers.approximates``);
 * its normaliser drops a trailing "unit" from a list that includes one-letter variables
   (``2t`` read as 2): that stripping is off, and closing notes and units are taken off
   before parsing (``normalization.without_note``);
@@ -118,7 +118,7 @@ def _parse_cached(text: str) -> tuple[Any, ...]:
     from math_verify.grader import should_treat_as_complex
 
     from services.mathcheck import two_stage_parsing
-    from services.mathcheck.normalization import without_note
+    from services.mathcheck.units import without_note
 
     two_stage_parsing.install()
     for spelling, meaning in _SPELLINGS:
@@ -289,7 +289,7 @@ def _read_both(
     import sympy
 
     from services.mathcheck.expression_reader import read_expression
-    from services.mathcheck.normalization import without_note
+    from services.mathcheck.units import without_note
 
     if without_note(reference) != reference or without_note(answer) != answer:
         return None
@@ -397,7 +397,7 @@ def _numbers_equal(
     """The verdict on two numbers, or two intervals, unions, tuples, sets or matrices of
     numbers of one shape: equal when every number is equal to the one in its place, exactly
     or as a decimal written and the other's exact value rounded to that decimal's places
-    (``normalization.approximates``). None when a side is not made of numbers, or their
+    (``written_numbers.approximates``). None when a side is not made of numbers, or their
     shapes differ: math-verify decides those. ``places``: a side the expression reader
     read as one decimal (its exact rational), the places it was written with."""
     left, right = _leaf_values(gold), _leaf_values(pred)
@@ -634,8 +634,8 @@ def _precise(part: _Part) -> Any:
 
 def _rounds_to(exact: _Part, rounded: _Part) -> bool:
     """Whether ``rounded`` is a written decimal and ``exact`` rounded to its places
-    (``normalization.approximates``)."""
-    from services.mathcheck.normalization import approximates
+    (``written_numbers.approximates``)."""
+    from services.mathcheck.written_numbers import approximates
 
     # No decimal stands for a value it rounds at fewer than one place (2.5 times 10^3).
     if rounded.places is None or rounded.places < 1 or rounded.exact is None:

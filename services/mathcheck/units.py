@@ -13,15 +13,132 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from services.mathcheck.answer_types import Number, Quantity
-from services.mathcheck.latex_tokens import Kind, Token, skip_spaces, symbol
-from services.mathcheck.normalization import (
-    normalized,
-    parse_number,
-    quantity_words,
+from services.mathcheck.latex_tokens import (
+    SPACE,
+    Kind,
+    Token,
+    answer_tokens,
+    join,
+    plain_group,
+    rescan,
+    skip_spaces,
+    strip,
+    symbol,
+    tokenize,
     without_delimiters,
+    without_spaces,
 )
-from services.mathcheck.vocabulary import POWER_WORDS, Unit
+from services.mathcheck.normalization import normalized, value_before_unit
+from services.mathcheck.vocabulary import (
+    DECORATION_UNITS,
+    POWER_WORDS,
+    TEXT_FONTS,
+    VARIABLE_FONT,
+    Unit,
+)
 from services.mathcheck.vocabulary import UNITS as _UNITS
+from services.mathcheck.written_numbers import parse_number
+
+_NOTE_FONTS = TEXT_FONTS | frozenset("\\" + name for name in VARIABLE_FONT.split("|"))
+_VARIABLE_FONTS = frozenset("\\" + name for name in VARIABLE_FONT.split("|"))
+_UNIT_SPACING = frozenset(("\\,", "\\;", "\\:", "\\ "))
+
+
+def quantity_words(tokens: list[Token]) -> list[Token]:
+    """ "1.5 \\,\\text{ hours}" -> "1.5 hours": a quantity with its unit as plain words,
+    from an answer's tokens (``answer_tokens``)."""
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        group = plain_group(tokens, index) if token.is_command(*TEXT_FONTS) else None
+        if group is not None:
+            kept.extend((SPACE, *strip(tokens[group[0] + 1 : group[1]])))
+            index = group[1] + 1
+            continue
+        kept.append(token)
+    spaced = [
+        SPACE if token.is_command(*_UNIT_SPACING) or token.is_symbol("~") else token
+        for token in kept
+    ]
+    return rescan(strip(spaced))
+
+
+def _closing_note(tokens: list[Token]) -> tuple[list[Token], str, str] | None:
+    """ "2 \\text{ (only solution)}", "8 \\text{ cm}^2": the value, the font and the words
+    of a closing note in a font (maybe raised to a power) after it; None if none ends it."""
+    for index, token in enumerate(tokens):
+        if token.kind is not Kind.COMMAND or token.text not in _NOTE_FONTS:
+            continue
+        if not any(before.kind is not Kind.SPACE for before in tokens[:index]):
+            continue
+        group = plain_group(tokens, index + 1)
+        if group is None or not _is_power_or_nothing(tokens[group[1] + 1 :]):
+            continue
+        return tokens[:index], token.text, join(tokens[group[0] + 1 : group[1]])
+    return None
+
+
+def _is_power_or_nothing(tokens: list[Token]) -> bool:
+    """ "", "^2", "^{3}": nothing but a one-digit power (spaces aside)."""
+    rest = without_spaces(tokens)
+    if not rest:
+        return True
+    if not rest[0].is_symbol("^"):
+        return False
+    rest = rest[1:]
+    if rest[:1] and rest[0].is_symbol("{"):
+        rest = rest[1:]
+    if not rest or rest[0].kind is not Kind.DIGITS or len(rest[0].text) != 1:
+        return False
+    return rest[1:] == [] or (len(rest) == 2 and rest[1].is_symbol("}"))
+
+
+def _is_note(value: list[Token], font: str, note: str) -> bool:
+    """Whether ``\\font{note}`` after ``value`` is a note or a unit, not part of the value.
+
+    Words in text are a note ("(only solution)", "cm", "apples"); but letters alone in a
+    font variables are written in are variables ("4\\mathbf{k}", "x\\mathbf{y}"), and one
+    letter in a text font is a unit only when it is one of the vocabulary and follows a
+    number ("5\\text{ m}"; but "a\\mathrm{b}" is ab and "x\\text{ m}" stays whole).
+    """
+    words = note.strip()
+    if not words.isalpha():
+        return True
+    if font in _VARIABLE_FONTS:
+        return len(words) > 1 and (words.lower() in _UNITS or words.lower() in DECORATION_UNITS)
+    if len(words) == 1:
+        last = value[-1:]
+        ends_number = bool(last) and (
+            last[0].kind is Kind.DIGITS or last[0].is_symbol("}") or last[0].is_command("\\pi")
+        )
+        return words.lower() in _UNITS and ends_number
+    return True
+
+
+def without_note(text: str) -> str:
+    """ "2 \\text{ (only solution)}" -> "2", "8 \\text{ cm}^3" -> "8": the value before a
+    closing note or unit in text, for the symbolic engine; ``text`` when it ends in none."""
+    note = _closing_note(tokenize(text))
+    if note is not None:
+        value = note[0]
+        while value and (
+            value[-1].kind is Kind.SPACE
+            or value[-1].is_command(*_UNIT_SPACING)
+            or value[-1].is_symbol("~")
+        ):
+            value = value[:-1]
+        if _is_note(value, note[1], note[2]):
+            return without_unit(join(value))
+    return without_unit(text)
+
+
+def without_unit(text: str) -> str:
+    """ "1.047 \\text{ rad}" -> "1.047", "8\\pi \\text{ cm}^3" -> "8\\pi": the value of a
+    quantity, for the symbolic engine; ``text`` itself when it ends in no unit."""
+    value = value_before_unit(quantity_words(answer_tokens(text)))
+    return text if value is None else join(value)
 
 
 @dataclass(frozen=True)
@@ -148,7 +265,7 @@ def _number(tokens: list[Token]) -> Number | None:
 def read_quantity(written_tokens: list[Token]) -> Quantity | None:
     """ "1.5 \\text{ hours}" -> Quantity(3/2, "time", 3600, ...); None for anything else.
     ``written_tokens`` are an answer's, without delimiters
-    (``normalization.answer_tokens``), read with its unit's fonts and spacing taken off."""
+    (``latex_tokens.answer_tokens``), read with its unit's fonts and spacing taken off."""
     tokens = quantity_words(written_tokens)
     dollars = _dollars(tokens)
     if dollars is not None:

@@ -31,12 +31,13 @@ from services.mathcheck.extraction import (
     extract_answer,
     reference_answer,
 )
-from services.mathcheck.latex_tokens import join, strip, top_level_parts
-from services.mathcheck.normalization import answer_tokens, normalize_answer, parse_number
+from services.mathcheck.latex_tokens import answer_tokens, join, strip, top_level_parts
+from services.mathcheck.normalization import normalize_answer
 from services.mathcheck.numeric_probe import probe, rounds_to
 from services.mathcheck.phrases import math_from_phrase
 from services.mathcheck.reading import read
 from services.mathcheck.symbolic import LogConvention, symbolic_equal
+from services.mathcheck.written_numbers import parse_number
 
 
 def _both_ways(reference: str, answer: str) -> bool | None:

@@ -22,8 +22,8 @@ from services.mathcheck.comparison import (
     equal,
     leaves,
 )
-from services.mathcheck.normalization import ParsedNumber
 from services.mathcheck.reading import read
+from services.mathcheck.written_numbers import ParsedNumber
 
 
 def _verdict(reference: str, answer: str) -> tuple[bool, Method] | None:
@@ -464,7 +464,7 @@ def test_leaves_keep_the_reference_first_in_both_orders() -> None:
     ("reference", "answer", "expected"),
     [
         # A decimal against a constant: equal, or that value rounded to its own places,
-        # as the symbolic engine judges numbers (normalization.approximates).
+        # as the symbolic engine judges numbers (written_numbers.approximates).
         ("\\sqrt3", "1.732", (True, Method.NUMERIC)),
         ("\\pi", "3.1416", (True, Method.NUMERIC)),
         ("\\frac{\\sqrt{3}}{2}", "0.8660254037844386", (True, Method.NUMERIC)),

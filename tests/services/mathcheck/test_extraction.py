@@ -13,7 +13,7 @@ from services.mathcheck.extraction import (
     extract_boxed_answer,
     reference_answer,
 )
-from services.mathcheck.normalization import answer_tokens
+from services.mathcheck.latex_tokens import answer_tokens
 from services.mathcheck.units import read_quantity
 from tests.services.mathcheck.extraction_cases import EXTRACTION_CASES
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from services.mathcheck.normalization import answer_tokens, normalize_answer
+from services.mathcheck.latex_tokens import answer_tokens
+from services.mathcheck.normalization import normalize_answer
 from services.mathcheck.ratios import read_ratio
 
 

@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 
 from services.mathcheck.comparison import equal
-from services.mathcheck.latex_tokens import Token, tokenize
-from services.mathcheck.normalization import answer_tokens, canonical_tokens
+from services.mathcheck.latex_tokens import Token, answer_tokens, tokenize
+from services.mathcheck.normalization import canonical_tokens
 from services.mathcheck.reading import read_normalized
 from services.mathcheck.structures import (
     Matrix,

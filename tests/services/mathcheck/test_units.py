@@ -5,9 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from services.mathcheck.normalization import answer_tokens
-from services.mathcheck.units import read_quantity
+from services.mathcheck.latex_tokens import answer_tokens
+from services.mathcheck.units import read_quantity, without_note
 
 
 @pytest.mark.parametrize(
@@ -97,3 +99,60 @@ def test_a_unit_of_one_letter_is_spaced_or_wrapped(text: str, value: Fraction, k
     quantity = read_quantity(answer_tokens(text))
     assert quantity is not None
     assert (quantity.value, quantity.kind) == (value, kind)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("2 \\text{ (only solution)}", "2"),
+        ("8 \\mathrm{cm}^2", "8"),
+        ("3\\sqrt{2} \\text{ m}", "3\\sqrt{2}"),
+        ("3.75 per pound", "3.75"),
+        ("5 per cent", "5 per cent"),  # a percentage, not a price
+        ("2t", "2t"),  # a last letter is a variable
+        ("\\text{Yes}", "\\text{Yes}"),  # the note is the whole answer
+        ("5\\text{ m}", "5"),
+        ("5 \\mathrm{m}", "5"),
+        ("8 \\text{ cm}^3", "8"),
+        ("8\\pi \\,\\text{m}", "8\\pi"),
+        ("9 \\, \\text{m}^2", "9"),
+        ("4 \\textbf{ apples}", "4"),
+        # A letter in a font for variables is a variable, never a unit.
+        ("4\\mathbf{k}", "4\\mathbf{k}"),
+        ("x\\mathbf{y}", "x\\mathbf{y}"),
+        ("2\\mathit{m}", "2\\mathit{m}"),
+        ("3\\mathbf{i} - \\mathbf{j} + 2\\mathbf{k}", "3\\mathbf{i} - \\mathbf{j} + 2\\mathbf{k}"),
+        # One letter in a text font is a unit only when it is one and follows a number.
+        ("a\\mathrm{b}", "a\\mathrm{b}"),
+        ("2\\mathrm{e}", "2\\mathrm{e}"),
+        ("3 + 2\\mathrm{i}", "3 + 2\\mathrm{i}"),
+        ("x\\text{ m}", "x\\text{ m}"),
+    ],
+)
+def test_without_note(text: str, value: str) -> None:
+    assert without_note(text) == value
+
+
+# A letter in a font is dropped before the symbolic engine only when it is a unit after a
+# number: else "4\\mathbf{k}" would equal 4 and "a\\mathrm{b}" equal a (wrong accepts).
+_VALUES = st.sampled_from(["4", "x", "a", "\\frac{1}{2}", "2\\pi", "3 + 2"])
+_LETTERS = st.characters(min_codepoint=ord("a"), max_codepoint=ord("z")) | st.characters(
+    min_codepoint=ord("A"), max_codepoint=ord("Z")
+)
+
+
+@given(value=_VALUES, font=st.sampled_from(["mathbf", "mathit"]), letter=_LETTERS)
+def test_a_letter_in_a_font_for_variables_is_never_dropped(
+    value: str, font: str, letter: str
+) -> None:
+    text = f"{value}\\{font}{{{letter}}}"
+    assert without_note(text) == text
+
+
+@given(value=_VALUES, font=st.sampled_from(["text", "mathrm", "textrm", "mbox"]), letter=_LETTERS)
+def test_a_letter_in_a_text_font_is_dropped_only_as_a_unit_after_a_number(
+    value: str, font: str, letter: str
+) -> None:
+    text = f"{value}\\{font}{{ {letter}}}"
+    dropped = without_note(text) != text
+    assert dropped == (letter.lower() in {"m", "s", "h", "g", "l"} and value not in ("x", "a"))
