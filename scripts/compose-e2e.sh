@@ -76,7 +76,9 @@ fi
 # Settings for this run only: an empty env file, so a developer's .env does not apply.
 ENV_FILE=$COMPOSE_E2E_CACHE/empty.env
 : >"$ENV_FILE"
-PORT=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+# The gateway's port, below the kernel's ephemeral range (services/launcher.py says why):
+# an ephemeral port picked now may be handed to another program while the images build.
+PORT=$("$PYTHON" -c 'from services.launcher import free_port; print(free_port())')
 export BASE_IMAGE=$PYTHON_BASE_IMAGE GATEWAY_IMAGE=$NGINX_BASE_IMAGE WHEELS_IMAGE BUILD_NETWORK=host
 export VERIFIER_PORT=127.0.0.1:$PORT
 # Small replicas: the stack shares the machine with the rubric, and --scale adds a third.

@@ -8,6 +8,7 @@ remote replica.
 from __future__ import annotations
 
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -29,11 +30,36 @@ class NotReady(RuntimeError):
     """The child exited, or did not answer in time; the message carries its log tail."""
 
 
+_EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+_LOWEST_PORT = 10000
+
+
+def _ephemeral_start() -> int:
+    """The first port of the kernel's ephemeral range (Linux's default where unreadable)."""
+    try:
+        return int(_EPHEMERAL_RANGE.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port() -> int:
+    """A free loopback port for a server that binds it later: one below the kernel's
+    ephemeral range, which the kernel never hands to another program (a bind to port 0, an
+    outgoing connection) before the server's own bind, as it can an ephemeral port; any
+    free port where there is no such range."""
+    start = _ephemeral_start()
+    candidates = range(_LOWEST_PORT, start) if start > _LOWEST_PORT else range(0)
+    for port in random.sample(candidates, min(1000, len(candidates))):
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+        chosen: int = sock.getsockname()[1]
+        return chosen
 
 
 def wait_until_ready(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -9,6 +10,7 @@ from contextlib import contextmanager
 
 import pytest
 
+from services import launcher
 from services.launcher import NotReady, ServiceProcess, free_port, wait_until_ready
 
 
@@ -60,3 +62,16 @@ def test_a_service_that_cannot_start_shows_its_log_and_cleans_up() -> None:
     finally:
         service.stop()
     assert not service.log_path.exists()  # a temporary log goes with the process
+
+
+def test_a_free_port_is_below_the_kernels_ephemeral_range_and_free() -> None:
+    """The kernel hands ephemeral ports to other programs (a bind to port 0, an outgoing
+    connection), so one picked now could be taken before the server binds it."""
+    start = launcher._ephemeral_start()
+    ports = {free_port() for _ in range(20)}
+    if start > launcher._LOWEST_PORT:
+        assert all(launcher._LOWEST_PORT <= port < start for port in ports), (start, ports)
+    for port in ports:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", port))  # free: binding it does not raise
+    assert len(ports) > 1  # drawn at random, not one port for every server
