@@ -307,8 +307,10 @@ def nesting(token: Token) -> int:
     return 1 if token.text in _OPENING else -1 if token.text in _CLOSING else 0
 
 
-def unwrap(tokens: list[Token], fonts: frozenset[str]) -> list[Token]:
-    """ "\\text{cm}" -> "cm": each of ``fonts`` around what holds no brace, taken off."""
+def unwrap(tokens: list[Token], fonts: frozenset[str], spaced: bool = False) -> list[Token]:
+    """ "\\text{cm}" -> "cm": each of ``fonts`` around what holds no brace, taken off;
+    ``spaced``: what it held, without the spaces around it, after a space ("5\\text{ cm}"
+    -> "5 cm", as words)."""
     if not any(token.text in fonts for token in tokens):
         return tokens
     kept: list[Token] = []
@@ -318,7 +320,8 @@ def unwrap(tokens: list[Token], fonts: frozenset[str]) -> list[Token]:
         index += 1
         group = plain_group(tokens, index) if token.is_command(*fonts) else None
         if group is not None:
-            kept.extend(tokens[group[0] + 1 : group[1]])
+            inner = tokens[group[0] + 1 : group[1]]
+            kept.extend((SPACE, *strip(inner)) if spaced else inner)
             index = group[1] + 1
             continue
         kept.append(token)

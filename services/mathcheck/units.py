@@ -25,6 +25,7 @@ from services.mathcheck.latex_tokens import (
     strip,
     symbol,
     tokenize,
+    unwrap,
     without_delimiters,
     without_spaces,
 )
@@ -47,20 +48,9 @@ _UNIT_SPACING = frozenset(("\\,", "\\;", "\\:", "\\ "))
 def quantity_words(tokens: list[Token]) -> list[Token]:
     """ "1.5 \\,\\text{ hours}" -> "1.5 hours": a quantity with its unit as plain words,
     from an answer's tokens (``answer_tokens``)."""
-    kept: list[Token] = []
-    index = 0
-    while index < len(tokens):
-        token = tokens[index]
-        index += 1
-        group = plain_group(tokens, index) if token.is_command(*TEXT_FONTS) else None
-        if group is not None:
-            kept.extend((SPACE, *strip(tokens[group[0] + 1 : group[1]])))
-            index = group[1] + 1
-            continue
-        kept.append(token)
     spaced = [
         SPACE if token.is_command(*_UNIT_SPACING) or token.is_symbol("~") else token
-        for token in kept
+        for token in unwrap(tokens, TEXT_FONTS, spaced=True)
     ]
     return rescan(strip(spaced))
 
