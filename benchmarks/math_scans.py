@@ -1,11 +1,12 @@
 """How many times the reader scans text into tokens for each answer it reads.
 
 Every answer of the main, bare, fresh, fresh2 and fresh3 corpora (each pair's reference and
-the answer lenient extraction finds, after the front end) is read once by
-``reading.read``, the caches emptied first, and each scan of a text by the tokenizer
-(``latex_tokens``, cached or not) is counted with the function that asked for it. An
-answer's own text is scanned once; what is scanned again is a text a pass rewrote (where
-two tokens ran together), or the canonical form that normalisation wrote.
+the answer lenient extraction finds) is read once as the checker reads it: the front end's
+tokens (``alignment.latex_tokens``) read by ``reading.read_tokens``, the caches emptied
+first, and each scan of a text by the tokenizer (``latex_tokens``, cached or not) is counted
+with the function that asked for it. An answer's own text is scanned once; what is scanned
+again is a text a rule or a pass wrote (LaTeX for a call in plain text, a phrase's notation,
+where two tokens ran together), or the canonical form that normalisation wrote.
 
 Usage: ``python benchmarks/math_scans.py``.
 """
@@ -21,21 +22,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks import bare_answers, fresh_pairs, fresh_pairs_2, fresh_pairs_3, math_corpus
 from services.contract.protocol import ExtractionPolicy
 from services.mathcheck import latex_tokens, normalization, reading
-from services.mathcheck.alignment import align
+from services.mathcheck.alignment import latex_tokens as front_end
 from services.mathcheck.extraction import extract_answer, reference_answer
 
 CORPORA = (math_corpus, bare_answers, fresh_pairs, fresh_pairs_2, fresh_pairs_3)
 
 
 def answers() -> list[str]:
-    """The distinct answers the checker reads on the five corpora, after the front end."""
+    """The distinct answers the checker reads on the five corpora, as extracted."""
     texts: dict[str, None] = {}
     for corpus in CORPORA:
         for case in corpus.CASES:
             found = extract_answer(case.answer, ExtractionPolicy.LENIENT).answer
             if found is None:
                 continue
-            for text in align(reference_answer(case.reference), found):
+            for text in (reference_answer(case.reference), found):
                 texts.setdefault(text)
     return list(texts)
 
@@ -62,7 +63,7 @@ def scans(texts: list[str]) -> Counter[str]:
         cache.cache_clear()
     try:
         for text in texts:
-            reading.read(text)
+            reading.read_tokens(front_end(text))
     finally:
         for module in patched:
             module.tokenize = tokenize  # type: ignore[attr-defined]

@@ -10,9 +10,10 @@ once has one stay per module it uses and no returns.
 
 Two counts are given: all modules, and the stages alone, leaving out the modules every
 stage calls as a library (the token type and its helpers, ``latex_tokens``; the typed
-values, ``answer_types``; the word lists, ``vocabulary``). The same for whole pairs: the
-front end (``alignment.align``), both readings, the conversions and the comparison table
-(``comparison.convert``, ``decide``), the symbolic pool left out.
+values, ``answer_types``; the word lists, ``vocabulary``). The same for whole pairs, each
+side as the checker reads it (the front end's tokens, ``alignment.latex_tokens``, read by
+``reading.read_tokens``), the conversions and the comparison table (``comparison.convert``,
+``decide``), the symbolic pool left out.
 
 Usage: ``python benchmarks/math_stages.py [--out benchmarks/results/math_stages.json]``.
 """
@@ -40,8 +41,9 @@ from benchmarks import (
     math_corpus,
 )
 from services.contract.protocol import ExtractionPolicy
-from services.mathcheck import latex_tokens, normalization, reading
-from services.mathcheck.alignment import align
+from services.mathcheck import latex_tokens as tokens
+from services.mathcheck import normalization, reading
+from services.mathcheck.alignment import align, latex_tokens
 from services.mathcheck.comparison import convert, decide
 from services.mathcheck.extraction import extract_answer, reference_answer
 
@@ -62,7 +64,7 @@ def pairs() -> list[tuple[str, str]]:
 
 
 def _clear_caches() -> None:
-    for cache in (latex_tokens._tokens, normalization.normalize_answer, reading.read):
+    for cache in (tokens._tokens, normalization.normalize_answer, reading.read):
         cache.cache_clear()
 
 
@@ -134,8 +136,8 @@ def measure(items: list[Any], run: Callable[[Any], object]) -> dict[str, Any]:
 
 
 def _pair(pair: tuple[str, str]) -> None:
-    reference, answer = align(*pair)
-    decide(*convert(reading.read(reference), reading.read(answer)))
+    reference, answer = (reading.read_tokens(latex_tokens(text)) for text in pair)
+    decide(*convert(reference, answer))
 
 
 def main() -> None:

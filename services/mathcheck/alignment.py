@@ -1,13 +1,16 @@
-"""The readers' front end: each answer of a pair written as LaTeX, on its own.
+"""The readers' front end: each answer of a pair read as LaTeX tokens, on its own.
 
-Plain-text and Unicode mathematics (``sqrt(3)/2``, ``2pi``, ``x²``) is written as LaTeX,
-mathematics said in words written as notation (``at least 5``), a derivative's name
-(``\\frac{dy}{dx} =``) dropped, a count ``C(10, 3)`` or ``P(10, 3)`` written as
+The answer's text is scanned once (``latex_tokens.tokenize``), and from its tokens
+plain-text and Unicode mathematics (``sqrt(3)/2``, ``2pi``, ``x²``) is read as LaTeX,
+mathematics said in words as notation (``at least 5``), a derivative's name
+(``\\frac{dy}{dx} =``) dropped, a count ``C(10, 3)`` or ``P(10, 3)`` read as
 ``\\binom{10}{3}`` or ``\\frac{10!}{7!}``, and an angle in degrees under a trigonometric
-function written in radians (``\\sin 30^\\circ``). Nothing here looks at the other side:
-notations that mean something only next to it (an option with its value, a number in a
-base, ``\\pm``, an angle in degrees, named values, solutions of a system) are typed values
-(``reading.py``) that the conversion table of ``comparison.py`` compares with it.
+function in radians (``\\sin 30^\\circ``). The reader reads the tokens left
+(``reading.read_tokens``); they are the tokens a scan of their text gives. Nothing here
+looks at the other side: notations that mean something only next to it (an option with
+its value, a number in a base, ``\\pm``, an angle in degrees, named values, solutions of a
+system) are typed values (``reading.py``) that the conversion table of ``comparison.py``
+compares with it.
 """
 
 from __future__ import annotations
@@ -19,21 +22,21 @@ from services.mathcheck.latex_tokens import (
     degree_sign_end,
     is_letter,
     join,
+    rescan,
     skip_spaces,
     tokenize,
     without_spaces,
 )
 from services.mathcheck.phrases import math_from_phrase
-from services.mathcheck.plain_text_math import latex_from_plain_text
+from services.mathcheck.plain_text_math import plain_text_as_latex
 
 _TRIG = frozenset(("\\sin", "\\cos", "\\tan", "\\cot", "\\sec", "\\csc"))
 
 
-def _trig_in_radians(text: str) -> str:
+def _trig_in_radians(tokens: list[Token]) -> list[Token]:
     """ "\\sin 30^\\circ" -> "\\sin (30\\pi/180)": a degree sign under a trig function counts."""
-    tokens = tokenize(text)
     if not any(token.text in _TRIG for token in tokens):
-        return text
+        return tokens
     kept: list[Token] = []
     index = 0
     while index < len(tokens):
@@ -50,7 +53,7 @@ def _trig_in_radians(text: str) -> str:
                 continue
         kept.extend(tokens[index:end])
         index = end
-    return join(kept)
+    return kept
 
 
 def _letters_of(tokens: list[Token]) -> str | None:
@@ -98,27 +101,26 @@ def _derivative_name_end(tokens: list[Token], index: int) -> int | None:
     return end
 
 
-def _without_derivative_name(text: str) -> str:
+def _without_derivative_name(tokens: list[Token]) -> list[Token]:
     """ "\\frac{dy}{dx} = 2x", "y' = 2x": the name of a derivative carries no value."""
-    tokens = tokenize(text)
     index = skip_spaces(tokens, 0)
     if index < len(tokens) and tokens[index].is_symbol("$"):
         index = skip_spaces(tokens, index + 1)
     end = _derivative_name_end(tokens, index)
     equals = skip_spaces(tokens, end) if end is not None else len(tokens)
     if equals >= len(tokens) or not tokens[equals].is_symbol("="):
-        return text
+        return tokens
     if equals + 1 < len(tokens) and tokens[equals + 1].is_symbol("="):
-        return text
-    return join(tokens[equals + 1 :])
+        return tokens
+    return tokens[equals + 1 :]
 
 
 # "C(10, 3)", "P(10, 3)": a count of combinations or permutations of whole numbers, the
 # first no less than the second. It is no point named C or P (that reading drops the name:
 # "A(1, 2)" is the point (1, 2)), so "C(10, 3)" is 120, never the pair (10, 3).
-def _count(text: str) -> str:
-    """ "C(10, 3)" -> "\\binom{10}{3}", "P(10, 3)" -> "\\frac{10!}{7!}"; else ``text``."""
-    words = without_spaces(tokenize(text))
+def _count(tokens: list[Token]) -> list[Token]:
+    """ "C(10, 3)" -> "\\binom{10}{3}", "P(10, 3)" -> "\\frac{10!}{7!}"; else ``tokens``."""
+    words = without_spaces(tokens)
     words = words[1:] if words[:1] and words[0].is_symbol("$") else words
     words = words[:-1] if words[-1:] and words[-1].is_symbol("$") else words
     if (
@@ -127,18 +129,30 @@ def _count(text: str) -> str:
         or [word.text for word in words[1::2]] != ["(", ",", ")"]
         or any(word.kind is not Kind.DIGITS or len(word.text) > 3 for word in words[2:6:2])
     ):
-        return text
+        return tokens
     kind, n, k = words[0].text, int(words[2].text), int(words[4].text)
     if n < k:
-        return text
-    return f"\\binom{{{n}}}{{{k}}}" if kind == "C" else f"\\frac{{{n}!}}{{{n - k}!}}"
+        return tokens
+    return tokenize(f"\\binom{{{n}}}{{{k}}}" if kind == "C" else f"\\frac{{{n}!}}{{{n - k}!}}")
+
+
+def _phrase(tokens: list[Token]) -> list[Token]:
+    """ "at least 5" -> "[5, \\infty)": an answer that is one phrase, as its notation."""
+    text = join(tokens)
+    notation = math_from_phrase(text)
+    return tokens if notation == text else tokenize(notation)
+
+
+def latex_tokens(text: str) -> list[Token]:
+    """One answer's tokens as LaTeX, ready to read: the text is scanned once, and each
+    notation above is read from the tokens."""
+    tokens = _phrase(_count(plain_text_as_latex(tokenize(text))))
+    return rescan(_trig_in_radians(_without_derivative_name(tokens)))
 
 
 def as_latex(text: str) -> str:
-    """One answer as LaTeX, ready to read."""
-    return _trig_in_radians(
-        _without_derivative_name(math_from_phrase(_count(latex_from_plain_text(text))))
-    )
+    """One answer as LaTeX text."""
+    return join(latex_tokens(text))
 
 
 def align(reference: str, answer: str) -> tuple[str, str]:
@@ -146,4 +160,4 @@ def align(reference: str, answer: str) -> tuple[str, str]:
     return as_latex(reference), as_latex(answer)
 
 
-__all__ = ["align", "as_latex"]
+__all__ = ["align", "as_latex", "latex_tokens"]

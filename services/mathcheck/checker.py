@@ -19,6 +19,7 @@ already running (pairs, and leaves) are awaited rather than started twice.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -26,7 +27,7 @@ from typing import Any, Protocol
 
 from cachetools import LRUCache
 
-from services.mathcheck.alignment import align
+from services.mathcheck.alignment import latex_tokens
 from services.mathcheck.answer_types import Answer, Quantity
 from services.mathcheck.comparison import (
     AnyOf,
@@ -39,9 +40,10 @@ from services.mathcheck.comparison import (
     leaves,
 )
 from services.mathcheck.guards import hostile_reason
+from services.mathcheck.latex_tokens import join
 from services.mathcheck.normalization import normalize_answer
 from services.mathcheck.pool import SymbolicFailure, SymbolicPool, SymbolicTimeout
-from services.mathcheck.reading import read
+from services.mathcheck.reading import read_tokens
 from services.mathcheck.units import without_unit
 
 
@@ -119,8 +121,9 @@ class MathChecker:
                 return self._record(
                     MathVerdict(Outcome.ERROR, "guard", f"{role} refused: {reason}")
                 )
-        reference, answer = align(reference, answer)
-        read_values = read(reference), read(answer)
+        reference, reference_value = read_answer(reference)
+        answer, answer_value = read_answer(answer)
+        read_values = reference_value, answer_value
         values = convert(*read_values)
         # What the conversions turned into another answer goes on as that answer's text;
         # alone, a unit is decoration: the symbolic engine gets the values.
@@ -243,6 +246,15 @@ class MathChecker:
 
     def close(self) -> None:
         self._pool.close()
+
+
+# A group's completions share answers, and a reference is read for each of them.
+@functools.lru_cache(maxsize=4096)
+def read_answer(text: str) -> tuple[str, Answer]:
+    """One answer as LaTeX and its typed value: the text is scanned once by the front end
+    (``alignment.latex_tokens``), and the reader reads the tokens it leaves."""
+    tokens = latex_tokens(text)
+    return join(tokens), read_tokens(tokens)
 
 
 def _text(written: str, read_value: Answer, converted: Answer) -> str:

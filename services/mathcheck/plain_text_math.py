@@ -1,93 +1,96 @@
-"""Plain-text mathematics rewritten as LaTeX: ``sqrt(3)/2``, ``2pi``, ``x**2``, ``exp(2)``.
+"""Plain-text mathematics read as LaTeX tokens: ``sqrt(3)/2``, ``2pi``, ``x**2``, ``exp(2)``.
 
 Models and datasets often write answers the way a calculator or Python would (Unicode is
-first written as LaTeX by ``unicode_math``). The LaTeX
-parser reads ``sqrt(3)`` as the product s·q·r·t·3 and ``pi`` as p·i, so the same answer
-written in LaTeX and in plain text would never compare equal. Only spellings that cannot
-mean anything else are rewritten: a name followed by an argument, ``pi`` standing alone,
-``**`` for a power, and ``infinity``.
+first read as LaTeX by ``unicode_math``). The LaTeX parser reads ``sqrt(3)`` as the product
+s·q·r·t·3 and ``pi`` as p·i, so the same answer written in LaTeX and in plain text would
+never compare equal. Only spellings that cannot mean anything else are read as LaTeX: a
+name followed by an argument, ``pi`` standing alone, ``**`` for a power, and ``infinity``.
 
-Each rule is a small scanner: at a position of the text it says whether its notation
-starts there, where it ends and what it is in LaTeX (``_rewrite`` applies one rule from
-left to right, as a substitution would).
+Each rule reads tokens: at a position it says whether its notation starts there, where it
+ends and what its LaTeX tokens are (``_rewrite`` applies one rule from left to right). A rule
+that takes one character of a run of letters or digits (``\\frac12``, ``sin xY``) leaves the
+rest of the run as a token of its own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from services.mathcheck.latex_tokens import spaces_end
-from services.mathcheck.unicode_math import latex_from_unicode
+from services.mathcheck.latex_tokens import (
+    Kind,
+    Token,
+    join,
+    rescan,
+    skip_spaces,
+    strip,
+    symbol,
+    tokenize,
+)
+from services.mathcheck.unicode_math import unicode_as_latex
 
 _FUNCTIONS = frozenset(
     ("arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "sin", "cos", "tan", "cot", "sec",
      "csc", "ln", "log", "exp", "sqrt", "cbrt", "abs")
 )  # fmt: skip
 _LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
-# Where a rule's notation starts: its end and its LaTeX, or None.
-Rule = Callable[[str, int], tuple[int, str] | None]
+# Where a rule's notation starts: its end and its LaTeX tokens, or None.
+Found = tuple[int, list[Token]]
+Rule = Callable[[list[Token], int], Found | None]
 
 
-def _letter(char: str) -> bool:
-    return char.isascii() and char.isalpha()
-
-
-def _word_character(char: str) -> bool:
-    return char.isalnum() or char == "_"
-
-
-def _letters_end(text: str, start: int) -> int:
-    while start < len(text) and _letter(text[start]):
-        start += 1
-    return start
-
-
-def _word_at(text: str, start: int) -> str | None:
-    """The run of letters that starts at ``start`` (none before it, nor a backslash)."""
-    if start >= len(text) or not _letter(text[start]):
-        return None
-    if start and (_letter(text[start - 1]) or text[start - 1] == "\\"):
-        return None
-    return text[start : _letters_end(text, start)]
-
-
-def _rewrite(text: str, rule: Rule) -> str:
-    """``text`` with each place ``rule`` reads, from left to right, written as it says."""
-    output: list[str] = []
-    position = index = 0
-    while index < len(text):
-        found = rule(text, index)
+def _rewrite(tokens: list[Token], rule: Rule) -> list[Token]:
+    """``tokens`` with each place ``rule`` reads, from left to right, as it says."""
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        found = rule(tokens, index)
         if found is None:
+            kept.append(tokens[index])
             index += 1
             continue
         end, latex = found
-        output.append(text[position:index] + latex)
-        position = index = max(end, index + 1)
-    output.append(text[position:])
-    return "".join(output)
+        kept.extend(latex)
+        index = max(end, index + 1)
+    return kept
 
 
-def _argument(text: str, start: int) -> tuple[str, int] | None:
-    """The argument at ``start``: a balanced ``(...)``, or a run of digits, or one letter."""
-    if start >= len(text):
+def _rest(token: Token) -> list[Token]:
+    """What is left of a run of letters or digits after its first character."""
+    return [Token(token.kind, token.text[1:])] if len(token.text) > 1 else []
+
+
+def _parenthesised(tokens: list[Token], start: int) -> tuple[list[Token], int] | None:
+    """What the ``(...)`` at ``start`` holds and the index after it; None if it does not
+    close."""
+    depth = 0
+    for index in range(start, len(tokens)):
+        depth += 1 if tokens[index].is_symbol("(") else -1 if tokens[index].is_symbol(")") else 0
+        if depth == 0:
+            return tokens[start + 1 : index], index + 1
+    return None
+
+
+def _argument(tokens: list[Token], start: int) -> tuple[list[Token], int, list[Token]] | None:
+    """The argument at ``start``: a balanced ``(...)``, a number, or one letter; with the
+    index after it and what is left of the run it took one letter from."""
+    if start >= len(tokens):
         return None
-    if text[start] == "(":
-        depth = 0
-        for index in range(start, len(text)):
-            depth += {"(": 1, ")": -1}.get(text[index], 0)
-            if depth == 0:
-                return text[start + 1 : index], index + 1
-        return None
-    if text[start].isdecimal():
-        end = start
-        while end < len(text) and text[end].isdecimal():
-            end += 1
-        if text[end : end + 1] == "." and text[end + 1 : end + 2].isdecimal():
-            end += 1
-            while end < len(text) and text[end].isdecimal():
-                end += 1
-        return text[start:end], end
-    return (text[start], start + 1) if _letter(text[start]) else None
+    token = tokens[start]
+    if token.is_symbol("("):
+        inside = _parenthesised(tokens, start)
+        return None if inside is None else (inside[0], inside[1], [])
+    if token.kind is Kind.DIGITS:
+        end = start + 1
+        if (
+            end + 1 < len(tokens)
+            and tokens[end].is_symbol(".")
+            and tokens[end + 1].kind is Kind.DIGITS
+        ):
+            end += 2
+        return tokens[start:end], end, []
+    if token.kind is Kind.WORD:
+        return [Token(Kind.WORD, token.text[0])], start + 1, _rest(token)
+    return None
 
 
 _CALLED = {
@@ -98,187 +101,261 @@ _CALLED = {
 }
 
 
-def _call_start(text: str, start: int) -> tuple[str, int] | None:
-    """A function's name standing alone at ``start`` (not a LaTeX command, not part of a
-    longer word) and where its argument may start: "(", a digit, or one small letter."""
-    name = _word_at(text, start)
-    if name is None or name not in _FUNCTIONS:
+def _call_start(tokens: list[Token], start: int) -> int | None:
+    """Where the argument of a function's name at ``start`` may start ("(", a digit, or one
+    small letter standing alone); None if no name of a function stands there."""
+    token = tokens[start]
+    if token.kind is not Kind.WORD or token.text not in _FUNCTIONS:
         return None
-    after = spaces_end(text, start + len(name))
-    following = text[after : after + 1]
-    alone = following in _LOWER and text[after + 1 : after + 2] not in _LOWER
-    if following == "(" or following.isdecimal() or alone:
-        return name, after
-    return None
+    after = skip_spaces(tokens, start + 1)
+    following = tokens[after] if after < len(tokens) else None
+    if following is None:
+        return None
+    letter = following.kind is Kind.WORD and following.text[0] in _LOWER
+    alone = letter and following.text[1:2] not in _LOWER
+    return after if following.is_symbol("(") or following.kind is Kind.DIGITS or alone else None
 
 
-def _call(text: str, start: int) -> tuple[int, str] | None:
+def _call(tokens: list[Token], start: int) -> Found | None:
     """ "sqrt(3)" -> "\\sqrt{3}", "sin x" -> "\\sin(x)": a call, its argument read too."""
-    call = _call_start(text, start)
-    argument = _argument(text, call[1]) if call is not None else None
-    if call is None or argument is None:
+    after = _call_start(tokens, start)
+    argument = _argument(tokens, after) if after is not None else None
+    if argument is None:
         return None
-    inner = latex_from_plain_text(argument[0])
-    return argument[1], _CALLED.get(call[0], f"\\{call[0]}({{}})").format(inner)
+    inner, end, rest = argument
+    name = tokens[start].text
+    written = _CALLED.get(name, f"\\{name}({{}})").format(join(plain_text_as_latex(inner)))
+    return end, [*tokenize(written), *rest]
 
 
-def _paren_power(text: str, start: int) -> tuple[int, str] | None:
+def _paren_power(tokens: list[Token], start: int) -> Found | None:
     """ "2^(1/3)" -> "2^{1/3}": a parenthesised exponent is the whole exponent."""
-    if text[start] != "^":
+    if not tokens[start].is_symbol("^"):
         return None
-    argument = _argument(text, spaces_end(text, start + 1))
-    if argument is None or text[spaces_end(text, start + 1)] != "(":
+    opening = skip_spaces(tokens, start + 1)
+    inside = (
+        _parenthesised(tokens, opening)
+        if opening < len(tokens) and tokens[opening].is_symbol("(")
+        else None
+    )
+    if inside is None:
         return None
-    return argument[1], "^{" + argument[0] + "}"
+    return inside[1], [symbol("^"), symbol("{"), *inside[0], symbol("}")]
 
 
-def _factorial_word(text: str, start: int) -> tuple[int, str] | None:
+def _word_character(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _factorial_word(tokens: list[Token], start: int) -> Found | None:
     """ "5 factorial" -> "5!": one letter or digit, standing alone, then the word."""
-    char = text[start]
-    if not (char.isascii() and char.isalnum()) or (start and _word_character(text[start - 1])):
+    token = tokens[start]
+    if token.kind not in (Kind.WORD, Kind.DIGITS) or len(token.text) != 1:
         return None
-    word = spaces_end(text, start + 1)
-    end = word + len("factorial")
-    if word == start + 1 or text[word:end] != "factorial":
+    if not token.text.isascii() or (start and _word_character(tokens[start - 1].text[-1])):
         return None
-    if end < len(text) and _word_character(text[end]):
+    word = start + 2
+    if start + 1 >= len(tokens) or tokens[start + 1].kind is not Kind.SPACE:
         return None
-    return end, f"{char}!"
+    if word >= len(tokens) or tokens[word].kind is not Kind.WORD:
+        return None
+    if tokens[word].text != "factorial":
+        return None
+    if word + 1 < len(tokens) and _word_character(tokens[word + 1].text[0]):
+        return None
+    return word + 1, [token, symbol("!")]
 
 
-def _pi(text: str, start: int) -> tuple[int, str] | None:
+_PI = tokenize("\\pi ")
+
+
+def _pi(tokens: list[Token], start: int) -> Found | None:
     """ "2pi" -> "2\\pi ": the word pi standing alone."""
-    return (start + 2, "\\pi ") if _word_at(text, start) == "pi" else None
+    return (start + 1, list(_PI)) if tokens[start] == Token(Kind.WORD, "pi") else None
 
 
 # "negative infinity" is left whole for the words that name it.
 _SIGN_WORDS = ("negative ", "positive ", "minus ")
+_INFINITY = tokenize("\\infty ")
 
 
-def _infinity(text: str, start: int) -> tuple[int, str] | None:
+def _infinity(tokens: list[Token], start: int) -> Found | None:
     """ "infinity", "inf" -> "\\infty " (any case)."""
-    word = _word_at(text, start)
-    if word is None or word.lower() not in ("infinity", "inf"):
+    token = tokens[start]
+    if token.kind is not Kind.WORD or token.text.lower() not in ("infinity", "inf"):
         return None
-    if text[:start].lower().endswith(_SIGN_WORDS):
+    before = join(tokens[max(0, start - 2) : start]).lower()
+    if before.endswith(_SIGN_WORDS):
         return None
-    return start + len(word), "\\infty "
+    return start + 1, list(_INFINITY)
 
 
-def _braceless_root(text: str, start: int) -> tuple[int, str] | None:
+def _one_character(tokens: list[Token], start: int) -> tuple[list[Token], int, list[Token]]:
+    """A command, or one letter or digit, after spaces: its tokens, the index after it and
+    what is left of its run; no tokens if none is there."""
+    start = skip_spaces(tokens, start)
+    token = tokens[start] if start < len(tokens) else None
+    if token is None:
+        return [], start, []
+    if token.named:
+        return [token], start + 1, []
+    if token.kind in (Kind.WORD, Kind.DIGITS) and token.text[0].isascii():
+        return [Token(token.kind, token.text[0])], start + 1, _rest(token)
+    return [], start, []
+
+
+def _braceless_root(tokens: list[Token], start: int) -> Found | None:
     """ "\\sqrt[3]2" -> "\\sqrt[3]{2}": LaTeX takes the next character as the argument; the
     parser does not."""
-    if not text.startswith("\\sqrt", start):
+    if not tokens[start].is_command("\\sqrt"):
         return None
-    opening = spaces_end(text, start + len("\\sqrt"))
-    closing = text.find("]", opening)
-    if text[opening : opening + 1] != "[" or closing <= opening + 1:
-        return None
-    argument = spaces_end(text, closing + 1)
-    char = text[argument : argument + 1]
-    if not (char.isascii() and char.isalnum()):
-        return None
-    return argument + 1, f"\\sqrt[{text[opening + 1 : closing]}]{{{char}}}"
-
-
-def _fraction_token(text: str, start: int) -> tuple[str, int] | None:
-    """A command (backslash and letters) or one letter or digit, after spaces."""
-    start = spaces_end(text, start)
-    char = text[start : start + 1]
-    if char == "\\" and _letter(text[start + 1 : start + 2]):
-        end = _letters_end(text, start + 1)
-        return text[start:end], end
-    if char.isascii() and char.isalnum():
-        return char, start + 1
-    return None
-
-
-def _braceless_fraction(text: str, start: int) -> tuple[int, str] | None:
-    """ "\\frac\\pi3" -> "\\frac{\\pi}{3}", "\\dfrac12" -> "\\dfrac{1}{2}"."""
-    name = next(
-        (name for name in ("\\frac", "\\dfrac", "\\tfrac") if text.startswith(name, start)), None
+    opening = skip_spaces(tokens, start + 1)
+    closing = next(
+        (index for index in range(opening + 1, len(tokens)) if tokens[index].is_symbol("]")),
+        None,
     )
-    if name is None:
+    if opening >= len(tokens) or not tokens[opening].is_symbol("[") or closing is None:
         return None
-    top = _fraction_token(text, start + len(name))
-    bottom = _fraction_token(text, top[1]) if top is not None else None
-    if top is None or bottom is None:
+    if closing == opening + 1:
         return None
-    return bottom[1], f"{name}{{{top[0]}}}{{{bottom[0]}}}"
+    argument, end, rest = _one_character(tokens, closing + 1)
+    if not argument or argument[0].kind is Kind.COMMAND:
+        return None
+    index = tokens[opening : closing + 1]
+    return end, [tokens[start], *index, symbol("{"), *argument, symbol("}"), *rest]
+
+
+_FRACTIONS = ("\\frac", "\\dfrac", "\\tfrac")
+
+
+def _braceless_fraction(tokens: list[Token], start: int) -> Found | None:
+    """ "\\frac\\pi3" -> "\\frac{\\pi}{3}", "\\dfrac12" -> "\\dfrac{1}{2}"."""
+    if not tokens[start].is_command(*_FRACTIONS):
+        return None
+    top, after_top, rest = _one_character(tokens, start + 1)
+    if not top:
+        return None
+    if rest:
+        bottom = [Token(rest[0].kind, rest[0].text[0])]
+        end, rest = after_top, _rest(rest[0])
+    else:
+        bottom, end, rest = _one_character(tokens, after_top)
+    if not bottom:
+        return None
+    braced = [symbol("{"), *top, symbol("}"), symbol("{"), *bottom, symbol("}")]
+    return end, [tokens[start], *braced, *rest]
 
 
 _FONTS = ("\\text", "\\mathrm", "\\operatorname")
 _NAMED = ("lcm", "gcd")
 
 
-def _named_function(text: str, start: int) -> tuple[int, str] | None:
+def _named_function(tokens: list[Token], start: int) -> Found | None:
     """ "\\text{lcm}", "gcd(4, 6)" -> "\\operatorname{lcm}": a function LaTeX has no command
     for."""
-    font = next((font for font in _FONTS if text.startswith(font, start)), None)
-    if font is not None:
-        opening = spaces_end(text, start + len(font))
-        at = spaces_end(text, opening + 1)
-        closing = spaces_end(text, at + 3)
-        named = text[at : at + 3]
+    token = tokens[start]
+    if token.is_command(*_FONTS):
+        opening = skip_spaces(tokens, start + 1)
+        at = skip_spaces(tokens, opening + 1)
+        closing = skip_spaces(tokens, at + 1)
         if (
-            text[opening : opening + 1] == "{"
-            and named in _NAMED
-            and text[closing : closing + 1] == "}"
+            closing < len(tokens)
+            and tokens[opening].is_symbol("{")
+            and tokens[at].kind is Kind.WORD
+            and tokens[at].text in _NAMED
+            and tokens[closing].is_symbol("}")
         ):
-            return closing + 1, f"\\operatorname{{{named}}}"
+            return closing + 1, tokenize(f"\\operatorname{{{tokens[at].text}}}")
         return None
-    name = text[start : start + 3]
-    if name not in _NAMED or (start and (_letter(text[start - 1]) or text[start - 1] in "\\{")):
+    if token.kind is not Kind.WORD or token.text not in _NAMED:
         return None
-    parenthesis = spaces_end(text, start + 3)
-    if text[parenthesis : parenthesis + 1] != "(":
+    if start and tokens[start - 1].is_symbol("{"):
         return None
-    return start + 3, f"\\operatorname{{{name}}}"
-
-
-def _real_line(text: str, start: int) -> tuple[int, str] | None:
-    """ "\\R" -> "\\mathbb{R}"."""
-    if text.startswith("\\R", start) and not _letter(text[start + 2 : start + 3]):
-        return start + 2, "\\mathbb{R}"
-    return None
-
-
-def _interval_brackets(text: str) -> str:
-    """ "]0, 1[", "[0, 1[": an interval written with reversed brackets for open ends."""
-    bare = text.strip()
-    opening, inside, closing = bare[:1], bare[1:-1], bare[-1:]
-    if len(bare) < 2 or opening not in ("[", "]") or closing not in ("[", "]"):
-        return text
-    low, comma, high = inside.partition(",")
-    if not comma or not low or not high or any(char in "[]()," for char in low + high):
-        return text
-    if opening == "[" and closing == "]":
-        return text
-    return f"{'(' if opening == ']' else '['}{inside}{')' if closing == '[' else ']'}"
+    parenthesis = skip_spaces(tokens, start + 1)
+    if parenthesis >= len(tokens) or not tokens[parenthesis].is_symbol("("):
+        return None
+    return start + 1, tokenize(f"\\operatorname{{{token.text}}}")
 
 
 # LaTeX synonyms the parser does not know.
-_SYNONYMS = (("\\lbrace", "\\{"), ("\\rbrace", "\\}"))
+_SYNONYMS = {
+    synonym: tuple(tokenize(meaning))
+    for synonym, meaning in (("\\lbrace", "\\{"), ("\\rbrace", "\\}"), ("\\R", "\\mathbb{R}"))
+}
+
+
+def _synonym(tokens: list[Token], start: int) -> Found | None:
+    """ "\\lbrace" -> "\\{", "\\R" -> "\\mathbb{R}"."""
+    token = tokens[start]
+    meaning = _SYNONYMS.get(token.text) if token.kind is Kind.COMMAND else None
+    if meaning is None:
+        return None
+    return start + 1, list(meaning)
+
+
+def _double_star(tokens: list[Token], start: int) -> Found | None:
+    """ "x**2" -> "x^2"."""
+    following = tokens[start + 1] if start + 1 < len(tokens) else None
+    if tokens[start].is_symbol("*") and following is not None and following.is_symbol("*"):
+        return start + 2, [symbol("^")]
+    return None
+
+
+def _interval_brackets(tokens: list[Token]) -> list[Token]:
+    """ "]0, 1[", "[0, 1[": an interval written with reversed brackets for open ends."""
+    bare = strip(tokens)
+    if len(bare) < 2 or not bare[0].is_symbol("[", "]") or not bare[-1].is_symbol("[", "]"):
+        return tokens
+    inside = bare[1:-1]
+    comma = next((index for index, token in enumerate(inside) if token.is_symbol(",")), None)
+    if comma is None or comma == 0 or comma == len(inside) - 1:
+        return tokens
+    bounds = join((*inside[:comma], *inside[comma + 1 :]))
+    if any(char in "[]()," for char in bounds):
+        return tokens
+    if bare[0].text == "[" and bare[-1].text == "]":
+        return tokens
+    opening = symbol("(" if bare[0].text == "]" else "[")
+    closing = symbol(")" if bare[-1].text == "[" else "]")
+    return [opening, *inside, closing]
+
+
+# Each rule, in order, with the tokens one of which its notation starts with (in lower case):
+# a rule none of them is in is not tried.
+_RULES: tuple[tuple[Rule, frozenset[str]], ...] = (
+    (_braceless_root, frozenset(("\\sqrt",))),
+    (_braceless_fraction, frozenset(_FRACTIONS)),
+    (_named_function, frozenset((*_FONTS, *_NAMED))),
+    (_synonym, frozenset(text.lower() for text in _SYNONYMS)),
+    (_double_star, frozenset("*")),
+    (_call, _FUNCTIONS),
+    (_paren_power, frozenset("^")),
+    (_factorial_word, frozenset(("factorial",))),
+    (_pi, frozenset(("pi",))),
+    (_infinity, frozenset(("infinity", "inf"))),
+)
+
+
+def _as_latex(tokens: list[Token]) -> list[Token]:
+    tokens = unicode_as_latex(_interval_brackets(tokens))
+    present = {token.text.lower() for token in tokens}
+    for rule, starts in _RULES:
+        if not starts.isdisjoint(present):
+            tokens = _rewrite(tokens, rule)
+            present = {token.text.lower() for token in tokens}
+    return tokens
+
+
+def plain_text_as_latex(tokens: list[Token]) -> list[Token]:
+    """``tokens`` with their plain-text notations as LaTeX tokens, without the spaces at
+    either end; LaTeX passes unchanged (but for ``\\sqrt[3]2`` and ``\\frac12``, which are
+    given their braces)."""
+    return rescan(strip(_as_latex(tokens)))
 
 
 def latex_from_plain_text(text: str) -> str:
-    """``text`` with its plain-text notations written as LaTeX; LaTeX passes unchanged
-    (but for ``\\sqrt[3]2``, which is given its braces)."""
-    text = _rewrite(latex_from_unicode(_interval_brackets(text)), _braceless_root)
-    text = _rewrite(_rewrite(text, _braceless_fraction), _named_function)
-    if "\\" in text:
-        for synonym, meaning in _SYNONYMS:
-            text = text.replace(synonym, meaning)
-        text = _rewrite(text, _real_line)
-    markers = ("**", "^(", "pi", "inf", "(", "factorial")
-    if not any(marker in text for marker in markers) and not any(
-        _call_start(text, index) for index in range(len(text))
-    ):
-        return text
-    text = text.replace("**", "^")
-    text = _rewrite(_rewrite(text, _call), _paren_power)
-    text = _rewrite(_rewrite(text, _factorial_word), _pi)
-    return _rewrite(text, _infinity).strip()
+    """``text`` with its plain-text notations written as LaTeX."""
+    return join(plain_text_as_latex(tokenize(text)))
 
 
-__all__ = ["latex_from_plain_text"]
+__all__ = ["latex_from_plain_text", "plain_text_as_latex"]

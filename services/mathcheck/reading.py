@@ -96,6 +96,12 @@ def read(text: str) -> Answer:
     return _read(answer_tokens(text))
 
 
+def read_tokens(tokens: list[Token]) -> Answer:
+    """The typed value of an answer's tokens (as the front end leaves them,
+    ``alignment.latex_tokens``)."""
+    return _read(without_delimiters(tokens))
+
+
 def _read(tokens: list[Token]) -> Answer:
     """The typed value of an answer's tokens, without delimiters (``answer_tokens``)."""
     return (
@@ -971,4 +977,5 @@ __all__ = [
     "mentions_pi",
     "read",
     "read_normalized",
+    "read_tokens",
 ]

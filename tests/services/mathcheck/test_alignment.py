@@ -4,8 +4,11 @@ on its own, whatever the other side of the pair is."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from services.mathcheck.alignment import align, as_latex
+from services.mathcheck.alignment import align, as_latex, latex_tokens
+from services.mathcheck.latex_tokens import join, tokenize
 
 
 @pytest.mark.parametrize(
@@ -72,3 +75,20 @@ def test_a_count_is_written_as_its_value(text: str, latex: str) -> None:
 )
 def test_no_count(text: str) -> None:
     assert as_latex(text) == text
+
+
+_PIECES = st.sampled_from(
+    ["sqrt", "sin", "x", "(", ")", "2", "3.5", " ", "pi", "√", "²", "π", "½", "°", "^\\circ",
+     "C", ",", "=", "\\frac", "{", "}", "dy", "dx", "'", "at least ", "$", "\\text{", "[", "]"]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.text(max_size=40), st.lists(_PIECES, max_size=12).map("".join)))
+def test_the_front_end_hands_on_the_tokens_its_latex_scans_into(text: str) -> None:
+    """The reader reads the front end's tokens as they are (``reading.read_tokens``): they
+    are what a scan of the LaTeX text gives, so the symbolic engine, given the text, sees
+    the same answer."""
+    tokens = latex_tokens(text)
+    assert tokens == tokenize(join(tokens))
+    assert as_latex(text) == join(tokens)

@@ -43,6 +43,10 @@ def _checker(pool: SymbolicPool, methods: Counter[str], hits: Counter[bool]) -> 
         ("\\frac{n(n+1)}{2}", "(n^2+n)/2", Outcome.EQUAL, "numeric"),
         ("x^2-1", "(x-1)(x+2)", Outcome.DIFFERENT, "numeric"),
         ("\\{1, 2\\}", "\\{2, 1\\}", Outcome.EQUAL, "structural"),
+        # A root sign is read as the root it is, after a letter too.
+        ("x\\sqrt{2}", "x√2", Outcome.EQUAL, "string"),
+        ("\\sqrt{x}", "√x", Outcome.EQUAL, "string"),
+        ("x\\sqrt{2}", "x√3", Outcome.DIFFERENT, "numeric"),
         # Conversions (comparison.py): the pair they stand for goes on to the later checks.
         ("\\pm 3", "3, -3", Outcome.EQUAL, "structural"),
         ("(C) 12", "\\frac{24}{2}", Outcome.EQUAL, "numeric"),

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.mathcheck.plain_text_math import latex_from_plain_text
+from services.mathcheck.latex_tokens import join, tokenize
+from services.mathcheck.plain_text_math import latex_from_plain_text, plain_text_as_latex
 
 
 @pytest.mark.parametrize(
@@ -50,6 +51,18 @@ def test_latex_and_words_pass_unchanged(text: str) -> None:
         ("gcd (4, 6)", "\\operatorname{gcd} (4, 6)"),
         ("sin x + cos(2x)", "\\sin(x) + \\cos(2x)"),
         ("minus infinity", "minus infinity"),
+        # A root sign is a call whatever stands before it, and takes one letter as a digit.
+        ("x√2", "x\\sqrt{2}"),
+        ("√x + 1", "\\sqrt{x} + 1"),
+        ("2√(x+1)", "2\\sqrt{x+1}"),
+        # Infinity in any case, alone or not.
+        ("Infinity", "\\infty"),
+        ("(-INF, 2)", "(-\\infty , 2)"),
+        # One character of a run: the rest of the run stays.
+        ("\\frac123", "\\frac{1}{2}3"),
+        ("\\sqrt [3] 27", "\\sqrt[3]{2}7"),
+        ("sin xY", "\\sin(x)Y"),
+        ("sqrt( pi )", "\\sqrt{\\pi}"),
     ],
 )  # fmt: skip
 def test_more_notations_become_latex(text: str, latex: str) -> None:
@@ -64,5 +77,6 @@ _PIECES = st.sampled_from(
 
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(st.text(max_size=40), st.lists(_PIECES, max_size=12).map("".join)))
-def test_any_text_is_rewritten_without_error(text: str) -> None:
-    assert isinstance(latex_from_plain_text(text), str)
+def test_any_text_is_read_into_the_tokens_its_latex_scans_into(text: str) -> None:
+    tokens = plain_text_as_latex(tokenize(text))
+    assert tokens == tokenize(join(tokens))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from services.mathcheck.unicode_math import latex_from_unicode
+from services.mathcheck.latex_tokens import Kind, Token, tokenize
+from services.mathcheck.unicode_math import latex_from_unicode, unicode_as_latex
 
 
 @pytest.mark.parametrize(
@@ -33,3 +34,12 @@ def test_unicode_becomes_latex(text: str, latex: str) -> None:
 
 def test_ascii_passes_unicode_rewriting_unchanged() -> None:
     assert latex_from_unicode("\\frac{1}{2} + x^2") == "\\frac{1}{2} + x^2"
+
+
+def test_each_symbol_becomes_the_tokens_of_its_command() -> None:
+    assert unicode_as_latex(tokenize("2π")) == [
+        Token(Kind.DIGITS, "2"),
+        Token(Kind.COMMAND, "\\pi"),
+        Token(Kind.SPACE, " "),
+    ]
+    assert unicode_as_latex(tokenize("x²")) == tokenize("x^{2}")
