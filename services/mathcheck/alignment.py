@@ -27,7 +27,7 @@ from services.mathcheck.latex_tokens import (
     tokenize,
     without_spaces,
 )
-from services.mathcheck.phrases import math_from_phrase
+from services.mathcheck.phrases import phrase_notation
 from services.mathcheck.plain_text_math import plain_text_as_latex
 
 _TRIG = frozenset(("\\sin", "\\cos", "\\tan", "\\cot", "\\sec", "\\csc"))
@@ -138,9 +138,8 @@ def _count(tokens: list[Token]) -> list[Token]:
 
 def _phrase(tokens: list[Token]) -> list[Token]:
     """ "at least 5" -> "[5, \\infty)": an answer that is one phrase, as its notation."""
-    text = join(tokens)
-    notation = math_from_phrase(text)
-    return tokens if notation == text else tokenize(notation)
+    notation = phrase_notation(tokens)
+    return tokens if notation is None else notation
 
 
 def latex_tokens(text: str) -> list[Token]:

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from services.mathcheck.phrases import math_from_phrase
+from services.mathcheck.latex_tokens import tokenize
+from services.mathcheck.phrases import math_from_phrase, phrase_notation
 from services.mathcheck.pool import SymbolicPool
 from tests.services.mathcheck.checking import expected, outcomes_both_ways
 
@@ -40,10 +41,21 @@ def pool() -> Iterator[SymbolicPool]:
         ("\\text{at least $7$ boxes}", "[7, \\infty)"),
         ("\\textbf{exactly} 4", "x = 4"),
         ("\\text{between } -1 \\text{ and } 1", "(-1, 1)"),
+        # The grammar's other branches.
+        ("X must be at most 3", "X \\le 3"),
+        ("values of n that are more than 4", "(4, \\infty)"),
+        ("all real numbers other than -2", "x \\ne -2"),
+        ("x is from 1 to 3", "1 \\le x \\le 3"),
+        ("t is between 1 and 2, inclusive", "1 \\le t \\le 2"),
+        ("the line y = 2x", "y = 2x"),
+        ("The Point (1, 2)", "(1, 2)"),
+        ("approx. 2.72", "2.72"),
+        ("An 80\\% likelihood", "80\\%"),
     ],
 )
 def test_a_phrase_becomes_its_notation(text: str, notation: str) -> None:
     assert math_from_phrase(text) == notation
+    assert phrase_notation(tokenize(text)) == tokenize(notation)
 
 
 @pytest.mark.parametrize(
@@ -57,10 +69,20 @@ def test_a_phrase_becomes_its_notation(text: str, notation: str) -> None:
         "",
         "\\text{at least five}",
         "\\text{No}",
+        # A hedge is a whole word: "approximation" is no "approx" before "imation".
+        "approximation",
+        "\\approxeq 3",
+        # A phrase is short: a whole completion that ends with "chance" is none.
+        "We count the cases one by one. " * 10 + "So there is a 1/4 chance",
+        # "from ... to" is written in small letters.
+        "From 0 to 2",
+        # What follows the bound is one word, not a joint and another bound.
+        "at least 7 or 8",
     ],
 )
 def test_anything_else_is_left_as_it_is(text: str) -> None:
     assert math_from_phrase(text) == text
+    assert phrase_notation(tokenize(text)) is None
 
 
 @pytest.mark.parametrize(
