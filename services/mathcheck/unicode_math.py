@@ -21,8 +21,18 @@ _SYMBOLS = {
     "·": "\\cdot ",
     "⋅": "\\cdot ",
     "∞": "\\infty ",
-    "√": "sqrt",  # read as a call by the plain-text rules: "√2", "√(x+1)"
+    # Read as calls by the plain-text rules: "√2", "√(x+1)", "∛8".
+    "√": "sqrt",
+    "∛": "cbrt",
     **{char: f"{latex} " for char, latex in RELATION_SPELLINGS.items() if not char.isascii()},
+    "⩾": "\\ge ",  # slanted
+    "⩽": "\\le ",
+    "≈": "\\approx ",
+    "∓": "\\mp ",
+    "∶": ":",  # ratio
+    "⁄": "/",  # fraction slash
+    "∣": "\\mid ",  # divides, and a set-builder's bar
+    "∠": "\\angle ",
     "∈": "\\in ",
     "∪": "\\cup ",
     "∩": "\\cap ",

@@ -756,6 +756,18 @@ _CONVERSIONS: list[_Row] = [
 _WRITTEN_NOTE = "the same value in another notation"
 _WRITTEN_FORMS: list[_Row] = [
     (r"\frac{\sqrt{3}}{2}", "√3/2", True, "Unicode root"),
+    ("2", "∛8", True, "Unicode root"),
+    ("3", "∛8", False, "Unicode root"),
+    ("5:3", "5∶3", True, "a Unicode ratio colon"),
+    ("5:4", "5∶3", False, "a Unicode ratio colon"),
+    (r"x \ge 2", "x ⩾ 2", True, "a slanted Unicode relation"),
+    (r"x \le 2", "x ⩾ 2", False, "a slanted Unicode relation"),
+    (r"\frac{\pi}{4}", "π⁄4", True, "a Unicode fraction slash"),
+    (r"\frac{\pi}{3}", "π⁄4", False, "a Unicode fraction slash"),
+    ("3.14", "≈3.14", True, "a Unicode approximately"),
+    ("3.15", "≈3.14", False, "a Unicode approximately"),
+    ("x > 0", "{x ∣ x > 0}", True, "a set-builder in bare braces"),
+    ("x > 1", "{x | x > 0}", False, "a set-builder in bare braces"),
     (r"-\frac{3}{2}", "–3/2", True, "an en dash for a minus"),
     ("1024", "1 024", True, "thousands grouped by a space"),
     ("1011_2", "11", True, "a number in base 2 and its value"),

@@ -26,6 +26,14 @@ from services.mathcheck.unicode_math import latex_from_unicode, unicode_as_latex
         ("α+β", "\\alpha +\\beta "),
         ("ℝ", "\\mathbb{R}"),
         ("x ∈ ℝ ∪ ∅", "x \\in  \\mathbb{R} \\cup  \\emptyset "),
+        ("∛8", "cbrt8"),  # a call the plain-text rules read
+        ("5∶3", "5:3"),
+        ("x ⩾ 2", "x \\ge  2"),
+        ("1⁄2", "1/2"),
+        ("≈3.14", "\\approx 3.14"),
+        ("{x ∣ x > 0}", "{x \\mid  x > 0}"),
+        ("∠ABC", "\\angle ABC"),
+        ("±2 ∓ 1", "±2 \\mp  1"),  # "±" is read as a plus-minus as it is
     ],
 )
 def test_unicode_becomes_latex(text: str, latex: str) -> None:
