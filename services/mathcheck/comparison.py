@@ -64,6 +64,7 @@ then in radians.
 | matrix, matrix (plain numbers) | the same shape and entries |
 | matrix, matrix (an entry other than a plain number) | the same shape, entry by entry (all of) |
 | set or list, set or list of exact numbers | the same numbers, in any order |
+| set in braces of single values, tuple, point or interval | never (``\\{1, 2\\}``, ``(1, 2)``) |
 | union of intervals, union or interval of two ends | part by part in order (parts apart) |
 | inequality, inequality in one unknown | the same unknown and the same interval; else undecided |
 | function, function | one formula with either argument in place of the other (``g(t) = 3t+1``
@@ -306,6 +307,22 @@ def _sets(reference: Set, answer: Set) -> Decision:
     found = [_any_of(row) for row in table]
     found += [_any_of([row[column] for row in table]) for column in range(len(answer.items))]
     return _all_of(found)
+
+
+def _set_and_sequence(group: Set | Numbers, sequence: Interval | Seq) -> Verdict | None:
+    """A set in braces of single values is no tuple, point or interval: ``\\{1, 2\\}`` is
+    not ``(1, 2)`` nor ``[1, 2]``. A bare list may stand for a tuple, and a set of one tuple
+    for that tuple: those are left to the other checks."""
+    if not group.braced:
+        return None
+    if isinstance(group, Numbers):
+        single = not any(isinstance(value, tuple) for value in group.values.values)
+    else:
+        single = not any(isinstance(item, _COLLECTIONS) for item in group.items)
+    return Verdict(False, Method.STRUCTURAL) if single else None
+
+
+_COLLECTIONS = (Interval, Seq, Set, Numbers, Matrix, Union)
 
 
 def _all_of(decisions: list[Decision]) -> Decision:
@@ -757,6 +774,11 @@ _RULES: dict[tuple[type, type], Rule] = {
     (Numbers, Numbers): _number_sets,
     (Union, Union): _unions,
     (Union, Interval): _unions,
+    **{
+        (group, sequence): _set_and_sequence
+        for group in (Set, Numbers)
+        for sequence in (Interval, Seq)
+    },
     (Number, Expr): _expressions,
     (Function, Function): _functions,
     **{(Assignment, other): _assignment_and_other for other in _OTHERS if other is not Assignment},

@@ -264,13 +264,8 @@ def _presentation_dropped(tokens: list[Token]) -> list[Token]:
 
 def _set_builder_condition(tokens: list[Token]) -> list[Token]:
     """ "\\{x \\mid x > 2\\}" and "\\{x : 0 < x \\le 1\\}" are the condition "x > 2",
-    "0 < x \\le 1" (``x \\in \\mathbb{R}`` before the bar included); in plain text the
-    braces are written bare ("{x | x > 2}", one group)."""
-    if len(tokens) < 4:
-        return tokens
-    escaped = tokens[0].is_command("\\{") and tokens[-1].is_command("\\}")
-    bare = tokens[0].is_symbol("{") and closing_brace(tokens, 0) == len(tokens) - 1
-    if not (escaped or bare):
+    "0 < x \\le 1" (``x \\in \\mathbb{R}`` before the bar included)."""
+    if len(tokens) < 4 or not tokens[0].is_command("\\{") or not tokens[-1].is_command("\\}"):
         return tokens
     index = skip_spaces(tokens, 1)
     if tokens[index].kind is not Kind.WORD or len(tokens[index].text) != 1:

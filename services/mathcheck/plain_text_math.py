@@ -19,7 +19,9 @@ from collections.abc import Callable
 from services.mathcheck.latex_tokens import (
     Kind,
     Token,
+    closing_brace,
     join,
+    nesting,
     rescan,
     skip_spaces,
     strip,
@@ -277,6 +279,38 @@ def _named_function(tokens: list[Token], start: int) -> Found | None:
     return start + 1, tokenize(f"\\operatorname{{{token.text}}}")
 
 
+# What a set in bare braces may follow: nothing, or a relation or operation on sets.
+_BEFORE_A_SET = frozenset(("\\in", "=", "\\cup", "\\cap", "\\setminus", ","))
+# What a set in bare braces holds at its top level: elements apart, or a condition's bar.
+_IN_A_SET = frozenset((",", ";", "|", ":", "\\mid"))
+
+
+def _bare_set(tokens: list[Token], start: int) -> Found | None:
+    """ "{1, 2}" -> "\\{1, 2\\}", "{x | x > 0}" -> "\\{x | x > 0\\}": plain text writes a set
+    in bare braces, which LaTeX reads as a group; one that holds elements apart or a
+    condition, at the start of the answer or after a relation or operation on sets."""
+    if not tokens[start].is_symbol("{"):
+        return None
+    before = start - 1
+    while before >= 0 and tokens[before].kind is Kind.SPACE:
+        before -= 1
+    if before >= 0 and tokens[before].text not in _BEFORE_A_SET:
+        return None
+    closing = closing_brace(tokens, start)
+    if closing is None:
+        return None
+    depth = 0
+    for token in tokens[start + 1 : closing]:
+        if depth == 0 and token.text in _IN_A_SET:
+            inside = tokens[start + 1 : closing]
+            return closing + 1, [_ESCAPED["{"], *inside, _ESCAPED["}"]]
+        depth += nesting(token)
+    return None
+
+
+_ESCAPED = {"{": Token(Kind.COMMAND, "\\{"), "}": Token(Kind.COMMAND, "\\}")}
+
+
 # LaTeX synonyms the parser does not know.
 _SYNONYMS = {
     synonym: tuple(tokenize(meaning))
@@ -328,6 +362,7 @@ _RULES: tuple[tuple[Rule, frozenset[str]], ...] = (
     (_named_function, frozenset((*_FONTS, *_NAMED))),
     (_synonym, frozenset(text.lower() for text in _SYNONYMS)),
     (_double_star, frozenset("*")),
+    (_bare_set, frozenset("{")),
     (_call, _FUNCTIONS),
     (_paren_power, frozenset("^")),
     (_factorial_word, frozenset(("factorial",))),

@@ -34,7 +34,21 @@ def test_plain_text_becomes_latex(text: str, latex: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["\\frac{\\sqrt{3}}{2}", "spin", "cost", "\\pi r^2", "negative infinity", "5 sec"]
+    "text",
+    [
+        "\\frac{\\sqrt{3}}{2}",
+        "spin",
+        "cost",
+        "\\pi r^2",
+        "negative infinity",
+        "5 sec",
+        # Braces that are a group: an argument, an exponent, an index, one value.
+        "x_{1,2}",
+        "2^{1,2}",
+        "\\text{a, b}",
+        "{5}",
+        "{1}+{2}",
+    ],
 )
 def test_latex_and_words_pass_unchanged(text: str) -> None:
     assert latex_from_plain_text(text) == text
@@ -63,6 +77,11 @@ def test_latex_and_words_pass_unchanged(text: str) -> None:
         ("\\sqrt [3] 27", "\\sqrt[3]{2}7"),
         ("sin xY", "\\sin(x)Y"),
         ("sqrt( pi )", "\\sqrt{\\pi}"),
+        # A set in bare braces, where a set stands.
+        ("{1, 2}", "\\{1, 2\\}"),
+        ("x \\in {1; 2}", "x \\in \\{1; 2\\}"),
+        ("{x | x > 0}", "\\{x | x > 0\\}"),
+        ("{(1, 2), (3, 4)}", "\\{(1, 2), (3, 4)\\}"),
     ],
 )  # fmt: skip
 def test_more_notations_become_latex(text: str, latex: str) -> None:
