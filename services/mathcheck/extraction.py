@@ -57,7 +57,8 @@ class Extraction:
 
     @property
     def marked(self) -> bool:
-        """Whether the answer was marked as final (box, tag, ``####``, "the answer is")."""
+        """Whether the answer was marked as final (box, tag, ``####``, "the answer is", an
+        answer heading)."""
         return self.method in _MARKERS
 
 
@@ -73,6 +74,14 @@ _GSM8K = re.compile(r"####[ \t]*([^\n]+)")
 # are found and the last one wins.
 _ANSWER_IS = re.compile(r"(?:final\s+answer|answer)[ \t]*(?:is|:|=)[ \t]*:?[ \t]*", re.IGNORECASE)
 _ANSWER_IS_MAX_CHARS = 400
+# "## Answer", "**Final Answer:**", "Answer:" on a line of its own, as Markdown writes a
+# heading: the answer is what follows it (``_under_heading``).
+_ANSWER_HEADING = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*(?:final[ \t]+)?answer[ \t]*(?:\*\*|__)?"
+    r"[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*\n",
+    re.IGNORECASE | re.MULTILINE,
+)
+_DISPLAYS = (("\\[", "\\]"), ("$$", "$$"))
 _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _MATH_DELIMITERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 _TRAILING_JUNK = " \t\n.。;,"
@@ -360,10 +369,35 @@ def _from_answer_is(text: str) -> str | None:
     last = None
     for last in _ANSWER_IS.finditer(text):  # noqa: B007  (we want the last match)
         pass
+    heading = None
+    for heading in _ANSWER_HEADING.finditer(text):  # noqa: B007  (we want the last match)
+        pass
+    if heading is not None and (last is None or heading.end() > last.end()):
+        return _answer_said(_under_heading(text, heading.end()))
     if last is None:
         return None
     end = text.find("\n", last.end(), last.end() + _ANSWER_IS_MAX_CHARS)
-    candidate = text[last.end() : end if end >= 0 else last.end() + _ANSWER_IS_MAX_CHARS]
+    return _answer_said(text[last.end() : end if end >= 0 else last.end() + _ANSWER_IS_MAX_CHARS])
+
+
+def _under_heading(text: str, start: int) -> str:
+    """What an answer heading heads: its first line that is not blank, or a display of
+    several lines (``\\[ … \\]``, ``$$ … $$``) whole."""
+    while start < len(text) and text[start] in " \t\n":
+        start += 1
+    window = text[start : start + _ANSWER_IS_MAX_CHARS]
+    for opening, closing in _DISPLAYS:
+        if window.startswith(opening):
+            end = window.find(closing, len(opening))
+            if end >= 0:
+                return window[: end + len(closing)]
+    end = window.find("\n")
+    return window if end < 0 else window[:end]
+
+
+def _answer_said(candidate: str) -> str | None:
+    """The answer a marker's text says: a box in it, math right after the marker, or the
+    sentence, shortened to its value when it is prose."""
     boxed = _last_boxes(candidate)
     if boxed is not None:
         return boxed

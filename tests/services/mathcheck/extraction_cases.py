@@ -120,6 +120,21 @@ EXTRACTION_CASES: list[ExtractionCase] = [
         "72",
     ),
     # --- "The answer is ..." -------------------------------------------------------------
+    # An answer heading on a line of its own, as Markdown writes one: what follows it.
+    ExtractionCase("## Answer\n0.75", "0.75", "a heading, then the answer"),
+    ExtractionCase("**Final Answer**\n$\\frac{1}{2}$", "\\frac{1}{2}", "a bold heading"),
+    ExtractionCase("### Final Answer\n\n\\[\nx = 3\n\\]\n", "x = 3", "a display under it"),
+    ExtractionCase("## Final answer:\n**42**", "42", "emphasis is no part of it"),
+    ExtractionCase("Answer:\n$$\n\\frac{1}{2}\n$$", "\\frac{1}{2}", "a $$ display whole"),
+    ExtractionCase(
+        "The final answer is 8.\n\n## Answer\n9", "9", "the last marker wins, a heading too"
+    ),
+    ExtractionCase(
+        "## Answer\n9\n\nSo the final answer is 8.", "8", "the last marker wins, a sentence too"
+    ),
+    ExtractionCase(
+        "We need the answer\nfirst, then more.", None, "a line that ends in the word is none"
+    ),
     ExtractionCase("3 + 4 = 7. The answer is 7.", "7", "trailing period stripped"),
     ExtractionCase("Solving the linear equation, the final answer is $x=3$", "x=3"),
     ExtractionCase("So the final answer is $x=3$.", "x=3", "$ and trailing period stripped"),

@@ -34,6 +34,7 @@ def test_extraction_corpus(case: object) -> None:
         ("so \\fbox{4}", ExtractionMethod.BOXED),
         ("Total\n#### 4", ExtractionMethod.GSM8K),
         ("Hence the final answer is 4.", ExtractionMethod.ANSWER_IS),
+        ("## Answer\n4", ExtractionMethod.ANSWER_IS),
         ("4", ExtractionMethod.BARE),
         ("I could not solve it, sorry about that.", ExtractionMethod.NONE),
     ],
