@@ -72,7 +72,10 @@ _BOX_COMMANDS = ("\\boxed", "\\fbox")
 _GSM8K = re.compile(r"####[ \t]*([^\n]+)")
 # Only the marker is matched, so that in "Final Answer: The final answer is 8" both markers
 # are found and the last one wins.
-_ANSWER_IS = re.compile(r"(?:final\s+answer|answer)[ \t]*(?:is|:|=)[ \t]*:?[ \t]*", re.IGNORECASE)
+_ANSWER_IS = re.compile(
+    r"(?:final\s+answer|answer|correct\s+(?:choice|option))[ \t]*(?:is|:|=)[ \t]*:?[ \t]*",
+    re.IGNORECASE,
+)
 _ANSWER_IS_MAX_CHARS = 400
 # "## Answer", "**Final Answer:**", "Answer:" on a line of its own, as Markdown writes a
 # heading: the answer is what follows it (``_under_heading``).

@@ -120,6 +120,8 @@ EXTRACTION_CASES: list[ExtractionCase] = [
         "72",
     ),
     # --- "The answer is ..." -------------------------------------------------------------
+    ExtractionCase("The correct option is **(C)**.", "(C)", "a multiple choice's marker"),
+    ExtractionCase("So the correct choice is B.", "B", "a multiple choice's marker"),
     # An answer heading on a line of its own, as Markdown writes one: what follows it.
     ExtractionCase("## Answer\n0.75", "0.75", "a heading, then the answer"),
     ExtractionCase("**Final Answer**\n$\\frac{1}{2}$", "\\frac{1}{2}", "a bold heading"),
