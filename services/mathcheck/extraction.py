@@ -73,7 +73,8 @@ _GSM8K = re.compile(r"####[ \t]*([^\n]+)")
 # Only the marker is matched, so that in "Final Answer: The final answer is 8" both markers
 # are found and the last one wins.
 _ANSWER_IS = re.compile(
-    r"(?:final\s+answer|answer|correct\s+(?:choice|option))[ \t]*(?:is|:|=)[ \t]*:?[ \t]*",
+    r"(?:(?:final\s+answer|answer|correct\s+(?:choice|option))[ \t]*(?:is|:|=)"
+    r"|(?:最终)?答案[ \t]*(?:是|为|:|：))[ \t]*:?[ \t]*",  # "the answer is"
     re.IGNORECASE,
 )
 _ANSWER_IS_MAX_CHARS = 400

@@ -122,6 +122,9 @@ EXTRACTION_CASES: list[ExtractionCase] = [
     # --- "The answer is ..." -------------------------------------------------------------
     ExtractionCase("The correct option is **(C)**.", "(C)", "a multiple choice's marker"),
     ExtractionCase("So the correct choice is B.", "B", "a multiple choice's marker"),
+    ExtractionCase("最终答案：5", "5", "'the final answer:' in Chinese"),
+    ExtractionCase("所以答案是 $\\frac{1}{2}$。", "\\frac{1}{2}", "'so the answer is' in Chinese"),
+    ExtractionCase("答案为 7。", "7", "'the answer is' in Chinese, a full stop after it"),
     # An answer heading on a line of its own, as Markdown writes one: what follows it.
     ExtractionCase("## Answer\n0.75", "0.75", "a heading, then the answer"),
     ExtractionCase("**Final Answer**\n$\\frac{1}{2}$", "\\frac{1}{2}", "a bold heading"),
