@@ -39,7 +39,6 @@ BATCH = 2048
 KNOWN_MISSES = {
     ("\\text{odd}", "\\text{odd number}"),  # a word and a noun after it
     ("\\text{Sunday}", "Sun."),  # an abbreviation
-    ("\\frac{4}{3}\\pi r^3", "4/3 pi r^3"),  # plain text whose precedence is a guess
     ("\\frac{x^3}{3}+C", "\\frac{x^3}{3}"),  # an antiderivative without its constant
     ("\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}", "I_2"),  # a matrix by its name
     ("\\frac{1}{2}", "1 half"),  # a numeral before a fraction word

@@ -279,6 +279,47 @@ def _named_function(tokens: list[Token], start: int) -> Found | None:
     return start + 1, tokenize(f"\\operatorname{{{token.text}}}")
 
 
+# What a fraction written with a slash may follow to be a coefficient: nothing, an
+# operator, a relation or an opening bracket.
+_BEFORE_A_COEFFICIENT = frozenset(
+    ("+", "-", "=", "(", "[", "{", ",", "<", ">", "\\le", "\\ge", "\\ne", "\\leq", "\\geq",
+     "\\neq", "\\pm", "\\mp", "\\approx")
+)  # fmt: skip
+# Commands that join factors rather than are one.
+_OPERATORS = frozenset(
+    ("\\cdot", "\\times", "\\div", "\\le", "\\ge", "\\ne", "\\leq", "\\geq", "\\neq",
+     "\\pm", "\\mp", "\\approx", "\\to", "\\in", "\\cup", "\\cap", "\\quad", "\\qquad")
+)  # fmt: skip
+# Words that join answers ("1/2 and 3/4"), not factors.
+_JOINTS = frozenset(("and", "or", "to", "of", "out", "is", "are"))
+
+
+def _slashed_coefficient(tokens: list[Token], start: int) -> Found | None:
+    """ "1/2 x^2", "4/3 \\pi r^3" -> "\\frac{1}{2} x^2", "\\frac{4}{3} \\pi r^3": whole numbers
+    over a slash, then a space and a factor, are a coefficient, as a calculator reads them
+    (the parser would put the factor under the slash). Without the space (``1/2x``) it
+    stays as written."""
+    if tokens[start].kind is not Kind.DIGITS or start + 4 >= len(tokens):
+        return None
+    slash, bottom, space, factor = tokens[start + 1 : start + 5]
+    if not slash.is_symbol("/") or bottom.kind is not Kind.DIGITS or space.kind is not Kind.SPACE:
+        return None
+    before = start - 1
+    while before >= 0 and tokens[before].kind is Kind.SPACE:
+        before -= 1
+    if before >= 0 and tokens[before].text not in _BEFORE_A_COEFFICIENT:
+        return None
+    if factor.kind is Kind.WORD:
+        starts_factor = factor.text.lower() not in _JOINTS
+    elif factor.kind is Kind.COMMAND:
+        starts_factor = factor.named and factor.text not in _OPERATORS
+    else:
+        starts_factor = factor.is_symbol("(")
+    if not starts_factor:
+        return None
+    return start + 3, tokenize(f"\\frac{{{tokens[start].text}}}{{{bottom.text}}}")
+
+
 # What a set in bare braces may follow: nothing, or a relation or operation on sets.
 _BEFORE_A_SET = frozenset(("\\in", "=", "\\cup", "\\cap", "\\setminus", ","))
 # What a set in bare braces holds at its top level: elements apart, or a condition's bar.
@@ -363,6 +404,7 @@ _RULES: tuple[tuple[Rule, frozenset[str]], ...] = (
     (_synonym, frozenset(text.lower() for text in _SYNONYMS)),
     (_double_star, frozenset("*")),
     (_bare_set, frozenset("{")),
+    (_slashed_coefficient, frozenset("/")),
     (_call, _FUNCTIONS),
     (_paren_power, frozenset("^")),
     (_factorial_word, frozenset(("factorial",))),

@@ -48,6 +48,12 @@ def test_plain_text_becomes_latex(text: str, latex: str) -> None:
         "\\text{a, b}",
         "{5}",
         "{1}+{2}",
+        # A slash that is no coefficient's: no space, in an exponent, a joint, a decimal.
+        "1/2x",
+        "x^4/3 y",
+        "1/2 and 3/4",
+        "2.5/2 x",
+        "1/2 \\cdot x",
     ],
 )
 def test_latex_and_words_pass_unchanged(text: str) -> None:
@@ -77,6 +83,10 @@ def test_latex_and_words_pass_unchanged(text: str) -> None:
         ("\\sqrt [3] 27", "\\sqrt[3]{2}7"),
         ("sin xY", "\\sin(x)Y"),
         ("sqrt( pi )", "\\sqrt{\\pi}"),
+        # Whole numbers over a slash, then a space and a factor: a coefficient.
+        ("1/2 x^2 + C", "\\frac{1}{2} x^2 + C"),
+        ("4/3 \\pi r^3", "\\frac{4}{3} \\pi r^3"),
+        ("y = 3/4 (x - 1)", "y = \\frac{3}{4} (x - 1)"),
         # A set in bare braces, where a set stands.
         ("{1, 2}", "\\{1, 2\\}"),
         ("x \\in {1; 2}", "x \\in \\{1; 2\\}"),
