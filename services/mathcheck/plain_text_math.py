@@ -279,6 +279,14 @@ def _named_function(tokens: list[Token], start: int) -> Found | None:
     return start + 1, tokenize(f"\\operatorname{{{token.text}}}")
 
 
+def _follows(tokens: list[Token], start: int, allowed: frozenset[str]) -> bool:
+    """Whether what stands before ``start``, spaces apart, is nothing or one of ``allowed``."""
+    before = start - 1
+    while before >= 0 and tokens[before].kind is Kind.SPACE:
+        before -= 1
+    return before < 0 or tokens[before].text in allowed
+
+
 # What a fraction written with a slash may follow to be a coefficient: nothing, an
 # operator, a relation or an opening bracket.
 _BEFORE_A_COEFFICIENT = frozenset(
@@ -304,10 +312,7 @@ def _slashed_coefficient(tokens: list[Token], start: int) -> Found | None:
     slash, bottom, space, factor = tokens[start + 1 : start + 5]
     if not slash.is_symbol("/") or bottom.kind is not Kind.DIGITS or space.kind is not Kind.SPACE:
         return None
-    before = start - 1
-    while before >= 0 and tokens[before].kind is Kind.SPACE:
-        before -= 1
-    if before >= 0 and tokens[before].text not in _BEFORE_A_COEFFICIENT:
+    if not _follows(tokens, start, _BEFORE_A_COEFFICIENT):
         return None
     if factor.kind is Kind.WORD:
         starts_factor = factor.text.lower() not in _JOINTS
@@ -332,10 +337,7 @@ def _bare_set(tokens: list[Token], start: int) -> Found | None:
     condition, at the start of the answer or after a relation or operation on sets."""
     if not tokens[start].is_symbol("{"):
         return None
-    before = start - 1
-    while before >= 0 and tokens[before].kind is Kind.SPACE:
-        before -= 1
-    if before >= 0 and tokens[before].text not in _BEFORE_A_SET:
+    if not _follows(tokens, start, _BEFORE_A_SET):
         return None
     closing = closing_brace(tokens, start)
     if closing is None:
