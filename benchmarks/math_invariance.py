@@ -41,7 +41,6 @@ KNOWN_MISSES = {
     ("\\text{Sunday}", "Sun."),  # an abbreviation
     ("\\frac{x^3}{3}+C", "\\frac{x^3}{3}"),  # an antiderivative without its constant
     ("\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}", "I_2"),  # a matrix by its name
-    ("\\frac{1}{2}", "1 half"),  # a numeral before a fraction word
     ("\\{5,7\\}", "the solutions are 5 and 7"),  # a sentence, not a bare answer
     ("\\{1, 2, 3\\}", "\\{x \\in \\mathbb{Z} : 1 \\le x \\le 3\\}"),  # a set by its rule
 }

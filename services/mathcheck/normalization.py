@@ -686,6 +686,11 @@ def _without_unit_words(tokens: list[Token]) -> list[Token]:
     value = value_before_unit(tokens)
     if value is not None:
         return value
+    if len(tokens) == 3 and tokens[0].kind is Kind.DIGITS and tokens[2].kind is Kind.WORD:
+        # "2 thirds", "1 half": a fraction, not a count of thirds.
+        fraction = number_in_words(join(tokens))
+        if fraction is not None and fraction.startswith("\\frac"):
+            return tokenize(fraction)
     if len(tokens) >= 3 and tokens[-2].kind is Kind.SPACE and _number_tokens(tokens[:-2]):
         noun = tokens[-1]
         counted = noun.text.removesuffix("s")

@@ -81,14 +81,21 @@ def _cardinal(words: list[str]) -> int | None:
 
 def _fraction(text: str) -> str | None:
     """ "two thirds" -> "\\frac{2}{3}", "a half" -> "\\frac{1}{2}"."""
-    # Two words of lower-case letters, apart by spaces or hyphens.
+    # Two words of lower-case letters (the first may be digits), apart by spaces or hyphens.
     words = text.replace("-", " ").split()
     edges = text[:1] + text[-1:]
     if len(words) != 2 or "-" in edges or any(ch.isspace() for ch in edges):
         return None
-    if not all(word.isascii() and word.isalpha() and word.islower() for word in words):
+    # The numerator may be written in digits: "2 thirds" is 2/3; but "3 quarters" may count
+    # coins, so digits before "quarter" stay a count.
+    digits = words[0].isascii() and words[0].isdecimal()
+    if digits and words[1].startswith("quarter"):
         return None
-    numerator = 1 if words[0] == "a" else _SMALL.get(words[0])
+    if not all(
+        word.isascii() and word.isalpha() and word.islower() for word in words[1 if digits else 0 :]
+    ):
+        return None
+    numerator = int(words[0]) if digits else 1 if words[0] == "a" else _SMALL.get(words[0])
     denominator = _DENOMINATORS.get(words[1])
     if not numerator or numerator > 20 or denominator is None:
         return None
