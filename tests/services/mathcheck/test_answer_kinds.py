@@ -552,6 +552,37 @@ def test_a_hedge_joined_by_words_is_never_the_answer_on_any_corpus() -> None:
                 assert _both_ways(reference, hedge) is not True, (reference, hedge)
 
 
+# The final-answer markers that an answer heading, a multiple choice's sentence and Chinese
+# write, each around the answer it marks.
+_MARKERS = (
+    "## Answer\n{}",
+    "**Final Answer**\n\n${}$",
+    "Answer:\n\\[\n{}\n\\]",
+    "The correct option is ${}$.",
+    "最终答案：${}$",
+)
+
+
+def test_a_later_marker_or_a_hedge_under_a_marker_is_never_the_right_answer_on_any_corpus() -> None:
+    """Under every policy that reads markers, the last marker wins and what one marks is one
+    answer: the right value under an early marker and a wrong one under a later, either
+    way, or both under one marker, never earns the right value's credit."""
+    references = _single_references()
+    assert len(references) > 300
+    for reference in references:
+        wrong = f"{reference} + 1"
+        for marker in _MARKERS:
+            for completion in (
+                marker.format(reference) + f"\n\nSo the final answer is ${wrong}$.",
+                f"The final answer is ${reference}$.\n\n" + marker.format(wrong),
+                marker.format(f"{reference} \\text{{ or }} {wrong}"),
+            ):
+                for policy in (ExtractionPolicy.MARKED, ExtractionPolicy.LENIENT):
+                    found = extract_answer(completion, policy).answer
+                    assert found is not None, (policy, completion)
+                    assert _both_ways(reference, found) is not True, (policy, completion)
+
+
 @pytest.mark.parametrize(
     ("reference", "answer", "expected"),
     [
