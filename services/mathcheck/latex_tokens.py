@@ -140,7 +140,7 @@ def symbol(text: str) -> Token:
 
 def spaces_end(text: str, start: int) -> int:
     """The end of the white space at ``start`` in ``text`` (``start`` when there is none):
-    for the scanners that read characters (plain numbers, plain-text notation)."""
+    for the scanners that read characters (a plain number's grammar)."""
     while start < len(text) and text[start].isspace():
         start += 1
     return start

@@ -432,9 +432,4 @@ def plain_text_as_latex(tokens: list[Token]) -> list[Token]:
     return rescan(strip(_as_latex(tokens)))
 
 
-def latex_from_plain_text(text: str) -> str:
-    """``text`` with its plain-text notations written as LaTeX."""
-    return join(plain_text_as_latex(tokenize(text)))
-
-
-__all__ = ["latex_from_plain_text", "plain_text_as_latex"]
+__all__ = ["plain_text_as_latex"]

@@ -7,7 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.mathcheck.latex_tokens import join, tokenize
-from services.mathcheck.plain_text_math import latex_from_plain_text, plain_text_as_latex
+from services.mathcheck.plain_text_math import plain_text_as_latex
+
+
+def latex_from_plain_text(text: str) -> str:
+    """The LaTeX text of ``text``'s tokens as the plain-text rules leave them."""
+    return join(plain_text_as_latex(tokenize(text)))
 
 
 @pytest.mark.parametrize(
