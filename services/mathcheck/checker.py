@@ -44,7 +44,6 @@ from services.mathcheck.latex_tokens import join
 from services.mathcheck.normalization import normalize_answer
 from services.mathcheck.pool import SymbolicFailure, SymbolicPool, SymbolicTimeout
 from services.mathcheck.reading import read_tokens
-from services.mathcheck.units import without_unit
 
 
 class Outcome(StrEnum):
@@ -128,8 +127,8 @@ class MathChecker:
         # What the conversions turned into another answer goes on as that answer's text;
         # alone, a unit is decoration: the symbolic engine gets the values.
         texts = (
-            without_unit(_text(reference, read_values[0], values[0])),
-            without_unit(_text(answer, read_values[1], values[1])),
+            _text(reference, read_values[0], values[0]),
+            _text(answer, read_values[1], values[1]),
         )
         key = (values[0].canonical, values[1].canonical)
         cached = self._cache.get(key)

@@ -15,7 +15,32 @@
 
 Every scan is linear in the completion's length: completions can be megabytes long and
 regexes with nested quantifiers would let one hostile completion stall a worker.
-"""
+
+**The reasoning-block rule** (``committed``): only the text a completion commits to after
+its reasoning counts. Reasoning models think inside a block (``<think>…</think>``,
+``<reasoning>…</reasoning>``, ``<thinking>``, ``<thought>``,
+``<|begin_of_thought|>…<|end_of_thought|>``) and then answer. An answer written inside the
+block is a draft: crediting it lets a policy hedge there, or get paid for a completion cut
+off mid-thought. So where a completion has such a block, only the text after the last
+closing tag is searched for the answer, whatever the extraction policy; a block still open
+at the end (a truncated completion, or a new block opened after the last one closed) leaves
+no answer at all.
+
+A closing tag with no opening tag counts as a closed block: chat templates (DeepSeek-R1,
+Qwen3) put the opening ``<think>`` into the prompt, so the completion starts inside it.
+Tag names are matched in any case and with stray spaces (``</ THINK >``); a closing tag
+spelled some other way is not recognised, so the block stays open and nothing is credited.
+
+**An answer given without a final-answer marker** (``unmarked_candidates``). "So the total
+is 42 apples", "Two and two make four": no box, no tag, no "the answer is", yet an answer.
+Under the ``boxed`` and ``marked`` policies the rule finds none, and a completion must
+never be better off for that than for marking it (docs/integrity.md, "Committing never
+costs"): so the unmarked answer is still found, judged, and shown to the LLM verifier where
+a mode asks it. Its candidates, in order: the lenient extraction of the text (math-verify's
+reading: the last math span, a number after it, the last number, a short phrase), the last
+number written in digits (with its unit), and the last number written in words ("four",
+"twenty-one", "negative three", "two thirds"). Which of them bears an answer,
+:mod:`services.verifier.answer_bearing` decides."""
 
 from __future__ import annotations
 
@@ -25,8 +50,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from services.domain import ExtractionPolicy as ExtractionPolicy
-from services.mathcheck.phrases import math_from_phrase
+from services.mathcheck.alignment import math_from_phrase
 from services.mathcheck.vocabulary import POWER_WORD, TEXT_FONT, UNIT_NAME
+from services.mathcheck.written_numbers import number_in_words
 
 
 class ExtractionMethod(StrEnum):
@@ -739,3 +765,90 @@ def reference_answer(reference: str) -> str:
     if extraction.answer is None or extraction.method is ExtractionMethod.LAST_NUMBER:
         return reference.strip()
     return extraction.answer
+
+
+_NAMES = r"think|thinking|reasoning|thought|reflection"
+_OPEN = re.compile(rf"<\s*(?:{_NAMES})\s*>|<\|\s*begin_of_thought\s*\|>", re.IGNORECASE)
+_CLOSE = re.compile(rf"<\s*/\s*(?:{_NAMES})\s*>|<\|\s*end_of_thought\s*\|>", re.IGNORECASE)
+
+
+class ReasoningRule(StrEnum):
+    """Which part of a completion the answer was searched in."""
+
+    OFF = "off"  # the rule is turned off: the whole completion
+    NO_BLOCK = "no_block"  # no reasoning block: the whole completion
+    AFTER_BLOCK = "after_block"  # the text after the last closed block
+    UNCLOSED = "unclosed"  # a block never closes: nothing (the no-answer reward)
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """Where a completion's committed text starts, and the rule that decided it."""
+
+    rule: ReasoningRule
+    start: int | None  # None: the completion commits to nothing (an unclosed block)
+
+    def text(self, completion: str) -> str | None:
+        """The text to search for the answer, or None when there is none."""
+        return None if self.start is None else completion[self.start :]
+
+
+def _last(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    last = None
+    for last in pattern.finditer(text):  # noqa: B007  (we want the last match)
+        pass
+    return last
+
+
+def committed(completion: str, enabled: bool = True) -> Committed:
+    """Where the answer of ``completion`` may be searched (see the module docstring)."""
+    if not enabled:
+        return Committed(ReasoningRule.OFF, 0)
+    close = _last(_CLOSE, completion)
+    after = close.end() if close is not None else 0
+    if _OPEN.search(completion, after) is not None:
+        return Committed(ReasoningRule.UNCLOSED, None)
+    if close is None:
+        return Committed(ReasoningRule.NO_BLOCK, 0)
+    return Committed(ReasoningRule.AFTER_BLOCK, after)
+
+
+_CARDINAL = (
+    r"zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
+    r"|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
+    r"|eighty|ninety|hundred|thousand|million|billion|trillion|dozen"
+)
+_FRACTION_WORD = (
+    r"halves|half|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?"
+)
+# A number in words: cardinals joined by spaces, hyphens or "and" ("one hundred and
+# twelve"), maybe signed ("negative three") or a fraction ("two thirds"). Ordinals other
+# than a fraction's denominator are left out: "first" and "second" order the working.
+_NUMBER_IN_WORDS = re.compile(
+    rf"\b(?:(?:negative|minus)\s+)?(?:{_CARDINAL})(?:(?:\s+and\s+|[\s-]+)(?:{_CARDINAL}))*"
+    rf"(?:\s+(?:{_FRACTION_WORD}))?\b",
+    re.IGNORECASE,
+)
+_SCAN_CHARS = 20_000  # only the end of a long text is searched for a number in words
+
+
+def last_number_in_words(text: str) -> str | None:
+    """The last number written in words in ``text``, as written ("four"). A lone "one" is
+    left out: in prose it is mostly a determiner ("one step at a time", "no one")."""
+    tail = text[-_SCAN_CHARS:]
+    for found in reversed(list(_NUMBER_IN_WORDS.finditer(tail))):
+        words = found.group().lower()
+        if words != "one" and number_in_words(words) is not None:
+            return found.group()
+    return None
+
+
+def unmarked_candidates(text: str) -> list[str]:
+    """The answers ``text`` may give without a marker, most specific first: its lenient
+    extraction, its last number, its last number in words (each once)."""
+    found = (
+        extract_answer(text, ExtractionPolicy.LENIENT).answer,
+        last_number(text),
+        last_number_in_words(text),
+    )
+    return list(dict.fromkeys(answer for answer in found if answer is not None))

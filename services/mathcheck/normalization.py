@@ -36,7 +36,6 @@ from services.mathcheck.latex_tokens import (
     unwrap,
     without_spaces,
 )
-from services.mathcheck.number_words import digit_ordinal, number_in_words
 from services.mathcheck.vocabulary import (
     CONSTANT_LETTERS,
     DECORATION_UNITS,
@@ -49,7 +48,7 @@ from services.mathcheck.vocabulary import (
     UNITS,
     VARIABLE_FONT,
 )
-from services.mathcheck.written_numbers import parse_number
+from services.mathcheck.written_numbers import digit_ordinal, number_in_words, parse_number
 
 # The two sets answers most often name in words, and their other spellings.
 _NAMED_SETS = {
@@ -853,7 +852,7 @@ def _choice(tokens: list[Token]) -> str | None:
 
 
 def _is_digit_ordinal(tokens: list[Token]) -> bool:
-    """ "3rd", "21st": digits and an ordinal's suffix (``number_words.digit_ordinal``)."""
+    """ "3rd", "21st": digits and an ordinal's suffix (``written_numbers.digit_ordinal``)."""
     return (
         len(tokens) >= 2
         and tokens[-1].kind is Kind.WORD

@@ -20,7 +20,7 @@ what reaches the judge is decided by what an answer *is*, not by what an attack 
      such as "at least" or "all real numbers", a one-letter variable) or a word of the
      reference; a LaTeX command must be a known one. A span with any other word is not
      shown: its value is extracted instead (the lenient extraction, the last number, the
-     last number in words: :func:`~services.mathcheck.unmarked.unmarked_candidates`), and
+     last number in words: :func:`~services.mathcheck.extraction.unmarked_candidates`), and
      "so the total is 42 apples" is shown as ``42``. A span with no mathematics is no
      answer.
    * a multiple-choice reference (``B``, ``(C)``): the option letters only.
@@ -49,12 +49,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 
-from services.mathcheck.extraction import ExtractionPolicy, extract_answer
-from services.mathcheck.number_words import roman_numeral
-from services.mathcheck.phrases import math_from_phrase
-from services.mathcheck.unicode_math import latex_from_unicode
-from services.mathcheck.unmarked import unmarked_candidates
+from services.mathcheck.alignment import latex_from_unicode, math_from_phrase
+from services.mathcheck.extraction import ExtractionPolicy, extract_answer, unmarked_candidates
 from services.mathcheck.vocabulary import DECORATION_UNITS, POWER_WORDS, SCALE_WORDS, UNITS
+from services.mathcheck.written_numbers import roman_numeral
 
 MAX_SHOWN_CHARS = 600
 # A span longer than this is searched for its value, never checked word by word whole.
@@ -186,8 +184,8 @@ _NUMBER_WORDS = _vocabulary(
     eighteenths nineteenths twentieths
     """
 ) | frozenset(SCALE_WORDS)
-# Words of mathematics and of the answers the checker reads (phrases.py): connectives,
-# comparisons, sets and kinds of objects, functions.
+# Words of mathematics and of the answers the checker reads (its front end, alignment.py):
+# connectives, comparisons, sets and kinds of objects, functions.
 _MATH_WORDS = _vocabulary(
     """
     and or of per over to from the is are than at least most greater less more fewer equal

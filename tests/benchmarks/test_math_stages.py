@@ -7,9 +7,9 @@ import pytest
 from benchmarks import math_stages
 from services.mathcheck import reading
 
-# The readers of a number's value and of a number's name are called once per number (each
-# entry of a tuple, each cell of a matrix): leaves of the grammar, left out with the library.
-_LEAVES = math_stages.LIBRARIES | {"written_numbers", "number_words"}
+# The reader of a number's value (in digits or in words) is called once per number (each
+# entry of a tuple, each cell of a matrix): a leaf of the grammar, left out with the library.
+_LEAVES = math_stages.LIBRARIES | {"written_numbers"}
 
 
 def _route(text: str) -> list[str]:
@@ -46,11 +46,11 @@ def test_a_trip_counts_stays_and_returns_without_the_library() -> None:
     ],
 )
 def test_a_read_enters_each_stage_once(text: str) -> None:
-    """Normalisation, the structures' reader, the ratio and quantity readers: each is
-    entered once, and the reader that calls them is all that is returned to."""
+    """Normalisation, the structures' reader and the quantity reader: each is entered
+    once, and the reader that calls them is all that is returned to."""
     route = _route(text)
     stages = [module for module in route if module != "reading"]
-    assert {"normalization", "ratios", "units"} <= set(stages), route
+    assert {"normalization", "units"} <= set(stages), route
     assert len(stages) == len(set(stages)), route
 
 

@@ -1,6 +1,6 @@
 """The choice judge: read the letter a completion commits to, compare it with the reference.
 
-The letter is searched only after a closed reasoning block (:mod:`services.mathcheck.reasoning`),
+The letter is searched only after a closed reasoning block (:mod:`services.mathcheck.extraction`),
 under the request's ``answer_after_reasoning``; the last marked letter counts: ``\\boxed{B}``,
 ``<answer>B</answer>``, ``answer: B`` / ``answer is (B)``; else a committed text that is a
 letter alone (``B``, ``(B)``, ``B.``). A letter past the item's choices is no answer.
@@ -15,7 +15,7 @@ from typing import Any
 
 from services.domain import Judge, Status
 from services.judgement import Judgement
-from services.mathcheck.reasoning import committed
+from services.mathcheck.extraction import committed
 from services.rewards.format_reward import FormatScore, score_format
 from services.tasks.choice.wire import CHOICE, LETTERS, ChoiceItem
 from services.tasks.judging import BatchContext, Entry, judge_each

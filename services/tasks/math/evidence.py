@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.mathcheck.reasoning import Committed
+from services.mathcheck.extraction import Committed
 from services.rewards.format_reward import FormatScore
 
 

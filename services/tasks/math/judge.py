@@ -5,7 +5,7 @@ final answer. No answer found, a wrong one, or one the checker gave up on (statu
 'timeout'/'error') is not accepted. A reference that holds no answer (empty, a control
 character, nothing that reads as one: :mod:`services.tasks.math.reference`) judges nothing:
 the item is an error with the reason, and earns no reward. The answer is searched only in
-the text the completion commits to (:mod:`services.mathcheck.reasoning`): after its
+the text the completion commits to (:mod:`services.mathcheck.extraction`): after its
 reasoning block, if it has one.
 """
 
@@ -21,13 +21,15 @@ from services.domain import Judge, Status, Task
 from services.judgement import Judgement, unjudged
 from services.mathcheck.checker import Checker, MathVerdict, Outcome
 from services.mathcheck.extraction import (
+    Committed,
     Extraction,
     ExtractionMethod,
     ExtractionPolicy,
+    ReasoningRule,
+    committed,
     extract_answer,
     reference_answer,
 )
-from services.mathcheck.reasoning import Committed, ReasoningRule, committed
 from services.rewards.format_reward import score_format
 from services.tasks.judging import BatchContext, Entry, items_of, judge_each
 from services.tasks.math.evidence import MathEvidence, Unmarked

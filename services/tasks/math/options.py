@@ -10,5 +10,5 @@ from services.domain import ExtractionPolicy
 @dataclass(frozen=True, slots=True)
 class MathOptions:
     extraction: ExtractionPolicy = ExtractionPolicy.MARKED
-    # Search only the text after a closed reasoning block (services.mathcheck.reasoning).
+    # Search only the text after a closed reasoning block (services.mathcheck.extraction).
     answer_after_reasoning: bool = True

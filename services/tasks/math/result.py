@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from services.echo import MAX_ANSWER_ECHO, preview
 from services.judgement import Judgement
-from services.mathcheck.reasoning import ReasoningRule
+from services.mathcheck.extraction import ReasoningRule
 from services.rewards.policy import Reward
 from services.tasks.entry import NOT_PRESENTED, Components, Presented
 from services.tasks.math.evidence import MathEvidence

@@ -14,7 +14,7 @@ import pytest
 from benchmarks import bare_answers, fresh_pairs, fresh_pairs_2, fresh_pairs_3, math_corpus
 from benchmarks.math_corpus import Case
 from services.contract.protocol import ExtractionPolicy
-from services.mathcheck.alignment import align
+from services.mathcheck.alignment import align, math_from_phrase
 from services.mathcheck.answer_types import (
     Expr,
     Function,
@@ -34,7 +34,6 @@ from services.mathcheck.extraction import (
 from services.mathcheck.latex_tokens import answer_tokens, join, strip, top_level_parts
 from services.mathcheck.normalization import normalize_answer
 from services.mathcheck.numeric_probe import probe, rounds_to
-from services.mathcheck.phrases import math_from_phrase
 from services.mathcheck.reading import read
 from services.mathcheck.symbolic import LogConvention, symbolic_equal
 from services.mathcheck.written_numbers import parse_number

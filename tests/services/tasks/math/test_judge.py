@@ -9,7 +9,7 @@ import pytest
 from services.contract.protocol import Judge, RewardOptions, Status, Task
 from services.judgement import Judgement
 from services.mathcheck.checker import MathChecker
-from services.mathcheck.reasoning import ReasoningRule
+from services.mathcheck.extraction import ReasoningRule
 from services.tasks.math.evidence import MathEvidence
 from services.tasks.math.judge import MathJudge
 from services.tasks.math.wire import MathItem

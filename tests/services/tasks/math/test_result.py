@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from services.mathcheck.reasoning import Committed, ReasoningRule
+from services.mathcheck.extraction import Committed, ReasoningRule
 from services.rewards.policy import NO_REWARD, Reward
 from services.tasks.math.evidence import VerifierView
 from services.tasks.math.result import present_math

@@ -7,7 +7,7 @@ import pytest
 
 from services.contract.protocol import RewardOptions, Status, Task
 from services.judgement import Judgement, unjudged
-from services.mathcheck.reasoning import Committed, ReasoningRule
+from services.mathcheck.extraction import Committed, ReasoningRule
 from services.rewards.format_reward import FormatScore
 from services.rewards.policy import NO_REWARD
 from services.tasks.math.evidence import MathEvidence, Unmarked, VerifierView

@@ -20,7 +20,7 @@ from services.contract.protocol import (
 )
 from services.judgement import Judgement
 from services.mathcheck.checker import MathChecker
-from services.mathcheck.reasoning import Committed, ReasoningRule
+from services.mathcheck.extraction import Committed, ReasoningRule
 from services.rewards.format_reward import FormatScore
 from services.rewards.policy import needs_verifier
 from services.tasks.entry import Refused
