@@ -41,7 +41,6 @@ from services.mathcheck.comparison import (
 )
 from services.mathcheck.guards import hostile_reason
 from services.mathcheck.latex_tokens import join
-from services.mathcheck.normalization import normalize_answer
 from services.mathcheck.pool import SymbolicFailure, SymbolicPool, SymbolicTimeout
 from services.mathcheck.reading import read_tokens
 
@@ -183,10 +182,7 @@ class MathChecker:
         pool at once (a side that is the whole answer as written, else as read), then the
         formula over their outcomes."""
         if isinstance(decision, Leaf) and (decision.reference, decision.answer) == values:
-            # The pair whole, cached as the pair. Two texts that normalise alike are one
-            # answer, whatever the reader made of them ("20:34" is also a ratio).
-            if normalize_answer(texts[0]) == normalize_answer(texts[1]):
-                return MathVerdict(Outcome.EQUAL, Method.STRING.value, "string: equal")
+            # The pair whole, cached as the pair.
             return await self._symbolic(*texts, gate)
         pending = leaves(decision)
         compared = await asyncio.gather(
@@ -219,14 +215,12 @@ class MathChecker:
     async def _symbolic(
         self, reference: str, answer: str, gate: asyncio.Semaphore | None
     ) -> MathVerdict:
-        normalized = normalize_answer(reference), normalize_answer(answer)
-        retry = normalized if normalized != (reference, answer) else None
         try:
             if gate is None:
-                result = await self._pool.compare(reference, answer, retry)
+                result = await self._pool.compare(reference, answer)
             else:
                 async with gate:
-                    result = await self._pool.compare(reference, answer, retry)
+                    result = await self._pool.compare(reference, answer)
         except SymbolicTimeout as exc:
             return MathVerdict(Outcome.TIMEOUT, Method.SYMBOLIC.value, str(exc))
         except SymbolicFailure as exc:

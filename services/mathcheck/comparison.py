@@ -482,13 +482,25 @@ def _plus_minus_and_other(signed: PlusMinus, other: Answer) -> Pair:
     """A \\pm stands for both its values against a list of solutions or another \\pm
     written otherwise; else as written."""
     if isinstance(other, PlusMinus):
-        # Two expressions: their values; an unknown named on either side keeps it as written.
-        if isinstance(signed.written, Expr) and isinstance(other.written, Expr):
-            return signed.both, other.both
-        return signed.written, other.written
+        # Their values, unless the two name different unknowns ("x = 1 \\pm 2" against
+        # "y = 1 \\pm 2") or are written other than as a value or its unknown's.
+        names = {_unknown(signed.written), _unknown(other.written)}
+        if None in names or len(names - {""}) > 1:
+            return signed.written, other.written
+        return signed.both, other.both
     if _is_list(other):
         return signed.both, other
     return signed.written, other
+
+
+def _unknown(written: Answer) -> str | None:
+    """The unknown a \\pm's value is written for: "" for none (an expression), None for a
+    value written otherwise."""
+    if isinstance(written, Expr):
+        return ""
+    if isinstance(written, Assignment) and isinstance(written.value, PlusMinus):
+        return written.name
+    return None
 
 
 def _is_list(value: Answer) -> bool:

@@ -232,6 +232,11 @@ def test_collections(reference: str, answer: str, expected: tuple[bool, Method] 
             (True, Method.STRUCTURAL),
         ),
         ("x = \\pm 2", "y = \\pm 2", (False, Method.STRING)),  # as written: the unknowns
+        # two \\pm are their two values, one side naming the unknown or both the same one
+        ("x=\\frac{1\\pm\\sqrt5}{2}", "\\frac{1 \\pm \\sqrt{5}}{2}", (True, Method.STRUCTURAL)),
+        ("x=\\frac{1\\pm\\sqrt5}{2}", "\\frac{1 \\pm \\sqrt{3}}{2}", (False, Method.STRUCTURAL)),
+        ("x = 1 \\pm \\sqrt{2}", "x = \\sqrt 2 \\pm 1", (False, Method.STRUCTURAL)),
+        ("x = 1 \\pm \\sqrt{2}", "y = 1 \\pm \\sqrt 2", (False, Method.STRING)),
         # degrees against radians; alone, a degree sign is decoration
         ("30^\\circ", "\\frac{\\pi}{6}", (True, Method.STRING)),
         ("60^\\circ", "\\frac{2\\pi}{6}", (True, Method.NUMERIC)),
