@@ -60,7 +60,7 @@ hedge      := "approximately" | "approx" "."? | "about" | "roughly" | "around" |
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from itertools import groupby
+from itertools import groupby, pairwise
 
 from services.mathcheck.latex_tokens import (
     Kind,
@@ -463,27 +463,44 @@ def _slashed_coefficient(tokens: list[Token], start: int) -> Found | None:
 
 # What a set in bare braces may follow: nothing, or a relation or operation on sets.
 _BEFORE_A_SET = frozenset(("\\in", "=", "\\cup", "\\cap", "\\setminus", ","))
-# What a set in bare braces holds at its top level: elements apart, or a condition's bar.
-_IN_A_SET = frozenset((",", ";", "|", ":", "\\mid"))
+# Where braces can only be a set: after membership or an operation on sets.
+_SETS_ONLY_AFTER = frozenset(("\\in", "\\cup", "\\cap", "\\setminus"))
+# What a set in bare braces holds at its top level: a condition's bar after its element,
+# or (where braces can only be a set) elements apart.
+_CONDITION = frozenset(("|", ":", "\\mid"))
+_APART = frozenset((",", ";"))
 
 
 def _bare_set(tokens: list[Token], start: int) -> Found | None:
-    """ "{1, 2}" -> "\\{1, 2\\}", "{x | x > 0}" -> "\\{x | x > 0\\}": plain text writes a set
-    in bare braces, which LaTeX reads as a group; one that holds elements apart or a
-    condition, at the start of the answer or after a relation or operation on sets."""
-    if not tokens[start].is_symbol("{"):
-        return None
-    if not _follows(tokens, start, _BEFORE_A_SET):
+    """ "{x | x > 0}" -> "\\{x | x > 0\\}", "x \\in {1, 2}" -> "x \\in \\{1, 2\\}": plain text
+    writes a set in bare braces, which LaTeX reads as a group. A condition after an element
+    makes one at the start of the answer or after a relation or an operation on sets;
+    elements apart make one only after membership or an operation on sets: at the start
+    of an answer, ``{1, 3}`` is the list LaTeX shows (``1, 3``), as math-verify's own test
+    pairs read it."""
+    if not tokens[start].is_symbol("{") or not _follows(tokens, start, _BEFORE_A_SET):
         return None
     closing = closing_brace(tokens, start)
     if closing is None:
         return None
+    sets_only = (
+        start > 0 and _follows(tokens, start, _SETS_ONLY_AFTER) and bool(strip(tokens[:start]))
+    )
+    separators = _CONDITION | (_APART if sets_only else set())
+    inside = tokens[start + 1 : closing]
+    top: list[tuple[int, Token]] = []
     depth = 0
-    for token in tokens[start + 1 : closing]:
-        if depth == 0 and token.text in _IN_A_SET:
-            inside = tokens[start + 1 : closing]
-            return closing + 1, [_ESCAPED["{"], *inside, _ESCAPED["}"]]
+    for index, token in enumerate(inside):
+        if depth == 0:
+            top.append((index, token))
         depth += nesting(token)
+    # Bars in pairs are absolute values ("{|x|}"); a condition's bar is one more.
+    bars = sum(token.is_symbol("|") for _, token in top)
+    for index, token in top:
+        if token.text not in separators or (token.is_symbol("|") and bars % 2 == 0):
+            continue
+        if token.text in _APART or index > 0:
+            return closing + 1, [_ESCAPED["{"], *inside, _ESCAPED["}"]]
     return None
 
 
@@ -680,10 +697,53 @@ def _phrase(tokens: list[Token]) -> list[Token]:
     return tokens if notation is None else notation
 
 
+_ROW_BREAK = Token(Kind.COMMAND, "\\\\")
+# What follows a backslash in a command: letters, or one other character.
+_NAMES_A_COMMAND = frozenset((Kind.WORD, Kind.SYMBOL))
+# Commands whose name after a doubled backslash shows a text escaped twice.
+_ESCAPED_NAMES = frozenset(
+    ("frac", "dfrac", "tfrac", "sqrt", "left", "right", "pi", "cdot", "times", "div", "pm",
+     "mp", "le", "ge", "leq", "geq", "ne", "neq", "infty", "in", "cup", "cap", "text",
+     "textbf", "mathrm", "mathbf", "boxed", "begin", "end", "sin", "cos", "tan", "log", "ln",
+     "exp", "circ", "approx", "theta", "alpha", "beta", "gamma", "lambda", "sigma", "omega")
+)  # fmt: skip
+
+
+def _unescaped(tokens: list[Token]) -> list[Token]:
+    """ "\\\\frac{1}{2}", "\\"5\\"": an answer escaped twice, as a string in JSON or in
+    code is (every backslash doubled, a quote escaped), read as written once; a text with
+    one command written once is LaTeX as it stands (``\\\\`` there is a row break)."""
+    if any(token.named for token in tokens):
+        return tokens
+    pairs = list(pairwise(tokens))
+    if not any(
+        (token == _ROW_BREAK and after.kind is Kind.WORD and after.text in _ESCAPED_NAMES)
+        for token, after in pairs
+    ) and not any(token.is_command('\\"') for token in tokens):
+        return tokens
+    written: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        after = tokens[index + 1] if index + 1 < len(tokens) else None
+        if token.is_command('\\"'):
+            written.append(symbol('"'))
+        elif token == _ROW_BREAK and after == _ROW_BREAK:
+            written.append(_ROW_BREAK)  # a row break, escaped
+            index += 1
+        elif token == _ROW_BREAK and after is not None and after.kind in _NAMES_A_COMMAND:
+            written.append(Token(Kind.COMMAND, "\\" + after.text))
+            index += 1
+        else:
+            written.append(token)
+        index += 1
+    return rescan(written)
+
+
 def latex_tokens(text: str) -> list[Token]:
     """One answer's tokens as LaTeX, ready to read: the text is scanned once, and each
     notation above is read from the tokens."""
-    tokens = _phrase(_count(plain_text_as_latex(tokenize(text))))
+    tokens = _phrase(_count(plain_text_as_latex(_unescaped(tokenize(text)))))
     return rescan(_trig_in_radians(_without_derivative_name(tokens)))
 
 

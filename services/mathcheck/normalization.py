@@ -33,6 +33,7 @@ from services.mathcheck.latex_tokens import (
     strip,
     symbol,
     tokenize,
+    top_level_parts,
     unwrap,
     without_spaces,
 )
@@ -489,6 +490,45 @@ def _solutions_of_one_unknown(tokens: list[Token]) -> list[Token]:
         if solution is not None:
             listed.extend([symbol(","), SPACE, *solution[1]] if listed else solution[1])
     return listed
+
+
+def _chain_value(tokens: list[Token]) -> list[Token]:
+    """ "f(2) = 2^2 = 4", "AB = BC = 5": equalities written out to a number are that
+    number, the chain's last side (math-verify reads a chain so); one "=" keeps both sides
+    (``x = 3`` is the name's, below)."""
+    if [token.text for token in tokens].count("=") < 2:
+        return tokens
+    if any(token.text in _CHAIN_BREAKS or token.text.lower() in _JOINTS for token in tokens):
+        return tokens  # "x = 2 and y = 3", "x = 1; y = 2": equations listed, not chained
+    sides = top_level_parts(tokens, "=")
+    if sides is None or len(sides) < 3 or not all(strip(side) for side in sides):
+        return tokens
+    value = strip(sides[-1])
+    return value if parse_number(join(value)) is not None else tokens
+
+
+_CHAIN_BREAKS = frozenset((",", ";", "\\quad", "\\qquad", "\\text", "\\\\"))
+_JOINTS = frozenset(("and", "or"))
+
+
+def _membership(tokens: list[Token]) -> list[Token]:
+    """ "x \\in \\{1, 2\\}": one unknown's values are that set (as "x = 1, 2" lists them);
+    a union or difference of sets after it stays whole."""
+    index = skip_spaces(tokens, 0)
+    if index >= len(tokens) or not is_letter(tokens[index]):
+        return tokens
+    member = skip_spaces(tokens, index + 1)
+    if member >= len(tokens) or not tokens[member].is_command("\\in"):
+        return tokens
+    values = rstrip(tokens[skip_spaces(tokens, member + 1) :])
+    if len(values) < 2 or not values[0].is_command("\\{") or not values[-1].is_command("\\}"):
+        return tokens
+    depth = 0
+    for position, token in enumerate(values):
+        depth += token.is_command("\\{") - token.is_command("\\}")
+        if depth == 0 and position < len(values) - 1:
+            return tokens
+    return values
 
 
 def _without_tuple_of_unknowns(tokens: list[Token]) -> list[Token]:
@@ -1042,7 +1082,8 @@ def canonical_tokens(written: list[Token]) -> list[Token]:
     if tokens is not written:  # what was taken out may join what was around it
         tokens = rescan(tokens)
     tokens = _equals_word(tokens)
-    tokens = _without_tuple_of_unknowns(_solutions_of_one_unknown(tokens))
+    tokens = _without_tuple_of_unknowns(_solutions_of_one_unknown(_membership(tokens)))
+    tokens = _chain_value(tokens)
     if [token.text for token in tokens].count("=") == 1:  # "k = 45, n = 2" keeps both names
         tokens = _without_leading_name(tokens)
     tokens = _between_bounds(_single_spaces(_one_spelling(tokens)))

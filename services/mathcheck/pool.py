@@ -35,9 +35,19 @@ def _init_worker(memory_mb: int) -> None:
 
 
 def _compare(
-    reference: str, answer: str, log_convention: LogConvention = LogConvention.REFERENCE
+    reference: str,
+    answer: str,
+    normalized: tuple[str, str] | None,
+    log_convention: LogConvention = LogConvention.REFERENCE,
 ) -> SymbolicVerdict:
-    return symbolic_equal(reference, answer, log_convention)
+    verdict = symbolic_equal(reference, answer, log_convention)
+    # The normalised strings (units, "x =" and \\text{} stripped) are a second chance for
+    # answers the parser could not read; a parsed "not equal" stands.
+    if not verdict.equal and not verdict.parsed and normalized is not None:
+        retry = symbolic_equal(*normalized, log_convention)
+        if retry.equal:
+            return retry
+    return verdict
 
 
 class SymbolicPool:
@@ -66,16 +76,18 @@ class SymbolicPool:
     async def warm(self) -> None:
         """Start every worker now, so the first request does not pay for it."""
         futures = [
-            asyncio.wrap_future(self._pool.schedule(_compare, args=("1", "1")))
+            asyncio.wrap_future(self._pool.schedule(_compare, args=("1", "1", None)))
             for _ in range(self.workers)
         ]
         await asyncio.gather(*futures)
 
-    async def compare(self, reference: str, answer: str) -> SymbolicVerdict:
+    async def compare(
+        self, reference: str, answer: str, normalized: tuple[str, str] | None = None
+    ) -> SymbolicVerdict:
         """Compare in a worker; raises SymbolicTimeout or SymbolicFailure."""
         future = self._pool.schedule(
             _compare,
-            args=(reference, answer, self.log_convention),
+            args=(reference, answer, normalized, self.log_convention),
             timeout=self.timeout_s,
         )
         try:

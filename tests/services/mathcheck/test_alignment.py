@@ -113,6 +113,12 @@ def test_plain_text_becomes_latex(text: str, latex: str) -> None:
         "\\text{a, b}",
         "{5}",
         "{1}+{2}",
+        # Elements apart at the start of an answer: the list LaTeX shows.
+        "{1, 2}",
+        "{(1, 2), (3, 4)}",
+        "x = {1, 2}",
+        # A bar first is an absolute value.
+        "{|x|}",
         # A slash that is no coefficient's: no space, in an exponent, a joint, a decimal.
         "1/2x",
         "x^4/3 y",
@@ -153,10 +159,12 @@ def test_latex_and_words_pass_unchanged(text: str) -> None:
         ("4/3 \\pi r^3", "\\frac{4}{3} \\pi r^3"),
         ("y = 3/4 (x - 1)", "y = \\frac{3}{4} (x - 1)"),
         # A set in bare braces, where a set stands.
-        ("{1, 2}", "\\{1, 2\\}"),
+        ("x \\in {1, 2}", "x \\in \\{1, 2\\}"),
+        ("A \\cup {3, 4}", "A \\cup \\{3, 4\\}"),
         ("x \\in {1; 2}", "x \\in \\{1; 2\\}"),
         ("{x | x > 0}", "\\{x | x > 0\\}"),
-        ("{(1, 2), (3, 4)}", "\\{(1, 2), (3, 4)\\}"),
+        ("x \\in {(1, 2), (3, 4)}", "x \\in \\{(1, 2), (3, 4)\\}"),
+        ("{x : x > 0}", "\\{x : x > 0\\}"),
     ],
 )  # fmt: skip
 def test_more_notations_become_latex(text: str, latex: str) -> None:
@@ -184,10 +192,30 @@ def test_any_text_is_read_into_the_tokens_its_latex_scans_into(text: str) -> Non
         # a degree sign under a trigonometric function
         ("\\sin 30^\\circ", "\\sin (30\\pi/180)"),
         ("2(\\cos 60^\\circ + i \\sin 60^\\circ)", "2(\\cos (60\\pi/180)+ i \\sin (60\\pi/180))"),
+        # a text escaped twice (every backslash doubled, a quote escaped): as written once
+        (r"\\left( 3, \\frac{\\pi}{2} \\right)", r"\left( 3, \frac{\pi}{2} \right)"),
+        (r"\\sqrt{2}\\,\\text{cm}", r"\sqrt{2}\,\text{cm}"),
+        (r"\"$12$ and $13$\"", '"$12$ and $13$"'),
+        (r"\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}"),
     ],
 )
 def test_written_as_latex(text: str, latex: str) -> None:
     assert as_latex(text) == latex
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Row breaks in LaTeX written once, and a doubled backslash before no command's name.
+        r"1 & 2 \\ 3 & 4",
+        r"\begin{pmatrix}1\\2\end{pmatrix}",
+        r"\frac{1}{2} \\ x",
+        r"a \\\\ b",
+        r"\\{1, 2\\}",
+    ],
+)
+def test_latex_written_once_keeps_its_row_breaks(text: str) -> None:
+    assert as_latex(text) == text
 
 
 @pytest.mark.parametrize(

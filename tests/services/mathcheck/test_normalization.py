@@ -46,6 +46,15 @@ def quick_verdict(reference_norm: str, answer_norm: str) -> Verdict | None:
         ("2 \\le x", "2\\le x"),
         ("\\pi (r + 1)", "\\pi(r+1)"),
         ("\\sinx", "\\sinx"),  # written run together: another command's name
+        # One unknown's values are the set it is in; a union of sets stays whole.
+        ("x \\in \\{1, 2\\}", "\\{1, 2\\}"),
+        ("x \\in \\{1\\} \\cup \\{2\\}", "x\\in\\{1\\}\\cup\\{2\\}"),
+        ("xy \\in \\{1, 2\\}", "xy\\in\\{1, 2\\}"),
+        # Equalities written out to a number are that number; one "=" or a list stays.
+        ("f(2) = 2^2 = 4", "4"),
+        ("AB = BC = 5", "5"),
+        ("a = b = 2x", "a=b=2x"),
+        ("1 + 1 = 2", "1+1=2"),
     ],
 )
 def test_normalize_answer(raw: str, normalized: str) -> None:
