@@ -31,7 +31,6 @@ from services.mathcheck import expression_reader, pool, symbolic
 from services.mathcheck.checker import MathChecker
 from services.mathcheck.expression_reader import ENGINE, Unreadable
 from services.mathcheck.extraction import ExtractionPolicy
-from services.mathcheck.normalization import normalize_answer
 from services.mathcheck.symbolic import LogConvention, SymbolicVerdict
 from services.tasks.math.judge import MathJudge
 
@@ -53,11 +52,9 @@ class RecordingPool:
     def __init__(self, leaves: dict[tuple[str, str], None]) -> None:
         self.leaves = leaves
 
-    async def compare(
-        self, reference: str, answer: str, normalized: tuple[str, str] | None = None
-    ) -> SymbolicVerdict:
+    async def compare(self, reference: str, answer: str) -> SymbolicVerdict:
         self.leaves.setdefault((reference, answer), None)
-        return pool._compare(reference, answer, normalized, LogConvention.REFERENCE)
+        return pool._compare(reference, answer, LogConvention.REFERENCE)
 
     def close(self) -> None:
         pass
@@ -109,12 +106,10 @@ def check(leaves: dict[tuple[str, str], None]) -> None:
             if trees(reference, answer, convention) is None:
                 continue
             compared += 1
-            normalized = normalize_answer(reference), normalize_answer(answer)
-            retry = normalized if normalized != (reference, answer) else None
-            by_trees = pool._compare(reference, answer, retry, convention).equal
+            by_trees = pool._compare(reference, answer, convention).equal
             symbolic._read_both = lambda *texts: None
             try:
-                by_text = pool._compare(reference, answer, retry, convention).equal
+                by_text = pool._compare(reference, answer, convention).equal
             finally:
                 symbolic._read_both = trees
             if by_trees != by_text:

@@ -41,7 +41,6 @@ from services.mathcheck.comparison import (
 )
 from services.mathcheck.guards import hostile_reason
 from services.mathcheck.latex_tokens import join
-from services.mathcheck.normalization import normalize_answer
 from services.mathcheck.pool import SymbolicFailure, SymbolicPool, SymbolicTimeout
 from services.mathcheck.reading import read_tokens
 
@@ -216,16 +215,12 @@ class MathChecker:
     async def _symbolic(
         self, reference: str, answer: str, gate: asyncio.Semaphore | None
     ) -> MathVerdict:
-        # A second try on the normalised texts where the parser could not read a side as
-        # mathematics (a parsed "not equal" stands).
-        normalized = normalize_answer(reference), normalize_answer(answer)
-        retry = normalized if normalized != (reference, answer) else None
         try:
             if gate is None:
-                result = await self._pool.compare(reference, answer, retry)
+                result = await self._pool.compare(reference, answer)
             else:
                 async with gate:
-                    result = await self._pool.compare(reference, answer, retry)
+                    result = await self._pool.compare(reference, answer)
         except SymbolicTimeout as exc:
             return MathVerdict(Outcome.TIMEOUT, Method.SYMBOLIC.value, str(exc))
         except SymbolicFailure as exc:

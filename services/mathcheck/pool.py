@@ -35,19 +35,9 @@ def _init_worker(memory_mb: int) -> None:
 
 
 def _compare(
-    reference: str,
-    answer: str,
-    normalized: tuple[str, str] | None,
-    log_convention: LogConvention = LogConvention.REFERENCE,
+    reference: str, answer: str, log_convention: LogConvention = LogConvention.REFERENCE
 ) -> SymbolicVerdict:
-    verdict = symbolic_equal(reference, answer, log_convention)
-    # The normalised strings (units, "x =" and \\text{} stripped) are a second chance for
-    # answers the parser could not read; a parsed "not equal" stands.
-    if not verdict.equal and not verdict.parsed and normalized is not None:
-        retry = symbolic_equal(*normalized, log_convention)
-        if retry.equal:
-            return retry
-    return verdict
+    return symbolic_equal(reference, answer, log_convention)
 
 
 class SymbolicPool:
@@ -76,18 +66,16 @@ class SymbolicPool:
     async def warm(self) -> None:
         """Start every worker now, so the first request does not pay for it."""
         futures = [
-            asyncio.wrap_future(self._pool.schedule(_compare, args=("1", "1", None)))
+            asyncio.wrap_future(self._pool.schedule(_compare, args=("1", "1")))
             for _ in range(self.workers)
         ]
         await asyncio.gather(*futures)
 
-    async def compare(
-        self, reference: str, answer: str, normalized: tuple[str, str] | None = None
-    ) -> SymbolicVerdict:
+    async def compare(self, reference: str, answer: str) -> SymbolicVerdict:
         """Compare in a worker; raises SymbolicTimeout or SymbolicFailure."""
         future = self._pool.schedule(
             _compare,
-            args=(reference, answer, normalized, self.log_convention),
+            args=(reference, answer, self.log_convention),
             timeout=self.timeout_s,
         )
         try:

@@ -66,7 +66,6 @@ class LogConvention(StrEnum):
 class SymbolicVerdict:
     equal: bool
     detail: str
-    parsed: bool = True  # both sides parsed to math objects (not just string fallbacks)
 
 
 # Spellings the parser reads as something else: \mathrm{e} as a symbol "e", not Euler's number,
@@ -241,7 +240,6 @@ def symbolic_equal(
         # Read once, by the expression reader: the engine compares its sympy expressions.
         gold, pred = [read[0].value], [read[1].value]
         places = read[2]
-        parsed = True
     else:
         gold, pred = _parse(reference), _parse(answer)
         if log_convention is LogConvention.REFERENCE:
@@ -250,10 +248,9 @@ def symbolic_equal(
             gold = _natural_logarithms(reference, gold)
             pred = _natural_logarithms(answer, pred)
         if not gold:
-            return SymbolicVerdict(False, "reference could not be parsed", parsed=False)
+            return SymbolicVerdict(False, "reference could not be parsed")
         if not pred:
-            return SymbolicVerdict(False, "answer could not be parsed", parsed=False)
-        parsed = not isinstance(gold[0], str) and not isinstance(pred[0], str)
+            return SymbolicVerdict(False, "answer could not be parsed")
         if _writes_imaginary_unit(reference) or _writes_imaginary_unit(answer):
             gold, pred = _as_complex(gold), _as_complex(pred)
     numbers = _numbers_equal(gold[0], pred[0], reference, answer, places)
@@ -268,7 +265,7 @@ def symbolic_equal(
         return SymbolicVerdict(True, "the relations describe the same set")
     # allow_set_relation_comp: "x \\le 2" describes the same set as "(-\\infty, 2]".
     if not verify(gold, pred, timeout_seconds=None, allow_set_relation_comp=True):
-        return SymbolicVerdict(False, "not equivalent", parsed)
+        return SymbolicVerdict(False, "not equivalent")
     return SymbolicVerdict(True, "symbolically equivalent")
 
 

@@ -126,13 +126,11 @@ class InlineSymbolic:
         self.timeout_s = timeout_s
         self.log_convention = log_convention
 
-    async def compare(
-        self, reference: str, answer: str, normalized: tuple[str, str] | None = None
-    ) -> SymbolicVerdict:
+    async def compare(self, reference: str, answer: str) -> SymbolicVerdict:
         previous = signal.signal(signal.SIGPROF, _on_alarm)
         signal.setitimer(signal.ITIMER_PROF, self.timeout_s)
         try:
-            return _compare(reference, answer, normalized, self.log_convention)
+            return _compare(reference, answer, self.log_convention)
         except _LeafTimeout as exc:
             raise SymbolicTimeout(
                 f"symbolic comparison exceeded {self.timeout_s:g}s of CPU time"

@@ -170,20 +170,18 @@ class _Recording(SymbolicPool):
         self._running = 0
         self.most_at_once = 0
 
-    async def compare(
-        self, reference: str, answer: str, normalized: tuple[str, str] | None = None
-    ) -> SymbolicVerdict:
+    async def compare(self, reference: str, answer: str) -> SymbolicVerdict:
         self.calls.append((reference, answer))
         self._running += 1
         self.most_at_once = max(self.most_at_once, self._running)
         try:
             if self._inner is not None:
-                return await self._inner.compare(reference, answer, normalized)
+                return await self._inner.compare(reference, answer)
             await asyncio.sleep(0.01)
             scripted = self._script.get((reference, answer), "different")
             if scripted == "timeout":
                 raise SymbolicTimeout("symbolic comparison exceeded 10s")
-            return SymbolicVerdict(scripted == "equal", scripted, parsed=True)
+            return SymbolicVerdict(scripted == "equal", scripted)
         finally:
             self._running -= 1
 
