@@ -7,6 +7,9 @@ that mean something only next to it (an option with its value, a number in a bas
 ``\\pm``, an angle in degrees, named values, solutions of a system) are typed values
 (``reading.py``) that the conversion table of ``comparison.py`` compares with it.
 
+* **A text escaped twice** (``\\\\frac{1}{2}``, ``\\"5\\"``: every backslash doubled, a quote
+  escaped, as a string in JSON or in code holds it) is read as written once
+  (``_unescaped``).
 * **Unicode** (``x² + 7x``, ``10⁻⁶``, ``3½``, ``θ = π/4``, ``ℝ``). Models trained on web
   text answer in Unicode as often as in LaTeX. The tokenizer reads each of these
   characters as a symbol of its own; each becomes the tokens of the command it stands for
