@@ -504,7 +504,8 @@ def _chain_value(tokens: list[Token]) -> list[Token]:
     if sides is None or len(sides) < 3 or not all(strip(side) for side in sides):
         return tokens
     value = strip(sides[-1])
-    return value if parse_number(join(value)) is not None else tokens
+    # A number, its digits maybe grouped by spaces ("1 000", read as one below).
+    return value if parse_number(join(without_spaces(value))) is not None else tokens
 
 
 _CHAIN_BREAKS = frozenset((",", ";", "\\quad", "\\qquad", "\\text", "\\\\"))

@@ -582,6 +582,27 @@ def test_a_later_marker_or_a_hedge_under_a_marker_is_never_the_right_answer_on_a
                     assert _both_ways(reference, found) is not True, (policy, completion)
 
 
+def test_a_chain_of_equalities_earns_only_its_last_side_on_any_corpus() -> None:
+    """A chain of equalities is its last side: the right value anywhere but last, with a
+    wrong one after it, is never credited, and a wrong value last never either; nor do
+    the right value's members of a set of several (``x \\in \\{R, W\\}``)."""
+    references = [r for r in _single_references() if isinstance(read(r), Number)]
+    assert len(references) > 150
+    for reference in references:
+        wrong = str(read(reference).parsed.value + 1)  # type: ignore[union-attr]
+        for answer in (
+            f"{reference} = {reference} = {wrong}",
+            f"x = {reference} = {wrong}",
+            f"{wrong} = {wrong} = {wrong}",
+            f"x \\in \\{{{reference}, {wrong}\\}}",
+        ):
+            assert _judged_either_way(reference, answer) is False, (reference, answer)
+        # Written in digits, the last side is the value; a comma may list values, and no
+        # chain is read across one.
+        if parse_number(reference) is not None and "," not in reference:
+            assert _both_ways(reference, f"x = {wrong} = {reference}") is True, reference
+
+
 @pytest.mark.parametrize(
     ("reference", "answer", "expected"),
     [
