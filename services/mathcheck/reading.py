@@ -86,7 +86,13 @@ from services.mathcheck.structures import (
     union_parts,
 )
 from services.mathcheck.units import read_quantity
-from services.mathcheck.vocabulary import CHOICE_LETTERS, RELATION_SPELLINGS, TEXT_FONTS
+from services.mathcheck.vocabulary import (
+    CHOICE_LETTERS,
+    POWER_WORDS,
+    RELATION_SPELLINGS,
+    TEXT_FONTS,
+    UNITS,
+)
 from services.mathcheck.written_numbers import ParsedNumber, parse_number, roman_numeral
 
 # The fonts words are written in: "\\text{XL}", "\\mathrm{FF}_{16}" are presentation.
@@ -779,10 +785,30 @@ def _written(tokens: list[Token]) -> Answer:
     if verdict is not None:
         return Word(verdict)
     canonical = canonical_tokens(tokens)
+    # The readers of quantities and of Roman numerals are asked only where the scan saw
+    # what they read: a unit's name (or a dollar sign), a numeral's letters.
+    words = [token.text for token in tokens if token.kind is Kind.WORD]
+    unit = any(_names_a_unit(word) for word in words) or any(t.text in _DOLLARS for t in tokens)
+    numeral = any(len(word) > 1 and set(word) <= _ROMAN_LETTERS for word in words)
     written = (
-        read_ratio(tokens, join(canonical)) or read_quantity(tokens) or _plain(tokens, canonical)
+        read_ratio(tokens, join(canonical))
+        or (read_quantity(tokens, join(canonical)) if unit else None)
+        or _plain(tokens, canonical, numeral)
     )
     return _options(tokens, written) or written
+
+
+_DOLLARS = frozenset(("\\$", "$"))
+_ROMAN_LETTERS = frozenset("IVXLCDM")
+
+
+def _names_a_unit(word: str) -> bool:
+    """Whether ``word`` names a unit of a known kind, maybe after a power word glued to it
+    ("sqcm"), as ``units.read_quantity`` reads one."""
+    word = word.lower()
+    return word in UNITS or any(
+        word.startswith(power) and word[len(power) :] in UNITS for power in POWER_WORDS
+    )
 
 
 def _one_unknown(tokens: list[Token]) -> tuple[str, list[Token]] | None:
@@ -824,9 +850,9 @@ def _yes_or_no(tokens: list[Token]) -> str | None:
     )
 
 
-def _plain(tokens: list[Token], canonical: list[Token]) -> Answer:
+def _plain(tokens: list[Token], canonical: list[Token], numeral: bool) -> Answer:
     written = read_normalized(canonical)
-    roman = roman_numeral(join(_unwrapped(tokens)))
+    roman = roman_numeral(join(_unwrapped(tokens))) if numeral else None
     return written if roman is None else Roman(roman, written, written.canonical)
 
 

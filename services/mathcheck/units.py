@@ -246,20 +246,25 @@ def _dollars(tokens: list[Token]) -> list[Token] | None:
     return tokens[value:] if digits else None
 
 
-def _number(tokens: list[Token]) -> Number | None:
-    canonical = normalized(without_delimiters(tokens))
+def _number(tokens: list[Token], answer: str | None) -> Number | None:
+    """The amount before a unit: the whole answer's canonical form, ``answer``, where
+    normalisation left the plain number alone there (it drops the unit); else the
+    amount's own."""
+    canonical = answer if answer is not None else normalized(without_delimiters(tokens))
     parsed = parse_number(canonical)
     return None if parsed is None or parsed.percent else Number(parsed, canonical)
 
 
-def read_quantity(written_tokens: list[Token]) -> Quantity | None:
+def read_quantity(written_tokens: list[Token], canonical: str | None = None) -> Quantity | None:
     """ "1.5 \\text{ hours}" -> Quantity(3/2, "time", 3600, ...); None for anything else.
     ``written_tokens`` are an answer's, without delimiters
-    (``latex_tokens.answer_tokens``), read with its unit's fonts and spacing taken off."""
+    (``latex_tokens.answer_tokens``), read with its unit's fonts and spacing taken off;
+    ``canonical``, the answer's canonical form where the reader has it."""
     tokens = quantity_words(written_tokens)
+    answer = canonical if canonical is not None and parse_number(canonical) is not None else None
     dollars = _dollars(tokens)
     if dollars is not None:
-        amount = _number(dollars)
+        amount = _number(dollars, answer)
         if amount is None:
             return None
         kind, factor = _UNITS["dollar"]
@@ -271,7 +276,7 @@ def read_quantity(written_tokens: list[Token]) -> Quantity | None:
     if unit is not None and written.per is not None:
         per_unit = _unit(written.per, written.per_power, any_kind=True)
         unit = None if per_unit is None else (f"{unit[0]}/{per_unit[0]}", unit[1] / per_unit[1])
-    number = _number(list(written.value)) if unit is not None else None
+    number = _number(list(written.value), answer) if unit is not None else None
     if unit is None or number is None:
         return None
     kind, factor = unit
