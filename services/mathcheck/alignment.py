@@ -66,6 +66,7 @@ from collections.abc import Callable, Iterator
 from itertools import groupby, pairwise
 
 from services.mathcheck.latex_tokens import (
+    SPACE,
     Kind,
     Token,
     closing_brace,
@@ -743,10 +744,39 @@ def _unescaped(tokens: list[Token]) -> list[Token]:
     return rescan(written)
 
 
+_GLUED_JOINTS = ("and", "or")
+
+
+def _glued_joint(tokens: list[Token]) -> list[Token]:
+    """ "x=5orx=7" -> "x=5 or x=7": "or" or "and" written against a value before it and
+    the one letter after it (an unknown's name) is a joint, not a product of letters."""
+    if not any(
+        token.kind is Kind.WORD and token.text.lower().startswith(_GLUED_JOINTS) for token in tokens
+    ):
+        return tokens
+    written: list[Token] = []
+    for index, token in enumerate(tokens):
+        word = token.text.lower()
+        joint = next((j for j in _GLUED_JOINTS if word.startswith(j)), None)
+        before = next((t for t in reversed(tokens[:index]) if t.kind is not Kind.SPACE), None)
+        if (
+            token.kind is Kind.WORD
+            and joint is not None
+            and len(word) == len(joint) + 1
+            and before is not None
+            and (before.kind is Kind.DIGITS or before.is_symbol(")", "}"))
+        ):
+            joined, name = token.text[: len(joint)], token.text[len(joint) :]
+            written.extend((SPACE, Token(Kind.WORD, joined), SPACE, Token(Kind.WORD, name)))
+        else:
+            written.append(token)
+    return written
+
+
 def latex_tokens(text: str) -> list[Token]:
     """One answer's tokens as LaTeX, ready to read: the text is scanned once, and each
     notation above is read from the tokens."""
-    tokens = _phrase(_count(plain_text_as_latex(_unescaped(tokenize(text)))))
+    tokens = _phrase(_count(plain_text_as_latex(_glued_joint(_unescaped(tokenize(text))))))
     return rescan(_trig_in_radians(_without_derivative_name(tokens)))
 
 

@@ -25,6 +25,7 @@ from services.mathcheck.latex_tokens import (
     is_spacing,
     join,
     name_end,
+    nesting,
     plain_group,
     rescan,
     rstrip,
@@ -492,14 +493,55 @@ def _solutions_of_one_unknown(tokens: list[Token]) -> list[Token]:
     return listed
 
 
+def listed_equalities(tokens: list[Token]) -> bool:
+    """Whether ``tokens`` write equalities listed, not chained: two "=" or more with no
+    comma or semicolon between them, but with a joint ("x=5 or x=7", "x=5orx=7" as the
+    tokens have it), a spacing command, a text or a row break between them, or with a
+    value and letters between two of them ("x=5/x=7"). The symbolic engine would read
+    such a text as a chain, by its last side."""
+    segments: list[list[Token]] = [[]]
+    for token in tokens:
+        if token.is_symbol(",", ";"):
+            segments.append([])
+        else:
+            segments[-1].append(token)
+    return any(_equalities_listed(segment) for segment in segments)
+
+
+def one_value(tokens: list[Token]) -> bool:
+    """Whether ``tokens`` write one value: a number (``1,5`` with a decimal comma too), or
+    one "=" at most and no comma or semicolon outside brackets."""
+    if parse_number(join(strip(tokens))) is not None:
+        return True
+    if [token.text for token in tokens].count("=") > 1:
+        return False
+    depth = 0
+    for token in tokens:
+        if depth == 0 and token.is_symbol(",", ";"):
+            return False
+        depth += nesting(token)
+    return True
+
+
+def _equalities_listed(tokens: list[Token]) -> bool:
+    if [token.text for token in tokens].count("=") < 2:
+        return False
+    if any(token.text in _CHAIN_BREAKS or _joins(token) for token in tokens):
+        return True
+    sides = top_level_parts(tokens, "=")
+    return sides is not None and any(
+        {Kind.DIGITS, Kind.WORD} <= {token.kind for token in side} for side in sides[1:-1]
+    )
+
+
 def _chain_value(tokens: list[Token]) -> list[Token]:
     """ "f(2) = 2^2 = 4", "AB = BC = 5": equalities written out to a number are that
     number, the chain's last side (math-verify reads a chain so); one "=" keeps both sides
     (``x = 3`` is the name's, below)."""
     if [token.text for token in tokens].count("=") < 2:
         return tokens
-    if any(token.text in _CHAIN_BREAKS or token.text.lower() in _JOINTS for token in tokens):
-        return tokens  # "x = 2 and y = 3", "x = 1; y = 2": equations listed, not chained
+    if any(token.is_symbol(",", ";") for token in tokens) or _equalities_listed(tokens):
+        return tokens  # "x = 2 and y = 3", "x=1orx=2", "x = 1, y = 2": equations listed
     sides = top_level_parts(tokens, "=")
     if sides is None or len(sides) < 3 or not all(strip(side) for side in sides):
         return tokens
@@ -508,8 +550,16 @@ def _chain_value(tokens: list[Token]) -> list[Token]:
     return value if parse_number(join(without_spaces(value))) is not None else tokens
 
 
-_CHAIN_BREAKS = frozenset((",", ";", "\\quad", "\\qquad", "\\text", "\\\\"))
-_JOINTS = frozenset(("and", "or"))
+_CHAIN_BREAKS = frozenset(("\\quad", "\\qquad", "\\text", "\\\\", "~"))
+_JOINTS = ("and", "or")
+
+
+def _joins(token: Token) -> bool:
+    """A word that is a joint, or begins or ends with one, glued to a neighbour ("1orx")."""
+    word = token.text.lower()
+    return token.kind is Kind.WORD and any(
+        word == joint or word.startswith(joint) or word.endswith(joint) for joint in _JOINTS
+    )
 
 
 def _membership(tokens: list[Token]) -> list[Token]:

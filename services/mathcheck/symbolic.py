@@ -234,6 +234,14 @@ def symbolic_equal(
     ``\\log`` without a base read by ``log_convention``."""
     from math_verify import verify
 
+    from services.mathcheck.latex_tokens import tokenize
+    from services.mathcheck.normalization import listed_equalities, one_value
+
+    sides = tokenize(reference), tokenize(answer)
+    if any(listed_equalities(a) and one_value(b) for a, b in (sides, sides[::-1])):
+        # math-verify reads "x = 5 \\quad x = 7" as a chain, by its last side: one of the
+        # values a hedge lists would pass for the one value of the other side.
+        return SymbolicVerdict(False, "several values listed against one")
     read = _read_both(reference, answer, log_convention)
     places: tuple[int | None, int | None] = (None, None)
     if read is not None:

@@ -6,6 +6,7 @@ sets, ordinals with a raised suffix, names indexed by min or max, remarks closed
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from fractions import Fraction
 
@@ -24,6 +25,7 @@ from services.mathcheck.answer_types import (
     Quantity,
     Set,
 )
+from services.mathcheck.checker import MathChecker
 from services.mathcheck.comparison import equal
 from services.mathcheck.extraction import (
     ExtractionMethod,
@@ -37,6 +39,7 @@ from services.mathcheck.numeric_probe import probe, rounds_to
 from services.mathcheck.reading import read
 from services.mathcheck.symbolic import LogConvention, symbolic_equal
 from services.mathcheck.written_numbers import parse_number
+from services.tasks.math.workers import InlineSymbolic
 
 
 def _both_ways(reference: str, answer: str) -> bool | None:
@@ -549,6 +552,38 @@ def test_a_hedge_joined_by_words_is_never_the_answer_on_any_corpus() -> None:
                 f"{reference} + 1{joint}{reference}",
             ):
                 assert _both_ways(reference, hedge) is not True, (reference, hedge)
+
+
+def test_a_hedge_with_its_joint_glued_on_is_never_credited_on_any_corpus() -> None:
+    """Solutions of one unknown joined by a word written against them ("x=5orx=7"), or by
+    a joint the reader does not take for one ("x = 5 \\quad x = 7", "x = 5/x = 7"): the
+    right value and a wrong one, either way round, are two answers, by the checker as it
+    runs (the front end, the table, and the symbolic engine in this process, which would
+    read a chain of equalities by its last side)."""
+    references = [r for r in _single_references() if parse_number(r) is not None]
+    assert len(references) > 150
+    pairs = []
+    for reference in references:
+        wrong = str(parse_number(reference).value + 1)  # type: ignore[union-attr]
+        for joint in ("or", "and"):
+            pairs += [
+                (reference, f"x={reference}{joint}x={wrong}"),
+                (reference, f"x={wrong}{joint}x={reference}"),
+                (reference, f"x = {wrong} {joint}x = {reference}"),
+            ]
+        # Joints the reader takes for no joint, which the engine would read as a chain.
+        for joint in (" OR ", "\\quad ", " \\text{ else } ", "/", " \\lor ", "~", "\\\\ "):
+            pairs += [
+                (reference, f"x = {wrong}{joint}x = {reference}"),
+                (reference, f"x = {reference}{joint}x = {wrong}"),
+            ]
+
+    async def verdicts() -> list[bool]:
+        checker = MathChecker(InlineSymbolic(timeout_s=10.0), cache_size=10_000)  # type: ignore[arg-type]
+        return [(await checker.check(*pair)).equal for pair in pairs]
+
+    credited = [pair for pair, equal in zip(pairs, asyncio.run(verdicts()), strict=True) if equal]
+    assert credited == []
 
 
 # The final-answer markers that an answer heading, a multiple choice's sentence and Chinese
