@@ -47,6 +47,7 @@ space):
 ```text
 phrase     := "the" _ kind _ rest                      the object alone
             | subject? comparison _ "$"? number "$"? (_ word)?   not "or", "and"
+            | subject? "$"? number "$"? _ "or" _ beyond            "7 or less"
             | subject? "between" _ number _ "and" _ number ((",")? _ "inclusive")?
             | subject? "from" _ number _ "to" _ number
             | ("all" _)? "real" _ "numbers" _ ("except" | "other" _ "than" | "but") _ number
@@ -57,6 +58,7 @@ subject    := letter _ ("is" | "must" _ "be") _
 number     := ("+" | "-")? digits ("." digits)? ("/" digits)?
 comparison := "exactly" | "at least" | "no less than" | "greater than or equal to" | ...
 hedge      := "approximately" | "approx" "."? | "about" | "roughly" | "around" | "\\approx"
+beyond     := "less" | "fewer" | "lower" | "below" | "smaller" | "more" | "greater" | ...
 ```
 """
 
@@ -935,6 +937,32 @@ def _comparison(tokens: list[Token]) -> list[Token] | None:
     return None
 
 
+# "7 or less", "5 or more": the bound, then the side of it the values lie on.
+_BEYOND = {
+    **dict.fromkeys(("less", "fewer", "lower", "below", "smaller"), "\\le"),
+    **dict.fromkeys(("more", "greater", "higher", "above", "larger"), "\\ge"),
+}
+
+
+def _or_beyond(tokens: list[Token]) -> list[Token] | None:
+    """ "7 or less", "x is 5 or more": the values at the bound or past it, as "at most 7"
+    and "at least 5" say them (not the bound alone)."""
+    for start, variable in _subjects(tokens, fold=True):
+        number = _number(tokens, _symbol(tokens, start, "$"))
+        if number is None:
+            continue
+        bound, end = number[0], _symbol(tokens, number[1], "$")
+        side = _then(tokens, _space(tokens, end), "or")
+        word = tokens[side] if 0 < side == len(tokens) - 1 else None
+        relation = _BEYOND.get(word.text.lower()) if word and word.kind is Kind.WORD else None
+        if relation is None:
+            continue
+        if variable is None:
+            return tokenize(_INTERVALS[relation].format(bound=bound))
+        return tokenize(f"{variable} {relation} {bound}")
+    return None
+
+
 def _range(tokens: list[Token]) -> list[Token] | None:
     """ "between -1 and 1 (inclusive)", "from -1 to 1"."""
     for first, last, fold in (("between", "and", True), ("from", "to", False)):
@@ -1023,8 +1051,8 @@ def phrase_notation(tokens: list[Token]) -> list[Token] | None:
         return None
     # Every phrase starts with a word or "\\approx", but a chance, which ends with a word.
     if words[0].kind is not Kind.WORD and not words[0].is_command("\\approx"):
-        return _chance(words)
-    for reader in (_object, _comparison, _range, _all_but, _hedged, _chance):
+        return _or_beyond(words) or _chance(words)
+    for reader in (_object, _comparison, _or_beyond, _range, _all_but, _hedged, _chance):
         found = reader(words)
         if found is not None:
             return found

@@ -326,6 +326,12 @@ def pool() -> Iterator[SymbolicPool]:
         ("The Point (1, 2)", "(1, 2)"),
         ("approx. 2.72", "2.72"),
         ("An 80\\% likelihood", "80\\%"),
+        # A bound, then the side of it the values lie on.
+        ("7 or less", "(-\\infty, 7]"),
+        ("5 or more", "[5, \\infty)"),
+        ("$12$ or fewer", "(-\\infty, 12]"),
+        ("n is 3 or greater", "n \\ge 3"),
+        ("\\text{5 or more}", "[5, \\infty)"),
     ],
 )
 def test_a_phrase_becomes_its_notation(text: str, notation: str) -> None:
@@ -337,6 +343,9 @@ def test_a_phrase_becomes_its_notation(text: str, notation: str) -> None:
     "text",
     [
         "the answer is at least 5 apples",
+        "7 or 8",
+        "7 or less apples",
+        "x or more",
         "x > 2",
         "5",
         "at least five",
