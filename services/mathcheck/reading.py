@@ -83,7 +83,6 @@ from services.mathcheck.structures import (
     Sequence,
     Structure,
     read_structure,
-    union_parts,
 )
 from services.mathcheck.units import read_quantity
 from services.mathcheck.vocabulary import (
@@ -919,14 +918,14 @@ def read_normalized(canonical: list[Token]) -> Answer:
         # The real numbers are the interval (-\\infty, \\infty): one value, whichever is
         # written ("all real numbers", "x \\in \\mathbb{R}" and the interval itself).
         return Interval(Sequence("(", ")", (float("-inf"), float("inf"))), text)
-    rows, structure = read_structure(canonical)
+    rows, structure, union = read_structure(canonical)
     return (
         (
             _matrix(rows, structure, text)
             if rows is not None
             else _structure(structure, canonical, text)
         )
-        or _union(canonical, text)
+        or (Union(union, text) if union is not None else None)
         or _collection(canonical, text, structure)
         or Expr(text)
     )
@@ -959,11 +958,6 @@ def _matrix(rows: list[list[list[Token]]], numbers: Structure | None, text: str)
         return None
     read_rows = tuple(tuple(read_normalized(cell) for cell in row) for row in cells)
     return Matrix(read_rows, numbers if isinstance(numbers, NumberMatrix) else None, text)
-
-
-def _union(canonical: list[Token], text: str) -> Union | None:
-    parts = union_parts(canonical) if "\\cup" in text else None
-    return None if parts is None else Union(parts, text)
 
 
 _LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")

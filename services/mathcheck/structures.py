@@ -196,18 +196,20 @@ def matrix_rows(canonical: list[Token]) -> list[list[list[Token]]] | None:
 
 def parse_structure(canonical: list[Token]) -> Structure | None:
     """The set, sequence or matrix a normalised answer denotes, if all entries are numbers."""
-    return read_structure(canonical)[1]
+    rows = matrix_rows(canonical)
+    return number_matrix(rows) if rows is not None else _listed_structure(canonical)
 
 
 def read_structure(
     canonical: list[Token],
-) -> tuple[list[list[list[Token]]] | None, Structure | None]:
-    """A normalised answer's matrix cells, row by row (``matrix_rows``; None when it is no
-    matrix), and the set, sequence or matrix it denotes if all entries are numbers."""
+) -> tuple[list[list[list[Token]]] | None, Structure | None, tuple[Sequence, ...] | None]:
+    """What a normalised answer's structure is, read once: its matrix cells, row by row
+    (``matrix_rows``; None when it is no matrix), the set, sequence or matrix it denotes
+    if all entries are numbers, and the intervals of a union of them (``union_parts``)."""
     rows = matrix_rows(canonical)
     if rows is not None:
-        return rows, number_matrix(rows)
-    return None, _listed_structure(canonical)
+        return rows, number_matrix(rows), None
+    return None, _listed_structure(canonical), union_parts(canonical)
 
 
 def _listed_structure(canonical: list[Token]) -> Structure | None:
