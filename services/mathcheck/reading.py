@@ -339,23 +339,33 @@ def _assignment(tokens: list[Token]) -> tuple[str, list[Token]] | None:
 
 
 def _and_as_comma(tokens: list[Token]) -> list[Token]:
-    """ "a = 2 and b = 3", "a = 2 \\text{ and } b = 3": "and" joins as a comma does."""
-    if not any(token.text == "and" for token in tokens):
+    """ "a = 2 and b = 3", "a = 2 \\text{ and } b = 3", "a = 2 \\quad b = 3": "and", or a
+    wide space between two values, joins as a comma does (one comma for "\\quad\\text{
+    and}\\quad")."""
+    if not any(token.text == "and" or token.text in _WIDE_SPACES for token in tokens):
         return tokens
     kept: list[Token] = []
     index = 0
+    depth = 0
     while index < len(tokens):
         end = _text_word_end(tokens, index, "and")
         if end is None and is_word(tokens, index, "and"):
             end = index + 1
+        if end is None and depth == 0 and tokens[index].text in _WIDE_SPACES:
+            end = index + 1
         if end is None:
+            depth += nesting(tokens[index])
             kept.append(tokens[index])
             index += 1
             continue
         kept = rstrip(kept)
-        kept.append(symbol(","))
+        if kept and not kept[-1].is_symbol(","):
+            kept.append(symbol(","))
         index = skip_spaces(tokens, end)
     return kept
+
+
+_WIDE_SPACES = frozenset(("\\quad", "\\qquad"))
 
 
 def _text_word_end(tokens: list[Token], index: int, *words: str) -> int | None:
