@@ -84,7 +84,7 @@ from services.mathcheck.latex_tokens import (
     unwrap,
     without_spaces,
 )
-from services.mathcheck.vocabulary import RELATION_SPELLINGS, TEXT_FONTS
+from services.mathcheck.vocabulary import JOINT_WORDS, RELATION_SPELLINGS, TEXT_FONTS
 
 _SYMBOLS = {
     "−": "-",  # minus sign
@@ -746,21 +746,16 @@ def _unescaped(tokens: list[Token]) -> list[Token]:
     return rescan(written)
 
 
-_GLUED_JOINTS = ("and", "or")
-
-
 def _glued_joint(tokens: list[Token]) -> list[Token]:
     """ "x=5orx=7" -> "x=5 or x=7": "or" or "and" written against a value before it and
     the one letter after it (an unknown's name) is a joint, not a product of letters."""
-    if not any(
-        token.kind is Kind.WORD and token.text.lower().startswith(_GLUED_JOINTS) for token in tokens
-    ):
+    if not any(t.kind is Kind.WORD and t.text.lower().startswith(JOINT_WORDS) for t in tokens):
         return tokens
     written: list[Token] = []
-    for index, token in enumerate(tokens):
+    before: Token | None = None  # the last token that is no space
+    for token in tokens:
         word = token.text.lower()
-        joint = next((j for j in _GLUED_JOINTS if word.startswith(j)), None)
-        before = next((t for t in reversed(tokens[:index]) if t.kind is not Kind.SPACE), None)
+        joint = next((j for j in JOINT_WORDS if word.startswith(j)), None)
         if (
             token.kind is Kind.WORD
             and joint is not None
@@ -772,6 +767,8 @@ def _glued_joint(tokens: list[Token]) -> list[Token]:
             written.extend((SPACE, Token(Kind.WORD, joined), SPACE, Token(Kind.WORD, name)))
         else:
             written.append(token)
+        if token.kind is not Kind.SPACE:
+            before = token
     return written
 
 

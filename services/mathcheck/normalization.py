@@ -41,6 +41,7 @@ from services.mathcheck.latex_tokens import (
 from services.mathcheck.vocabulary import (
     CONSTANT_LETTERS,
     DECORATION_UNITS,
+    JOINT_WORDS,
     POWER_WORDS,
     RELATION_SPELLINGS,
     REVERSED_RELATION,
@@ -551,14 +552,13 @@ def _chain_value(tokens: list[Token]) -> list[Token]:
 
 
 _CHAIN_BREAKS = frozenset(("\\quad", "\\qquad", "\\text", "\\\\", "~"))
-_JOINTS = ("and", "or")
 
 
 def _joins(token: Token) -> bool:
     """A word that is a joint, or begins or ends with one, glued to a neighbour ("1orx")."""
     word = token.text.lower()
     return token.kind is Kind.WORD and any(
-        word == joint or word.startswith(joint) or word.endswith(joint) for joint in _JOINTS
+        word == joint or word.startswith(joint) or word.endswith(joint) for joint in JOINT_WORDS
     )
 
 

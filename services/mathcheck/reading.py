@@ -87,6 +87,7 @@ from services.mathcheck.structures import (
 from services.mathcheck.units import read_quantity
 from services.mathcheck.vocabulary import (
     CHOICE_LETTERS,
+    JOINT_WORDS,
     POWER_WORDS,
     RELATION_SPELLINGS,
     TEXT_FONTS,
@@ -134,7 +135,7 @@ def _written_or_listed(tokens: list[Token]) -> Answer:
     answers may be a list joined by words (``_joined``: "5 and 7", "1, 2, and 3")."""
     written = _written(tokens)
     if not isinstance(written, Expr | Set) or not any(
-        token.text in _JOINTS or token.text == ";" or token.kind is Kind.SPACE for token in tokens
+        t.text in JOINT_WORDS or t.text == ";" or t.kind is Kind.SPACE for t in tokens
     ):
         return written  # no joint, and no space between two quantities
     return _compound_quantity(tokens) or _joined(tokens) or written
@@ -720,7 +721,6 @@ def _alternatives(tokens: list[Token]) -> Union | None:
 
 
 # The words that join the items of a list: "5 and 7", "x = 2 or x = 3".
-_JOINTS = ("and", "or")
 # What an item of a list cannot be: a word ("red and blue" is words) or an option letter
 # ("A and C" is the options chosen).
 _NO_ITEM = (Word, Choice, Options, Labelled, Roman)
@@ -765,7 +765,7 @@ def _with_commas(tokens: list[Token]) -> list[Token] | None:
         if any(len(top_level_parts(part, ",") or ()) > 1 for part in semicolons):
             return None  # "1,5; 2,5" may write decimals with commas
         return _comma_joined(semicolons)
-    parts = _split_on_words(tokens, _JOINTS, ())
+    parts = _split_on_words(tokens, JOINT_WORDS, ())
     if len(parts) < 2:
         return None
     # Joints one after the other are one ("2 and and 3"); none may start or end the list.

@@ -2,6 +2,7 @@
 
 * option letters of a multiple-choice question, and the lower-case letter that alone is a
   constant rather than an option (``e``);
+* the words that join two answers into a list (``and``, ``or``);
 * the fonts words are written in and those a variable is written in;
 * the spellings of a relation (LaTeX, ASCII and Unicode) and the one each stands for;
 * the words that scale a number ("3 thousand", "a dozen");
@@ -22,6 +23,9 @@ CHOICE_LETTERS = frozenset("ABCDE")
 # Lower-case letters that alone name a constant, not an option: "e" is Euler's number (but
 # "(e)" and "option e" name the option; a lone "a" to "d" is still an option letter).
 CONSTANT_LETTERS = frozenset("e")
+
+# The words that join two answers into a list: "5 and 7", "x = 1 or x = 2".
+JOINT_WORDS = ("and", "or")
 
 # The fonts words and units are written in ("\\text{ cm}", "\\mathrm{FF}_{16}"), and the
 # fonts a variable is written in ("4\\mathbf{k}" is 4k): regex alternations.
