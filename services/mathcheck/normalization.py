@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 from fractions import Fraction
-from itertools import product
 
 from services.mathcheck.latex_tokens import (
     SPACE,
@@ -40,16 +39,14 @@ from services.mathcheck.latex_tokens import (
 )
 from services.mathcheck.vocabulary import (
     CONSTANT_LETTERS,
-    DECORATION_UNITS,
     JOINT_WORDS,
-    POWER_WORDS,
     RELATION_SPELLINGS,
     REVERSED_RELATION,
     SCALE_WORDS,
     TEXT_FONT,
     TEXT_FONTS,
-    UNITS,
     VARIABLE_FONT,
+    value_before_unit,
 )
 from services.mathcheck.written_numbers import digit_ordinal, number_in_words, parse_number
 
@@ -682,62 +679,6 @@ _NOT_COUNTED = frozenset(
      "sqrt", "mod", "pi", "choose", "factorial")
 )  # fmt: skip
 _CHOICE_WORDS = frozenset(("option", "choice", "answer"))
-_UNITS_BY_INITIAL: dict[str, list[str]] = {}
-for _name in (*UNITS, *DECORATION_UNITS):
-    _UNITS_BY_INITIAL.setdefault(_name[0], []).append(_name)
-# What may follow a length's name to square or cube it: "cm^2", "cm^{3}", "cm2" (each part
-# may be left out).
-_LENGTH_SUFFIXES = sorted(
-    {"".join(parts) for parts in product(("^", ""), ("{", ""), ("2", "3", ""), ("}", ""))} - {""}
-)
-
-
-def _unit_end(text: str, start: int) -> list[int]:
-    """Where a unit's name written at ``start`` of lower-case ``text`` may end ("cm^2": a
-    length may be squared or cubed)."""
-    ends: list[int] = []
-    for name in _UNITS_BY_INITIAL.get(text[start : start + 1], ()):
-        if not text.startswith(name, start):
-            continue
-        end = start + len(name)
-        ends.append(end)
-        if UNITS.get(name, ("",))[0] == "length":
-            ends.extend(
-                end + len(suffix) for suffix in _LENGTH_SUFFIXES if text.startswith(suffix, end)
-            )
-    return ends
-
-
-def _is_rate_tail(text: str) -> bool:
-    """ " per hour", "/h", " / s": what follows a unit to make it a rate (letters last)."""
-    rest = text.lstrip(" ")
-    for joint in ("per", "/"):
-        if rest.startswith(joint):
-            word = rest[len(joint) :].lstrip(" ")
-            return word.isascii() and word.isalpha()
-    return False
-
-
-def _is_unit_phrase(text: str) -> bool:
-    """ "cm", "square centimeters", "km per hour", "per pound": a unit after a number, maybe
-    of area or volume, maybe a rate; a price per unit (but "per cent" is a percent)."""
-    text = text.lower()
-    if text.startswith("per "):
-        rest = text[4:].lstrip(" ")
-        if rest.split(" ")[0] not in ("cent", "cents") and len(rest) in _unit_end(rest, 0):
-            return True
-    starts = [0]
-    for word in POWER_WORDS:
-        if text.startswith(word):
-            after = len(word)
-            while text[after : after + 1] == " ":
-                after += 1
-            starts.append(after)
-    return any(
-        end == len(text) or _is_rate_tail(text[end:])
-        for start in starts
-        for end in _unit_end(text, start)
-    )
 
 
 def _number_tokens(tokens: list[Token]) -> bool:
@@ -746,27 +687,6 @@ def _number_tokens(tokens: list[Token]) -> bool:
     if len(body) == 3 and body[1].is_symbol("."):
         return body[0].kind is Kind.DIGITS and body[2].kind is Kind.DIGITS
     return len(body) == 1 and body[0].kind is Kind.DIGITS
-
-
-def value_before_unit(tokens: list[Token]) -> list[Token] | None:
-    """ "12 square centimeters" -> "12", "60 km per hour" -> "60", "10cm" -> "10": the value
-    of a quantity; None when it ends in no unit."""
-    if not any(token.kind is Kind.WORD for token in tokens):
-        return None
-    for index, token in enumerate(tokens):
-        if token.kind is Kind.SPACE and index:
-            last = tokens[index - 1]
-            ends_value = last.kind is Kind.DIGITS or last.is_symbol("}") or last.named
-            if ends_value and _is_unit_phrase(join(tokens[index + 1 :])):
-                return strip(tokens[:index])
-    for index, token in enumerate(tokens):
-        if token.kind is Kind.DIGITS and index + 1 < len(tokens):
-            rest = join(tokens[index + 1 :])
-            # "10cm", "10weeks": two letters or more ("10m" may be ten times m).
-            glued = len(rest) >= 2 and rest[:2].isascii() and rest[:2].isalpha()
-            if glued and len(rest) in _unit_end(rest.lower(), 0):
-                return strip(tokens[: index + 1])
-    return None
 
 
 def _without_unit_words(tokens: list[Token]) -> list[Token]:

@@ -7,9 +7,10 @@ expression with one ``\\pm``, an angle in degrees, a number in a base (``1011_2`
 inequalities in one unknown joined by "or" (``x < 1 or x > 3``, a union), one unknown and
 its value (``x = 3``), a yes or a no before its reason, option letters chosen
 (``A and C``), a ratio of numbers (``read_ratio``), a quantity with a unit of a known kind
-(``units.py``), then the normalised string (``normalization.py``) as a plain number, an
-option letter or words (a Roman numeral keeps that reading beside its value); anything
-else is an ``Expr``.
+(``units.py`` finds the unit and the amount as written; the amount's value is the answer's
+canonical form, or the amount's own where that is no number), then the normalised string
+(``normalization.py``) as a plain number, an option letter or words (a Roman numeral keeps
+that reading beside its value); anything else is an ``Expr``.
 
 A ratio of plain numbers (``1:2:3``, ``2 \\colon 3``, ``2 to 3``) is read in lowest terms.
 A time of day is no ratio to reduce: ``20:34`` is not ``10:17``. Hours and two-digit
@@ -84,7 +85,7 @@ from services.mathcheck.structures import (
     Structure,
     read_structure,
 )
-from services.mathcheck.units import read_quantity
+from services.mathcheck.units import WrittenQuantity, written_quantity
 from services.mathcheck.vocabulary import (
     CHOICE_LETTERS,
     JOINT_WORDS,
@@ -149,7 +150,10 @@ def _compound_quantity(tokens: list[Token]) -> Quantity | None:
     parts = _quantity_parts(tokens)
     if len(parts) < 2:
         return None
-    quantities = [read_quantity(without_delimiters(part)) for part in parts]
+    written = [written_quantity(without_delimiters(part)) for part in parts]
+    quantities = [
+        None if part is None else _quantity(part, normalized(list(part.amount))) for part in written
+    ]
     terms = [quantity for quantity in quantities if quantity is not None]
     if len(terms) != len(parts) or len({term.kind for term in terms}) != 1:
         return None
@@ -793,18 +797,38 @@ def _written(tokens: list[Token]) -> Answer:
     verdict = _yes_or_no(tokens)
     if verdict is not None:
         return Word(verdict)
-    canonical = canonical_tokens(tokens)
     # The readers of quantities and of Roman numerals are asked only where the scan saw
     # what they read: a unit's name (or a dollar sign), a numeral's letters.
     words = [token.text for token in tokens if token.kind is Kind.WORD]
     unit = any(_names_a_unit(word) for word in words) or any(t.text in _DOLLARS for t in tokens)
     numeral = any(len(word) > 1 and set(word) <= _ROMAN_LETTERS for word in words)
+    quantity = written_quantity(tokens) if unit else None
+    canonical = canonical_tokens(tokens)
+    text = join(canonical)
+    # A quantity's amount is the answer's canonical form where normalisation left a plain
+    # number there (it drops the unit); else the amount's own.
+    amount = (
+        text
+        if quantity is None or parse_number(text) is not None
+        else normalized(list(quantity.amount))
+    )
     written = (
-        read_ratio(tokens, join(canonical))
-        or (read_quantity(tokens, join(canonical)) if unit else None)
+        read_ratio(tokens, text)
+        or (_quantity(quantity, amount) if quantity is not None else None)
         or _plain(tokens, canonical, numeral)
     )
     return _options(tokens, written) or written
+
+
+def _quantity(written: WrittenQuantity, amount: str) -> Quantity | None:
+    """The quantity ``written`` with the canonical form of its amount, ``amount``; None
+    where the amount is no number (or a percentage)."""
+    parsed = parse_number(amount)
+    if parsed is None or parsed.percent:
+        return None
+    number = Number(parsed, amount)
+    canonical = f"{amount} {written.unit}"
+    return Quantity(parsed.value, written.kind, written.factor, number, canonical)
 
 
 _DOLLARS = frozenset(("\\$", "$"))
@@ -813,7 +837,7 @@ _ROMAN_LETTERS = frozenset("IVXLCDM")
 
 def _names_a_unit(word: str) -> bool:
     """Whether ``word`` names a unit of a known kind, maybe after a power word glued to it
-    ("sqcm"), as ``units.read_quantity`` reads one."""
+    ("sqcm"), as ``units.written_quantity`` reads one."""
     word = word.lower()
     return word in UNITS or any(
         word.startswith(power) and word[len(power) :] in UNITS for power in POWER_WORDS

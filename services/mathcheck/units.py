@@ -1,9 +1,10 @@
 """Quantities with units: ``3 hours`` against ``180 minutes``, ``2 m`` against ``200 cm``.
 
-``read_quantity`` reads a number with a unit of a known kind (length, area, volume, time,
-mass, money) as a ``Quantity``: its value, the kind and the exact factor to the kind's base
-unit (an inch is 0.0254 m by definition), so that two quantities of one kind compare
-exactly in one unit (``comparison.py``). A rate is a unit per another (``km/h``, ``m/s^2``,
+``written_quantity`` finds a number with a unit of a known kind (length, area, volume,
+time, mass, money): the amount as written, the kind and the exact factor to the kind's base
+unit (an inch is 0.0254 m by definition); the reader reads the amount and makes it a
+``Quantity``, so that two quantities of one kind compare exactly in one unit
+(``comparison.py``). A rate is a unit per another (``km/h``, ``m/s^2``,
 ``miles per hour``, ``mph``): its kind is the two kinds ("length/time") and its factor the
 quotient of theirs, so ``36 km/h`` is ``10 m/s`` and not ``36 m/s``.
 """
@@ -11,8 +12,8 @@ quotient of theirs, so ``36 km/h`` is ``10 m/s`` and not ``36 m/s``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
-from services.mathcheck.answer_types import Number, Quantity
 from services.mathcheck.latex_tokens import (
     SPACE,
     Kind,
@@ -29,16 +30,15 @@ from services.mathcheck.latex_tokens import (
     without_delimiters,
     without_spaces,
 )
-from services.mathcheck.normalization import normalized, value_before_unit
 from services.mathcheck.vocabulary import (
     DECORATION_UNITS,
     POWER_WORDS,
     TEXT_FONTS,
     VARIABLE_FONT,
     Unit,
+    value_before_unit,
 )
 from services.mathcheck.vocabulary import UNITS as _UNITS
-from services.mathcheck.written_numbers import parse_number
 
 _NOTE_FONTS = TEXT_FONTS | frozenset("\\" + name for name in VARIABLE_FONT.split("|"))
 _VARIABLE_FONTS = frozenset("\\" + name for name in VARIABLE_FONT.split("|"))
@@ -246,29 +246,28 @@ def _dollars(tokens: list[Token]) -> list[Token] | None:
     return tokens[value:] if digits else None
 
 
-def _number(tokens: list[Token], answer: str | None) -> Number | None:
-    """The amount before a unit: the whole answer's canonical form, ``answer``, where
-    normalisation left the plain number alone there (it drops the unit); else the
-    amount's own."""
-    canonical = answer if answer is not None else normalized(without_delimiters(tokens))
-    parsed = parse_number(canonical)
-    return None if parsed is None or parsed.percent else Number(parsed, canonical)
+@dataclass(frozen=True)
+class WrittenQuantity:
+    """A quantity as its unit says: the amount as written (without delimiters), the kind
+    and exact factor of the unit, and the unit as the quantity's canonical form names it
+    (spellings of one unit share it: "2 h" and "2 hours" read alike). What the amount's
+    value is, the reader reads (``reading.py``)."""
+
+    amount: tuple[Token, ...]
+    kind: str
+    factor: Fraction
+    unit: str
 
 
-def read_quantity(written_tokens: list[Token], canonical: str | None = None) -> Quantity | None:
-    """ "1.5 \\text{ hours}" -> Quantity(3/2, "time", 3600, ...); None for anything else.
-    ``written_tokens`` are an answer's, without delimiters
-    (``latex_tokens.answer_tokens``), read with its unit's fonts and spacing taken off;
-    ``canonical``, the answer's canonical form where the reader has it."""
+def written_quantity(written_tokens: list[Token]) -> WrittenQuantity | None:
+    """ "1.5 \\text{ hours}" -> ("1.5", "time", 3600, ...); None for anything else.
+    ``written_tokens`` are an answer's, without delimiters (``latex_tokens.answer_tokens``),
+    read with its unit's fonts and spacing taken off."""
     tokens = quantity_words(written_tokens)
-    answer = canonical if canonical is not None and parse_number(canonical) is not None else None
     dollars = _dollars(tokens)
     if dollars is not None:
-        amount = _number(dollars, answer)
-        if amount is None:
-            return None
         kind, factor = _UNITS["dollar"]
-        return Quantity(amount.parsed.value, kind, factor, amount, f"{amount.canonical} dollar")
+        return WrittenQuantity(tuple(without_delimiters(dollars)), kind, factor, "dollar")
     written = _quantity_written(tokens)
     if written is None or _glued_letter(written):
         return None
@@ -276,15 +275,11 @@ def read_quantity(written_tokens: list[Token], canonical: str | None = None) -> 
     if unit is not None and written.per is not None:
         per_unit = _unit(written.per, written.per_power, any_kind=True)
         unit = None if per_unit is None else (f"{unit[0]}/{per_unit[0]}", unit[1] / per_unit[1])
-    number = _number(list(written.value), answer) if unit is not None else None
-    if unit is None or number is None:
+    if unit is None:
         return None
     kind, factor = unit
-    # Spellings of one unit ("hour", "hours", "h") share a factor: the canonical form names
-    # the unit by its kind and factor, so that "2 h" and "2 hours" read alike.
-    return Quantity(
-        number.parsed.value, kind, factor, number, f"{number.canonical} {kind}*{factor}"
-    )
+    amount = tuple(without_delimiters(list(written.value)))
+    return WrittenQuantity(amount, kind, factor, f"{kind}*{factor}")
 
 
 def _glued_letter(written: _Written) -> bool:
@@ -306,4 +301,4 @@ def _unit(name: str, power: int, any_kind: bool = False) -> Unit | None:
     return f"{kind}^{power}", factor**power
 
 
-__all__ = ["read_quantity"]
+__all__ = ["WrittenQuantity", "quantity_words", "without_note", "without_unit", "written_quantity"]

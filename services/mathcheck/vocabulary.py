@@ -10,13 +10,19 @@
   definition), speeds named in one word (``mph``), the words that raise a unit to a power
   (``square``, ``cubic``), and the words that follow a number as
   a unit though no conversion knows them (``5 apples``). A rate written with a slash or
-  ``per`` (``km/h``, ``miles per hour``) is read from its two units (``units.py``).
+  ``per`` (``km/h``, ``miles per hour``) is read from its two units (``units.py``);
+* where a unit's name ends and the value written before one (``value_before_unit``):
+  normalisation drops a unit from an answer's canonical form with it, and the symbolic
+  engine's worker from the text it parses (``units.without_unit``).
 """
 
 from __future__ import annotations
 
 import re
 from fractions import Fraction
+from itertools import product
+
+from services.mathcheck.latex_tokens import Kind, Token, join, strip
 
 # The letters a multiple-choice option is named by.
 CHOICE_LETTERS = frozenset("ABCDE")
@@ -134,6 +140,86 @@ DECORATION_UNITS = (
     "apple", "times", "ways", "pages", "books", "cookies", "marbles", "points",
 )  # fmt: skip
 
+# Every unit's spelling, by its first letter.
+_UNITS_BY_INITIAL: dict[str, list[str]] = {}
+for _name in (*UNITS, *DECORATION_UNITS):
+    _UNITS_BY_INITIAL.setdefault(_name[0], []).append(_name)
+# What may follow a length's name to square or cube it: "cm^2", "cm^{3}", "cm2" (each part
+# may be left out).
+_LENGTH_SUFFIXES = sorted(
+    {"".join(parts) for parts in product(("^", ""), ("{", ""), ("2", "3", ""), ("}", ""))} - {""}
+)
+
+
+def unit_end(text: str, start: int) -> list[int]:
+    """Where a unit's name written at ``start`` of lower-case ``text`` may end ("cm^2": a
+    length may be squared or cubed)."""
+    ends: list[int] = []
+    for name in _UNITS_BY_INITIAL.get(text[start : start + 1], ()):
+        if not text.startswith(name, start):
+            continue
+        end = start + len(name)
+        ends.append(end)
+        if UNITS.get(name, ("",))[0] == "length":
+            ends.extend(
+                end + len(suffix) for suffix in _LENGTH_SUFFIXES if text.startswith(suffix, end)
+            )
+    return ends
+
+
+def _is_rate_tail(text: str) -> bool:
+    """ " per hour", "/h", " / s": what follows a unit to make it a rate (letters last)."""
+    rest = text.lstrip(" ")
+    for joint in ("per", "/"):
+        if rest.startswith(joint):
+            word = rest[len(joint) :].lstrip(" ")
+            return word.isascii() and word.isalpha()
+    return False
+
+
+def is_unit_phrase(text: str) -> bool:
+    """ "cm", "square centimeters", "km per hour", "per pound": a unit after a number, maybe
+    of area or volume, maybe a rate; a price per unit (but "per cent" is a percent)."""
+    text = text.lower()
+    if text.startswith("per "):
+        rest = text[4:].lstrip(" ")
+        if rest.split(" ")[0] not in ("cent", "cents") and len(rest) in unit_end(rest, 0):
+            return True
+    starts = [0]
+    for word in POWER_WORDS:
+        if text.startswith(word):
+            after = len(word)
+            while text[after : after + 1] == " ":
+                after += 1
+            starts.append(after)
+    return any(
+        end == len(text) or _is_rate_tail(text[end:])
+        for start in starts
+        for end in unit_end(text, start)
+    )
+
+
+def value_before_unit(tokens: list[Token]) -> list[Token] | None:
+    """ "12 square centimeters" -> "12", "60 km per hour" -> "60", "10cm" -> "10": the value
+    of a quantity; None when it ends in no unit."""
+    if not any(token.kind is Kind.WORD for token in tokens):
+        return None
+    for index, token in enumerate(tokens):
+        if token.kind is Kind.SPACE and index:
+            last = tokens[index - 1]
+            ends_value = last.kind is Kind.DIGITS or last.is_symbol("}") or last.named
+            if ends_value and is_unit_phrase(join(tokens[index + 1 :])):
+                return strip(tokens[:index])
+    for index, token in enumerate(tokens):
+        if token.kind is Kind.DIGITS and index + 1 < len(tokens):
+            rest = join(tokens[index + 1 :])
+            # "10cm", "10weeks": two letters or more ("10m" may be ten times m).
+            glued = len(rest) >= 2 and rest[:2].isascii() and rest[:2].isalpha()
+            if glued and len(rest) in unit_end(rest.lower(), 0):
+                return strip(tokens[: index + 1])
+    return None
+
+
 __all__ = [
     "CHOICE_LETTERS",
     "CONSTANT_LETTERS",
@@ -149,4 +235,7 @@ __all__ = [
     "UNIT_NAME",
     "VARIABLE_FONT",
     "Unit",
+    "is_unit_phrase",
+    "unit_end",
+    "value_before_unit",
 ]

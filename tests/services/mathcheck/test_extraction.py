@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.contract.protocol import ExtractionPolicy
+from services.mathcheck.answer_types import Quantity
 from services.mathcheck.extraction import (
     ExtractionMethod,
     ReasoningRule,
@@ -19,8 +20,7 @@ from services.mathcheck.extraction import (
     extract_boxed_answer,
     reference_answer,
 )
-from services.mathcheck.latex_tokens import answer_tokens
-from services.mathcheck.units import read_quantity
+from services.mathcheck.reading import read
 from tests.services.mathcheck.extraction_cases import EXTRACTION_CASES
 
 
@@ -164,7 +164,7 @@ def test_policies(
 def test_a_number_in_prose_keeps_its_unit(completion: str, answer: str, quantity: bool) -> None:
     found = extract_answer(completion, ExtractionPolicy.LENIENT).answer
     assert found == answer
-    assert (read_quantity(answer_tokens(found)) is not None) is quantity
+    assert isinstance(read(found), Quantity) is quantity
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.mathcheck.latex_tokens import answer_tokens
-from services.mathcheck.units import read_quantity, without_note
+from services.mathcheck.answer_types import Quantity
+from services.mathcheck.latex_tokens import answer_tokens, join
+from services.mathcheck.reading import read
+from services.mathcheck.units import without_note, written_quantity
 
 
 @pytest.mark.parametrize(
@@ -43,8 +45,8 @@ from services.mathcheck.units import read_quantity, without_note
 def test_a_quantity_reads_as_value_kind_and_factor(
     text: str, value: Fraction, kind: str, factor: Fraction
 ) -> None:
-    quantity = read_quantity(answer_tokens(text))
-    assert quantity is not None
+    quantity = read(text)
+    assert isinstance(quantity, Quantity)
     assert (quantity.value, quantity.kind, quantity.factor) == (value, kind, factor)
     assert quantity.number.parsed.value == value
 
@@ -57,9 +59,9 @@ def test_a_quantity_reads_as_value_kind_and_factor(
     ],
 )
 def test_spellings_of_one_unit_read_alike(spellings: tuple[str, ...]) -> None:
-    quantities = [read_quantity(answer_tokens(text)) for text in spellings]
-    assert len({quantity.canonical for quantity in quantities if quantity is not None}) == 1
-    assert all(quantity is not None for quantity in quantities)
+    quantities = [read(text) for text in spellings]
+    assert len({quantity.canonical for quantity in quantities}) == 1
+    assert all(isinstance(quantity, Quantity) for quantity in quantities)
 
 
 @pytest.mark.parametrize(
@@ -70,7 +72,6 @@ def test_spellings_of_one_unit_read_alike(spellings: tuple[str, ...]) -> None:
         "5 apples",  # a unit of no known kind: decoration, left to normalisation
         "5 s^2",  # only lengths have areas and volumes
         "50% m",  # a percentage is not an amount
-        "3 hours and 5 minutes",
         "5 m/n",  # "n" is no unit
         "5 mph^2",
         # One letter against its number is a variable: "10m" is ten times m, as "2t" is.
@@ -80,7 +81,30 @@ def test_spellings_of_one_unit_read_alike(spellings: tuple[str, ...]) -> None:
     ],
 )
 def test_other_texts_are_no_quantity(text: str) -> None:
-    assert read_quantity(answer_tokens(text)) is None
+    assert not isinstance(read(text), Quantity)
+
+
+def test_quantities_of_one_kind_joined_are_their_sum() -> None:
+    # No one quantity: the amount before "minutes" is "3 hours and 5", no number.
+    written = written_quantity(answer_tokens("3 hours and 5 minutes"))
+    assert written is not None and join(list(written.amount)) == "3 hours and 5"
+    summed = read("3 hours and 5 minutes")
+    assert isinstance(summed, Quantity)
+    assert (summed.value, summed.kind, summed.factor) == (Fraction(37, 12), "time", Fraction(3600))
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("1{,}000 km/h", "1,000"),
+        (r"\dfrac{1}{2} \text{ hour}", r"\frac{1}{2}"),
+        (r"\textbf{5} \text{ cm}", "5"),
+    ],
+)
+def test_an_amount_is_read_in_its_canonical_form(text: str, amount: str) -> None:
+    quantity = read(text)
+    assert isinstance(quantity, Quantity)
+    assert quantity.number.canonical == amount
 
 
 @pytest.mark.parametrize(
@@ -96,8 +120,8 @@ def test_other_texts_are_no_quantity(text: str) -> None:
     ],
 )
 def test_a_unit_of_one_letter_is_spaced_or_wrapped(text: str, value: Fraction, kind: str) -> None:
-    quantity = read_quantity(answer_tokens(text))
-    assert quantity is not None
+    quantity = read(text)
+    assert isinstance(quantity, Quantity)
     assert (quantity.value, quantity.kind) == (value, kind)
 
 
