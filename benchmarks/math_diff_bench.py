@@ -23,7 +23,9 @@ of equivalent answers missed and the wrong ones accepted; it writes
 ``benchmarks/fresh_pairs.py`` (a round written after the typed checker, before its fixes),
 writes ``benchmarks/results/math_fresh_bench.json``; ``--corpus fresh2``, the same on
 ``benchmarks/fresh_pairs_2.py`` (a second such round), writes
-``benchmarks/results/math_fresh2_bench.json``.
+``benchmarks/results/math_fresh2_bench.json``; ``--corpus fresh4`` and ``fresh5``, the
+fourth and fifth rounds (``fresh_pairs_4.py``, ``fresh_pairs_5.py``: whole responses),
+write ``math_fresh4_bench.json`` and ``math_fresh5_bench.json``.
 ``--pairs FILE`` scores labelled pairs from outside the project instead of a corpus (JSON
 Lines of ``{"source": "<repo>/<path>", "reference": …, "answer": …, "label": …}``, with an
 optional ``"settings"`` the source's test ran with, kept for reading only, and an optional
@@ -31,7 +33,7 @@ optional ``"settings"`` the source's test ran with, kept for reading only, and a
 answer is): the same comparison, one category per source; it writes
 ``benchmarks/results/math_outside_bench.json``, saying where the pairs came from (they are
 other projects' test data and are not vendored here).
-Usage: ``python benchmarks/math_diff_bench.py [--corpus main|bare|fresh|fresh2|fresh4 |
+Usage: ``python benchmarks/math_diff_bench.py [--corpus main|bare|fresh|fresh2|fresh4|fresh5 |
 --pairs FILE] [--rounds 3] [--batch 256] [--pool N]``.
 """
 
@@ -58,7 +60,14 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import bare_answers, fresh_pairs, fresh_pairs_2, fresh_pairs_4, math_corpus
+from benchmarks import (
+    bare_answers,
+    fresh_pairs,
+    fresh_pairs_2,
+    fresh_pairs_4,
+    fresh_pairs_5,
+    math_corpus,
+)
 from benchmarks.math_corpus import Case
 from harness.service import ServiceProcess
 from services.mathcheck.warm_up_set import WARM_UP_ANSWERS, WARM_UP_PAIRS
@@ -271,6 +280,7 @@ CORPORA = {
     "fresh": (fresh_pairs, "math_fresh_bench.json"),
     "fresh2": (fresh_pairs_2, "math_fresh2_bench.json"),
     "fresh4": (fresh_pairs_4, "math_fresh4_bench.json"),
+    "fresh5": (fresh_pairs_5, "math_fresh5_bench.json"),
 }
 
 
