@@ -189,7 +189,8 @@ def extract_boxed_answer(text: str) -> str | None:
 
 
 # What may stand between boxes (or math spans) that together write one answer:
-# "\boxed{1}, \boxed{2} and \boxed{3}", "$x=1$ or $x=2$", "\boxed{a} \quad \text{and} \quad".
+# "\boxed{1}, \boxed{2} and \boxed{3}", "$x=1$ or $x=2$", "\boxed{a} \quad \text{and} \quad",
+# "$7$ or maybe $8$" (a hedge).
 # Across a math delimiter a connective (a comma, a semicolon, "and", "or") must be among it:
 # "$$\boxed{20}$$ \boxed{143}" is a box rejected and the answer after it, as math-verify
 # reads it, while "$\boxed{1}\boxed{2}$" is one answer.
@@ -198,7 +199,8 @@ def extract_boxed_answer(text: str) -> str | None:
 # it ("y_1 = \boxed{…} and y_2 = \boxed{…}").
 _JOINER = re.compile(
     r"(?:\s|[,;&$]|\\quad|\\qquad|\\[,;:! ]|\\\\|\\\[|\\\]|\\\(|\\\)"
-    r"|\\text\s*\{\s*(?:and|or|,)?\s*\}|\band\b|\bor\b|\b[a-zA-Z](?:_\{?\w+\}?)?\s*="
+    r"|\\text\s*\{\s*(?:and|or|,)?\s*\}|\band\b|\bor\b|\b(?:maybe|possibly|perhaps)\b"
+    r"|\b[a-zA-Z](?:_\{?\w+\}?)?\s*="
     r"|\b[a-zA-Z]{2,}(?=\s+(?:and|or)\b))*",
     re.IGNORECASE,
 )
@@ -433,6 +435,9 @@ def _answer_said(candidate: str) -> str | None:
         return boxed
     # "The answer is $x=3$." -> x=3 ; "The answer is 7. Next we..." -> 7
     if candidate.lstrip().startswith("$"):
+        listed = _spans_listed_first(candidate)
+        if listed is not None:
+            return listed
         inner = candidate.lstrip().lstrip("$")
         closing = _UNESCAPED_DOLLAR.search(inner)
         if closing is not None and closing.start() > 0:
@@ -455,6 +460,28 @@ def _answer_said(candidate: str) -> str | None:
         if len(numbers) == 1:
             return _with_unit(candidate, numbers[0])
     return candidate
+
+
+def _spans_listed_first(candidate: str) -> str | None:
+    """The math spans a marker's sentence lists first, joined as boxes and the last math
+    are (``_joins``): "The answer is $7$ or $8$." is the list "7, 8", a hedge, not 7. The
+    list must end the sentence ("The answer is $12$, and $12 = 3 \\cdot 4$ checks." answers
+    12); None where it lists one span or none."""
+    spans = _math_spans(candidate)
+    if len(spans) < 2 or candidate[: spans[0].start].strip():
+        return None
+    listed = [spans[0]]
+    for span in spans[1:]:
+        if len(listed) >= _MAX_JOINED or not _joins(candidate[listed[-1].end : span.start]):
+            break
+        listed.append(span)
+    after = candidate[listed[-1].end :]
+    sentence_end = _SENTENCE_END.search(after)
+    rest = after[: sentence_end.start()] if sentence_end is not None else after
+    if len(listed) < 2 or rest.strip(_TRAILING_JUNK):
+        return None
+    contents = list(dict.fromkeys(span.content for span in listed))
+    return ", ".join(contents)
 
 
 def _from_answer_tag(text: str) -> str | None:

@@ -617,6 +617,34 @@ def test_a_later_marker_or_a_hedge_under_a_marker_is_never_the_right_answer_on_a
                     assert _both_ways(reference, found) is not True, (policy, completion)
 
 
+# A marker's sentence that lists two math spans, the right value in either: a hedge.
+_SPANS_AFTER_A_MARKER = (
+    "The answer is ${}$ or ${}$.",
+    "Final answer: ${}$ or maybe ${}$.",
+    "So the final answer is ${}$, or possibly ${}$.",
+    "Final Answer: The final answer is ${}$ and ${}$. I hope it is correct.",
+    "**Answer:** ${}$; perhaps ${}$",
+)
+
+
+def test_a_hedge_in_two_math_spans_after_a_marker_is_never_credited_on_any_corpus() -> None:
+    """A marker's sentence that names the right value and a wrong one in two math spans,
+    joined by a connective (maybe with "maybe", "possibly", "perhaps"), either way round,
+    is the list of both under every policy that reads markers: never the right value's
+    credit."""
+    references = _single_references()
+    assert len(references) > 300
+    for reference in references:
+        wrong = f"{reference} + 1"
+        for sentence in _SPANS_AFTER_A_MARKER:
+            for first, second in ((reference, wrong), (wrong, reference)):
+                completion = "We work it out.\n\n" + sentence.format(first, second)
+                for policy in (ExtractionPolicy.MARKED, ExtractionPolicy.LENIENT):
+                    found = extract_answer(completion, policy).answer
+                    assert found is not None, (policy, completion)
+                    assert _both_ways(reference, found) is not True, (policy, completion)
+
+
 def test_a_chain_of_equalities_earns_only_its_last_side_on_any_corpus() -> None:
     """A chain of equalities is its last side: the right value anywhere but last, with a
     wrong one after it, is never credited, and a wrong value last never either; nor do

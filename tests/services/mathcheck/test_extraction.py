@@ -72,6 +72,13 @@ _MATRIX = "\\left[\\begin{array}{cc} 1 & 2 \\\\ 3 & 4 \\end{array}\\right]"
         ("So $x = \\boxed{-1}$ or $x = \\boxed{4}$.", "-1, 4", "-1, 4", "-1, 4"),
         ("I got \\boxed{4}. Checking again, the count is \\boxed{5}.", "5", "5", "5"),
         ("The solutions are $x=1$ and $x=2$.", None, None, "x=1, x=2"),
+        # A marker's sentence that lists math spans lists them all (a hedge stays one), and
+        # only where the list ends the sentence.
+        ("The answer is $7$ or $8$.", None, "7, 8", "7, 8"),
+        ("Final answer: $x = 7$ or maybe $x = 8$.", None, "x = 7, x = 8", "x = 7, x = 8"),
+        ("\\boxed{7} or possibly \\boxed{8}", "7, 8", "7, 8", "7, 8"),
+        ("The answer is $12$, and $12 = 3 \\cdot 4$ checks.", None, "12", "12"),
+        ("The answer is $5$ and $5$.", None, "5", "5"),
         ("So the total is 12 apples, I think", None, None, "12"),
         ("Final Answer: The largest $n$ is 34.", None, "34", "34"),
         ("**Answer:** 10", None, "10", "10"),
