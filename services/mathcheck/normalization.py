@@ -22,6 +22,7 @@ from services.mathcheck.latex_tokens import (
     degree_sign_end,
     is_letter,
     is_spacing,
+    is_word,
     join,
     name_end,
     nesting,
@@ -39,6 +40,7 @@ from services.mathcheck.latex_tokens import (
 )
 from services.mathcheck.vocabulary import (
     CONSTANT_LETTERS,
+    HEDGE_WORDS,
     JOINT_WORDS,
     RELATION_SPELLINGS,
     REVERSED_RELATION,
@@ -226,7 +228,8 @@ def _without_reason(tokens: list[Token]) -> list[Token]:
 
 def _presentation_dropped(tokens: list[Token]) -> list[Token]:
     """``\\dfrac`` is ``\\frac``; ``\\left``, ``\\displaystyle``, ``\\color{red}`` and
-    the old font switches (``{\\bf 3}``) only present; angle brackets are parentheses."""
+    the old font switches (``{\\bf 3}``) only present (``\\left.`` and ``\\right.``, the
+    delimiter of nothing, with their full stop); angle brackets are parentheses."""
     if not any(token.text in _PRESENTATION_COMMANDS for token in tokens):
         return tokens
     kept: list[Token] = []
@@ -245,6 +248,8 @@ def _presentation_dropped(tokens: list[Token]) -> list[Token]:
         if token.kind is not Kind.COMMAND:
             kept.append(token)
         elif token.text in _INVISIBLE:
+            if token.text in ("\\left", "\\right") and tokens[index : index + 1] == [symbol(".")]:
+                index += 1  # "\\left." and "\\right.": a delimiter of nothing
             continue
         elif token.text == "\\color":
             group = plain_group(tokens, index)
@@ -625,10 +630,143 @@ def _label_end(tokens: list[Token], index: int) -> int | None:
     return index
 
 
+# The commands that name an extremum: "\\min = 3", "\\max_{x \\in [0, 1]} f(x) = 2".
+_EXTREMA = ("\\min", "\\max", "\\sup", "\\inf")
+# A letter that names an expectation before its bracket: "E[X] = 3", "E[\\max] = 4".
+
+
+def _named_end(tokens: list[Token], index: int) -> int | None:
+    """The end of a name at ``index`` (``_label_end``'s), or of the extremum or the
+    expectation a value is of: "\\min", "\\max_{x > 0} f(x)" (all before the one "="),
+    "E[\\max]"."""
+    if index < len(tokens) and tokens[index].is_command(*_EXTREMA):
+        return next((at for at, token in enumerate(tokens) if token.is_symbol("=")), None)
+    if index + 1 < len(tokens) and tokens[index].text == "E" and tokens[index + 1].is_symbol("["):
+        closing = next(
+            (at for at in range(index + 2, len(tokens)) if tokens[at].is_symbol("]")), None
+        )
+        return None if closing is None else closing + 1
+    return _label_end(tokens, index)
+
+
+# The words that say a value is an extremum: "minimum 3", "the largest value is 10".
+_EXTREMUM_WORDS = frozenset(
+    ("minimum", "maximum", "min", "max", "smallest", "largest", "greatest", "least",
+     "minimal", "maximal")
+)  # fmt: skip
+
+
+def _without_extremum_words(tokens: list[Token]) -> list[Token]:
+    """ "minimum 3", "the maximum value is 10", "maximum possible value: \\frac{1}{4}": the
+    words before a value that say it is the extremum asked for are not part of it (the
+    point that attains it is no such value: "the minimum at x = 3" keeps its words)."""
+    index = skip_spaces(tokens, 0)
+    if is_word(tokens, index, "the", "The"):
+        index = skip_spaces(tokens, index + 1)
+    if not (index < len(tokens) and tokens[index].text.lower() in _EXTREMUM_WORDS):
+        return tokens
+    index = skip_spaces(tokens, index + 1)
+    for words in (("possible",), ("value",), ("is", "=", ":")):
+        if index < len(tokens) and tokens[index].text.lower() in words:
+            index = skip_spaces(tokens, index + 1)
+    if index >= len(tokens) or tokens[index].kind is Kind.WORD:
+        return tokens
+    return tokens[index:]
+
+
+def _parenthesised_alternative(tokens: list[Token]) -> list[Token]:
+    """ "5 (or 6)", "5 \\text{ (possibly } 6)", "5 (or maybe 6)": another answer offered in
+    parentheses at the end is a second answer, a list ("5, 6"), never a note."""
+    body = rstrip(tokens)
+    if not body or not body[-1].is_symbol(")"):
+        return tokens
+    depth = 0
+    for opening in range(len(body) - 1, -1, -1):
+        depth += nesting(body[opening])
+        if depth == 0:
+            break
+    if opening < 1 or not body[opening].is_symbol("("):
+        return tokens
+    inside = skip_spaces(body, opening + 1)
+    hedged = False
+    while inside < len(body) - 1 and body[inside].text.lower() in HEDGE_WORDS:
+        hedged = True
+        inside = skip_spaces(body, inside + 1)
+    other = strip(body[inside:-1])
+    before = rstrip(body[:opening])
+    if not hedged or not other or not before:
+        return tokens
+    return [*before, symbol(","), SPACE, *other]
+
+
+def _without_word_note(tokens: list[Token]) -> list[Token]:
+    """ "f(n) = n (the identity)", "x = 2 (double root)", "only p = 3": a note of words
+    alone in parentheses at the end (two words or more, or one spaced off the answer, and
+    no "and", "or" or "not" among them), and "only" before the answer, are not part of it.
+    A note with a number (in digits or words) or a letter in it is kept ("(or 6)",
+    "(eight)", "f (x)")."""
+    start = skip_spaces(tokens, 0)
+    if is_word(tokens, start, "only", "Only") and skip_spaces(tokens, start + 1) < len(tokens):
+        tokens = tokens[skip_spaces(tokens, start + 1) :]
+    body = rstrip(tokens)
+    if not body or not body[-1].is_symbol(")"):
+        return tokens
+    opening = len(body) - 2
+    while opening >= 0 and body[opening].kind in (Kind.WORD, Kind.SPACE):
+        opening -= 1
+    if opening < 1 or not body[opening].is_symbol("("):
+        return tokens
+    words = [t.text for t in body[opening + 1 : -1] if t.kind is Kind.WORD]
+    spaced = body[opening - 1].kind is Kind.SPACE
+    if (
+        not words
+        or any(len(word) < 2 or word.lower() in ("and", "or", "not") for word in words)
+        or any(number_in_words(word) is not None for word in words)
+        or not (len(words) >= 2 or (spaced and len(words[0]) >= 3))
+    ):
+        return tokens
+    kept = rstrip(body[:opening])
+    return kept if kept else tokens
+
+
+# The words that say where a value is attained: "10 at (x, y) = (3, 4)", "4 when x = 2".
+_ATTAINED_WORDS = frozenset(("at", "when", "attained", "achieved", "reached", "with"))
+
+
+def _without_where_attained(tokens: list[Token]) -> list[Token]:
+    """ "\\frac{1}{4} at x = \\frac{1}{2}", "10 at (x, y) = (3, 4)", "4, attained when x = 2":
+    a value, then words that say where it is attained and one assignment of a point, is
+    the value. The value holds no word and no "="; what follows the point's "=" holds no
+    word and no comma outside brackets ("3 when x = 1, 4 when x = 2" is two answers); the
+    point may be a chain ("with equality at a = b = 1")."""
+    depth = 0
+    for index, token in enumerate(tokens):
+        depth += nesting(token)
+        if depth or token.kind is not Kind.WORD:
+            continue
+        if token.text not in _ATTAINED_WORDS:
+            return tokens
+        value = rstrip(tokens[:index])
+        if value[-1:] and value[-1].is_symbol(","):
+            value = rstrip(value[:-1])
+        if not value or any(t.is_symbol("=") for t in value):
+            return tokens
+        point = top_level_parts(tokens[index + 1 :], "=")
+        if point is None or len(point) < 2:
+            return tokens
+        if any(top_level_parts(side, ",") != [side] for side in point[1:]):
+            return tokens
+        if any(t.kind is Kind.WORD for t in point[-1]):
+            return tokens
+        return value
+    return tokens
+
+
 def _without_leading_name(tokens: list[Token]) -> list[Token]:
-    """ "x = 5", "x_1 = 5", "P(x) = x^2", "slope = -1/2", "\\text{area} = 12": the name of
-    the unknown, the function or the quantity is not part of the answer."""
-    end = _label_end(tokens, skip_spaces(tokens, 0))
+    """ "x = 5", "x_1 = 5", "P(x) = x^2", "slope = -1/2", "\\text{area} = 12", "\\min = 3",
+    "\\max_{x > 0} f(x) = 2", "E[X] = 4": the name of the unknown, the function, the
+    quantity, the extremum or the expectation is not part of the answer."""
+    end = _named_end(tokens, skip_spaces(tokens, 0))
     if end is None:
         return tokens
     equals = skip_spaces(tokens, end)
@@ -1054,6 +1192,8 @@ def canonical_tokens(written: list[Token]) -> list[Token]:
         tokens = rescan(tokens)
     tokens = _equals_word(tokens)
     tokens = _without_tuple_of_unknowns(_solutions_of_one_unknown(_membership(tokens)))
+    tokens = _without_word_note(_parenthesised_alternative(tokens))
+    tokens = _without_where_attained(_without_extremum_words(tokens))
     tokens = _chain_value(tokens)
     if [token.text for token in tokens].count("=") == 1:  # "k = 45, n = 2" keeps both names
         tokens = _without_leading_name(tokens)

@@ -248,10 +248,13 @@ def _names_an_option(tokens: list[Token]) -> bool:
 # What may follow a function's letter in its name: nothing, or its inverse's exponent.
 _FUNCTION_MARKS = ("", "^{-1}", "^-1")
 # The words that start a qualifier after a formula: "cx for some constant c", "x where ...".
-_QUALIFIERS = frozenset(("some", "any", "all", "every", "each"))
+_QUALIFIERS = frozenset(
+    ("some", "any", "all", "every", "each", "a", "an", "arbitrary", "real", "constant", "constants")
+)
 # Spacing and openings left before a qualifier: "cx \\text{ for some constant } c".
-_BEFORE_QUALIFIER = frozenset(("\\quad", "\\qquad", "\\,", "\\;", "\\ ", ","))
+_BEFORE_QUALIFIER = frozenset(("\\quad", "\\qquad", "\\,", "\\;", "\\ ", ",", "("))
 _OPENING_TEXT = frozenset(("\\text", "\\mbox"))
+_SPACINGS = frozenset(("\\quad", "\\qquad", "\\,", "\\;", "\\ "))
 
 
 def _function(tokens: list[Token]) -> Function | None:
@@ -313,11 +316,16 @@ def _without_qualifier(body: list[Token]) -> tuple[list[Token], list[Token]]:
 
 
 def _starts_qualifier(tokens: list[Token], index: int) -> bool:
-    """Whether "where", "\\forall", or "for" and a word of ``_QUALIFIERS``, starts at
-    ``index``."""
+    """Whether "where", "\\forall", "for" and a word of ``_QUALIFIERS`` ("for a constant
+    c"), or a letter and "\\in" after a comma or an opening ("c \\in \\mathbb{R}"), starts
+    at ``index``."""
     word = tokens[index].text.lower() if tokens[index].kind is Kind.WORD else ""
     if word == "where" or tokens[index].is_command("\\forall"):
         return True
+    member = skip_spaces(tokens, index + 1)
+    if is_letter(tokens[index]) and member < len(tokens) and tokens[member].is_command("\\in"):
+        before = rstrip(tokens[:index])
+        return bool(before) and (before[-1].is_symbol(",", "(") or before[-1].text in _SPACINGS)
     after = index + 2
     return (
         word == "for"

@@ -242,6 +242,14 @@ def symbolic_equal(
         # math-verify reads "x = 5 \\quad x = 7" as a chain, by its last side: one of the
         # values a hedge lists would pass for the one value of the other side.
         return SymbolicVerdict(False, "several values listed against one")
+    offered = [_offers_another(side) for side in sides]
+    # "5,7" may list two; "x^2 > 4" is a set ("x < -2 or x > 2" says it).
+    listing = any(token.is_symbol(",", ";") or token.text in _SET_MARKS for token in sides[0])
+    if offered[1] and not offered[0] and one_value(sides[0]) and not listing:
+        # latex2sympy reads the words of "0 \\text{ or 1}" as factors (0), and
+        # ``without_note`` would take "\\text{ or 1}" off as a note: against one value, an
+        # answer that offers another is two.
+        return SymbolicVerdict(False, "another answer offered beside one")
     read = _read_both(reference, answer, log_convention)
     places: tuple[int | None, int | None] = (None, None)
     if read is not None:
@@ -275,6 +283,23 @@ def symbolic_equal(
     if not verify(gold, pred, timeout_seconds=None, allow_set_relation_comp=True):
         return SymbolicVerdict(False, "not equivalent")
     return SymbolicVerdict(True, "symbolically equivalent")
+
+
+# What makes a reference a set of values rather than one: a relation other than "=", a
+# membership, a union.
+_SET_MARKS = frozenset(
+    ("<", ">", "\\le", "\\ge", "\\leq", "\\geq", "\\lt", "\\gt", "\\ne", "\\neq", "\\in",
+     "\\cup", "\\pm", "\\mp")
+)  # fmt: skip
+
+
+def _offers_another(tokens: list[Any]) -> bool:
+    """Whether ``tokens`` hold a word that offers another answer ("or", "maybe": what the
+    reader reads as a list reaches the engine only where it read none)."""
+    from services.mathcheck.latex_tokens import Kind
+    from services.mathcheck.vocabulary import HEDGE_WORDS
+
+    return any(token.kind is Kind.WORD and token.text.lower() in HEDGE_WORDS for token in tokens)
 
 
 def _read_both(

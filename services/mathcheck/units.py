@@ -32,6 +32,7 @@ from services.mathcheck.latex_tokens import (
 )
 from services.mathcheck.vocabulary import (
     DECORATION_UNITS,
+    HEDGE_WORDS,
     POWER_WORDS,
     TEXT_FONTS,
     VARIABLE_FONT,
@@ -88,12 +89,15 @@ def _is_power_or_nothing(tokens: list[Token]) -> bool:
 def _is_note(value: list[Token], font: str, note: str) -> bool:
     """Whether ``\\font{note}`` after ``value`` is a note or a unit, not part of the value.
 
-    Words in text are a note ("(only solution)", "cm", "apples"); but letters alone in a
+    Words in text are a note ("(only solution)", "cm", "apples"), unless they offer another
+    answer ("(or 6)", "or maybe 7": ``HEDGE_WORDS``); letters alone in a
     font variables are written in are variables ("4\\mathbf{k}", "x\\mathbf{y}"), and one
     letter in a text font is a unit only when it is one of the vocabulary and follows a
     number ("5\\text{ m}"; but "a\\mathrm{b}" is ab and "x\\text{ m}" stays whole).
     """
     words = note.strip()
+    if any(token.text.lower() in HEDGE_WORDS for token in tokenize(words)):
+        return False  # "5 \\text{ (or 6)}": another answer offered, not a note
     if not words.isalpha():
         return True
     if font in _VARIABLE_FONTS:

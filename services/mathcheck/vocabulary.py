@@ -32,6 +32,8 @@ CONSTANT_LETTERS = frozenset("e")
 
 # The words that join two answers into a list: "5 and 7", "x = 1 or x = 2".
 JOINT_WORDS = ("and", "or")
+# The words that offer another answer beside one: "5 (or 6)", "5 (maybe 6)", "5 \\text{ or 6}".
+HEDGE_WORDS = frozenset((*JOINT_WORDS, "maybe", "possibly", "perhaps", "alternatively"))
 
 # The fonts words and units are written in ("\\text{ cm}", "\\mathrm{FF}_{16}"), and the
 # fonts a variable is written in ("4\\mathbf{k}" is 4k): regex alternations.
@@ -224,6 +226,7 @@ __all__ = [
     "CHOICE_LETTERS",
     "CONSTANT_LETTERS",
     "DECORATION_UNITS",
+    "HEDGE_WORDS",
     "POWER_WORD",
     "POWER_WORDS",
     "RELATION_SPELLINGS",

@@ -112,6 +112,24 @@ def test_functions_equal_up_to_renaming_their_argument(
         ("f(x) = cx \\text{ where } c \\text{ is a constant}", "g(s) = ks", True),
         ("f(x) = ax + b \\text{ for some constants } a, b", "f(t) = bt + a", True),
         ("f(x) = cx + d \\text{ for some constants } c, d", "f(t) = kt + m", True),
+        # and so is one declared "for a constant", "for an arbitrary real constant", or by
+        # its set after a comma or in parentheses
+        ("f(x) = x^2 + c \\text{ for a constant } c", "f(t) = t^2 + C", True),
+        (
+            "f(x) = x^2 + c \\text{ for a constant } c",
+            "f(x) = x^2 + k \\text{ for an arbitrary real constant } k",
+            True,
+        ),
+        (
+            "f(x) = x^2 + c \\text{ for a constant } c",
+            "f(x) = c + x^2, \\ c \\in \\mathbb{R}",
+            True,
+        ),
+        (
+            "f(x) = x^2 + c \\text{ for a constant } c",
+            "f(x) = x^2 + k \\ (k \\in \\mathbb{R})",
+            True,
+        ),
         # near-misses: another formula, a name that is not the argument's, a constant never
         # declared free (it may be one the question gave)
         ("f(x) = cx", "f(t) = ct^2", False),
@@ -120,6 +138,9 @@ def test_functions_equal_up_to_renaming_their_argument(
         ("f(x) = cx \\text{ for some constant } c", "f(t) = kt^2", False),
         ("f(x) = cx \\text{ for some constant } c", "f(t) = kt + 1", False),
         ("f(x) = ax + b \\text{ for some constants } a, b", "f(t) = at^2 + b", False),
+        ("f(x) = x^2 + c \\text{ for a constant } c", "f(t) = t^3 + C", False),
+        ("f(x) = x^2 + c \\text{ for a constant } c", "f(x) = x^2", False),
+        ("f(x) = x^2 + c \\text{ for a constant } c", "f(x) = c x^2, \\ c \\in \\mathbb{R}", False),
     ],
 )
 def test_functions_with_constants_equal_up_to_renaming(
@@ -586,6 +607,40 @@ def test_a_hedge_with_its_joint_glued_on_is_never_credited_on_any_corpus() -> No
     assert credited == []
 
 
+# Another answer offered beside one, in parentheses or a note in text.
+_OFFERED = (
+    "{} (or {})",
+    "{} \\text{{ (or {})}}",
+    "{} \\text{{ or {}}}",
+    "{} \\text{{ (maybe }} {})",
+    "{} \\ (\\text{{possibly }} {})",
+    "{} \\text{{ (or perhaps {})}}",
+    "{} \\text{{, alternatively {}}}",
+)
+
+
+def test_another_answer_offered_in_a_note_is_never_credited_on_any_corpus() -> None:
+    """The right value with a wrong one offered after it in parentheses or in a note in
+    text, or the wrong one with the right one offered, is two answers, by the checker as it
+    runs (the reader, the table, and the symbolic engine in this process, which takes a
+    closing note off before it parses)."""
+    references = [r for r in _single_references() if parse_number(r) is not None]
+    assert len(references) > 150
+    pairs = []
+    for reference in references:
+        wrong = str(parse_number(reference).value + 1)  # type: ignore[union-attr]
+        for form in _OFFERED:
+            pairs += [(reference, form.format(reference, wrong))]
+            pairs += [(reference, form.format(wrong, reference))]
+
+    async def verdicts() -> list[bool]:
+        checker = MathChecker(InlineSymbolic(timeout_s=10.0), cache_size=10_000)  # type: ignore[arg-type]
+        return [(await checker.check(*pair)).equal for pair in pairs]
+
+    credited = [pair for pair, equal in zip(pairs, asyncio.run(verdicts()), strict=True) if equal]
+    assert credited == []
+
+
 # The final-answer markers that an answer heading, a multiple choice's sentence and Chinese
 # write, each around the answer it marks.
 _MARKERS = (
@@ -791,6 +846,55 @@ def test_a_remark_in_parentheses_closed_in_text_is_no_part_of_the_answer(
     assert _judged_either_way(reference, answer) is expected
 
 
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        # The extremum or the expectation a value is of, named before its "=".
+        ("3", "\\min = 3", True),
+        ("\\frac{1}{4}", "\\max = \\frac14", True),
+        ("3", "\\min_{x > 0} f(x) = 3", True),
+        ("\\frac{161}{36}", "E[\\max] = \\frac{161}{36}", True),
+        ("3", "\\min = 4", False),
+        ("3", "\\min_{x > 0} f(x) = 3x", False),
+        ("3", "E[X] = \\frac{3}{2}", False),
+        # Words that say the value is the extremum asked for.
+        ("3", "\\text{minimum } 3", True),
+        ("\\frac{1}{4}", "\\text{maximum value } \\frac{1}{4}", True),
+        ("10", "\\text{The maximum is } 10", True),
+        ("10", "\\text{the largest possible value is } 10", True),
+        ("3", "\\text{minimum } 4", False),
+        ("3", "\\text{minimum } 3, \\text{ maximum } 5", False),
+        ("3", "\\text{at least } 3", False),  # a relation, not an extremum
+        # Where the value is attained, after it.
+        ("\\frac{1}{4}", "\\dfrac{1}{4} \\text{ at } x = \\tfrac{1}{2}", True),
+        ("10", "10 \\text{ at } (x, y) = \\left(\\tfrac{6}{5}, \\tfrac{8}{5}\\right)", True),
+        ("4", "4, \\text{ attained when } x = 2", True),
+        ("3", "3 \\text{ with equality at } a = b = 1", True),
+        ("3", "\\text{minimum } 3 \\text{ at } x = 1", True),
+        ("3", "4 \\text{ at } x = 3", False),  # the point is no value
+        ("\\frac{1}{4}", "\\frac{1}{2} \\text{ at } x = \\frac14", False),
+        ("3", "3 \\text{ when } x = 1, 4 \\text{ when } x = 2", False),
+        ("3", "3 \\text{ at } x = 1 \\text{ or } 4", False),
+        # A note of words alone, "only", and the delimiter of nothing.
+        ("f(n) = n", "f(n) = n \\text{ (the identity)}", True),
+        ("2", "x = 2 \\text{ (double root)}", True),
+        ("p = 3", "\\text{only } p = 3", True),
+        ("\\frac{3}{8}", "\\left. \\frac{3}{8} \\right.", True),
+        ("3", "4 \\text{ (the identity)}", False),
+        ("3", "\\text{only } 4", False),
+        ("\\frac{3}{8}", "\\left. \\frac{3}{7} \\right.", False),
+        # Another answer offered in parentheses is a second answer.
+        ("5", "5 \\text{ (or 6)}", False),
+        ("5", "5 (maybe 6)", False),
+        ("5, 6", "5 (or 6)", True),
+    ],
+)
+def test_words_around_a_value_that_say_what_it_is(
+    reference: str, answer: str, expected: bool
+) -> None:
+    assert _judged_either_way(reference, answer) is expected
+
+
 def test_what_is_dropped_as_a_note_never_carries_the_answer_on_any_corpus() -> None:
     """A wrong value with the right one in what the reader drops (a remark in parentheses,
     written in text or not; a second value indexed by max beside one by min) is the wrong
@@ -804,5 +908,9 @@ def test_what_is_dropped_as_a_note_never_carries_the_answer_on_any_corpus() -> N
             f"{wrong} \\text{{ (when }} {reference}\\text{{)}}",
             f"{wrong} (\\text{{attained at }} {reference})",
             f"f_{{\\min}} = {wrong}, f_{{\\max}} = {reference}",
+            f"{wrong} \\text{{ at }} x = {reference}",
+            f"\\text{{minimum }} {wrong} \\text{{ at }} x = {reference}",
+            f"\\min = {wrong} \\text{{ when }} x = {reference}",
+            f"{wrong} \\text{{ (the value at {reference})}}",
         ):
             assert _both_ways(reference, hedge) is not True, (reference, hedge)
