@@ -165,6 +165,21 @@ class Function:
 
 
 @dataclass(frozen=True)
+class Family:
+    """The values of one formula as a parameter runs over a set of numbers: ``x = k\\pi, k
+    \\in \\mathbb{Z}``, ``2^k \\ (k = 0, 1, 2, \\ldots)``, ``\\{(t, 2t) : t \\in
+    \\mathbb{R}\\}``. The parameter is a bound name; ``domain`` is ``Z``, ``Z>=0``,
+    ``Z>0`` or ``R``."""
+
+    name: str | None
+    parameter: str
+    domain: str
+    # The formula as written, each entry of a tuple apart (the probe reads them).
+    entries: tuple[str, ...]
+    canonical: str
+
+
+@dataclass(frozen=True)
 class Seq:
     """A tuple, point or interval of answers, not all plain numbers (``structures.py``
     compares those): ``(\\sqrt{2}, \\pi]``. Its brackets count."""
@@ -270,6 +285,7 @@ Answer = (
     | Word
     | Assignment
     | Function
+    | Family
     | Seq
     | Set
     | Numbers
@@ -290,6 +306,7 @@ __all__ = [
     "Based",
     "Choice",
     "Expr",
+    "Family",
     "Function",
     "Groups",
     "Interval",

@@ -71,6 +71,10 @@ then in radians.
 is ``g(s) = 3s+1``); different when one uses the other's argument as a name of its own |
 | function, anything else | its formula equals the other; an expression in one unknown the
 formula does not name has it in place of the argument (``g(s) = 3s+1`` against ``3t+1``) |
+| family, family | the same parameter set and name, and the formulas agree with one
+parameter in place of the other (``x = k\\pi, k \\in \\mathbb{Z}`` is ``\\{n\\pi : n \\in
+\\mathbb{Z}\\}``) |
+| family, anything else | never: a family is no one value |
 """
 
 from __future__ import annotations
@@ -88,6 +92,7 @@ from services.mathcheck.answer_types import (
     Based,
     Choice,
     Expr,
+    Family,
     Function,
     Groups,
     Interval,
@@ -701,6 +706,35 @@ def _function_and_other(function: Function, other: Answer) -> Decision | None:
     return _decide(function.body, other)
 
 
+def _families(reference: Family, answer: Family) -> Verdict | None:
+    """Two families of values: one set when their parameters run over one set and the
+    formulas agree entry by entry with one parameter standing for the other (``x = k\\pi``
+    for k in Z = ``\\{n\\pi : n \\in \\mathbb{Z}\\}``; ≠ ``2k\\pi``, ≠ k from 0); a name
+    on both sides is the same name. Another parametrisation of one set (``(s/2, s)`` for
+    ``(t, 2t)``) is not found, and is different."""
+    if reference.domain != answer.domain or len(reference.entries) != len(answer.entries):
+        return Verdict(False, Method.STRUCTURAL)
+    if reference.name and answer.name and reference.name != answer.name:
+        return Verdict(False, Method.STRUCTURAL)
+    undecided = False
+    for mine, theirs in zip(reference.entries, answer.entries, strict=True):
+        if reference.parameter == answer.parameter:
+            same = probe(mine, theirs, letters_multiply=True)
+            verdict = None if same is None else Verdict(same, Method.NUMERIC)
+        else:
+            verdict = _renamed(mine, reference.parameter, theirs, answer.parameter)
+        if verdict is not None and not verdict.equal:
+            return verdict
+        undecided = undecided or verdict is None
+    return None if undecided else Verdict(True, Method.NUMERIC)
+
+
+def _family_and_other(family: Family, other: Answer) -> Verdict:
+    """A family of values against one value or a list of them: different (a formula
+    without its parameter's set is no family)."""
+    return Verdict(False, Method.STRUCTURAL)
+
+
 def _intervals(reference: Interval, answer: Interval) -> Verdict | None:
     same = sequences_equal(reference.ends, answer.ends)
     return None if same is None else Verdict(same, Method.STRUCTURAL)
@@ -793,6 +827,7 @@ _RULES: dict[tuple[type, type], Rule] = {
     },
     (Number, Expr): _expressions,
     (Function, Function): _functions,
+    (Family, Family): _families,
     **{(Assignment, other): _assignment_and_other for other in _OTHERS if other is not Assignment},
     **{
         (Quantity, other): _quantity_and_other
@@ -811,6 +846,11 @@ _RULES: dict[tuple[type, type], Rule] = {
         (Function, other): _function_and_other
         for other in _OTHERS
         if other not in (Function, Options, Quantity, Assignment, Roman)
+    },
+    **{
+        (Family, other): _family_and_other
+        for other in _OTHERS
+        if other not in (Family, Function, Options, Quantity, Assignment, Roman)
     },
 }
 

@@ -34,6 +34,7 @@ from services.mathcheck.answer_types import (
     Based,
     Choice,
     Expr,
+    Family,
     Function,
     Groups,
     Interval,
@@ -120,6 +121,7 @@ def _read(tokens: list[Token]) -> Answer:
     return (
         _labelled(tokens)
         or _function(tokens)
+        or _family(tokens)
         or _named(tokens)
         or _groups(tokens)
         or _plus_minus(tokens)
@@ -290,6 +292,181 @@ def _function(tokens: list[Token]) -> Function | None:
     if constants:
         canonical += " for constants " + ", ".join(sorted(constants))
     return Function(name, argument, value, join(formula), canonical, constants)
+
+
+# What a parameter's declaration may say it runs over, and where a family's formula ends.
+_FAMILY_MARKS = frozenset(("\\in", "integer", "integers", "real", "\\ldots", "\\dots", "…"))
+_BEFORE_DECLARATION = frozenset(("for", "where", "with", "all", "any", "every", "each", "some"))
+_FILLERS = frozenset(("is", "an", "a", "any", "all", "every", "each", "some", "arbitrary"))
+# The sets a parameter is declared in, by the words of their LaTeX (spaces aside).
+_DOMAIN_SETS = {
+    ("\\mathbb", "{", "Z", "}"): "Z",
+    ("\\mathbb", "{", "R", "}"): "R",
+    ("\\mathbb", "{", "Z", "}", "_", "{", "\\ge", "0", "}"): "Z>=0",
+    ("\\mathbb", "{", "Z", "}", "_", "{", "\\geq", "0", "}"): "Z>=0",
+    ("\\mathbb", "{", "Z", "}", "_", "{", ">", "0", "}"): "Z>0",
+    ("\\mathbb", "{", "Z", "}", "^", "+"): "Z>0",
+    ("\\mathbb", "{", "Z", "}", "^", "{", "+", "}"): "Z>0",
+    ("\\mathbb", "{", "N", "}", "_", "0"): "Z>=0",
+    ("\\mathbb", "{", "N", "}", "_", "{", "0", "}"): "Z>=0",
+    ("\\mathbb", "{", "N", "}", "^", "+"): "Z>0",
+    ("\\mathbb", "{", "N", "}", "^", "*"): "Z>0",
+}
+# The words a parameter's set is said in: "k is an integer", "m \\ge 0 an integer".
+_DOMAIN_WORDS: dict[tuple[str, ...], str] = {
+    ("integer",): "Z",
+    ("integers",): "Z",
+    ("real",): "R",
+    ("real", "number"): "R",
+    ("non", "-", "negative", "integer"): "Z>=0",
+    ("nonnegative", "integer"): "Z>=0",
+    ("positive", "integer"): "Z>0",
+}
+# A bound with the word "integer" after it: "m \\ge 0 an integer".
+_BOUNDS: dict[tuple[str, ...], str] = {
+    ("\\ge", "0"): "Z>=0",
+    ("\\geq", "0"): "Z>=0",
+    ("\\ge", "1"): "Z>0",
+    ("\\geq", "1"): "Z>0",
+    (">", "0"): "Z>0",
+}
+_ELLIPSES = frozenset(("\\ldots", "\\dots", "\\cdots", "…", "..."))
+
+
+def _family(tokens: list[Token]) -> Family | None:
+    """ "x = k\\pi, k \\in \\mathbb{Z}", "x = \\pi k \\text{ where } k \\text{ is an integer}",
+    "2^k \\ (k = 0, 1, 2, \\ldots)", "\\{k\\pi : k \\in \\mathbb{Z}\\}", "(x, y) = (t, 2t),
+    t \\in \\mathbb{R}": a formula in a parameter, maybe a name given it, and the parameter's
+    set (the integers, those from 0 or from 1, or the reals: "k \\ge 0" alone says no
+    set, nor does the ambiguous \\mathbb{N})."""
+    if not any(token.text in _FAMILY_MARKS for token in tokens):
+        return None
+    plain = [
+        token
+        for token in rescan(unwrap(tokens, TEXT_FONTS, spaced=True))
+        if not token.is_command(*_SPACINGS)
+    ]
+    plain = strip(plain)
+    if len(plain) > 2 and plain[0].is_command("\\{") and plain[-1].is_command("\\}"):
+        inner = plain[1:-1]
+        for separator in (":", "|", "\\mid"):
+            parts = top_level_parts(inner, separator) if separator != "\\mid" else None
+            if separator == "\\mid":
+                cut = next((i for i, t in enumerate(inner) if t.is_command("\\mid")), None)
+                parts = None if cut is None else [inner[:cut], inner[cut + 1 :]]
+            if parts is not None and len(parts) == 2:
+                return _family_of(parts[0], parts[1])
+        return None
+    depth = 0
+    for index, token in enumerate(plain):
+        if (
+            depth == 0
+            and index
+            and (token.is_symbol(",", "(") or token.text.lower() in _BEFORE_DECLARATION)
+        ):
+            declaration = plain[index:] if token.is_symbol("(") else plain[index + 1 :]
+            family = _family_of(plain[:index], declaration)
+            if family is not None:
+                return family
+        depth += nesting(token)
+    return None
+
+
+def _family_of(formula: list[Token], declaration: list[Token]) -> Family | None:
+    """The family of ``formula`` (maybe "name = formula") over the parameter
+    ``declaration`` declares; None when it declares none, or the formula does not use it."""
+    declared = _declared(declaration)
+    formula = strip(formula)
+    while formula and (formula[-1].is_symbol(",") or formula[-1].text in _BEFORE_DECLARATION):
+        formula = strip(formula[:-1])
+    if declared is None or not formula:
+        return None
+    parameter, domain = declared
+    sides = top_level_parts(formula, "=")
+    if sides is None or len(sides) > 2:
+        return None
+    name = join(strip(sides[0])).replace(" ", "") if len(sides) == 2 else None
+    body = strip(sides[-1])
+    entries = _tuple_entries(body)
+    if any(top_level_parts(entry, ",") != [entry] for entry in entries):
+        return None
+    letters = {
+        letter for entry in entries for t in entry if t.kind is Kind.WORD for letter in t.text
+    }
+    if parameter not in letters:
+        return None
+    texts = tuple(join(entry) for entry in entries)
+    written = ", ".join(texts)
+    canonical = f"{name + '=' if name else ''}({written}) for {parameter} in {domain}"
+    return Family(name, parameter, domain, texts, canonical)
+
+
+def _tuple_entries(body: list[Token]) -> list[list[Token]]:
+    """The entries of a tuple in parentheses, or the formula alone."""
+    if len(body) > 2 and body[0].is_symbol("(") and body[-1].is_symbol(")"):
+        parts = top_level_parts(body[1:-1], ",")
+        if parts is not None and len(parts) > 1:
+            return [strip(part) for part in parts]
+    return [body]
+
+
+def _declared(declaration: list[Token]) -> tuple[str, str] | None:
+    """The parameter and its set a declaration says: "k \\in \\mathbb{Z}", "k is an
+    integer", "any integer k", "m \\ge 0 an integer", "k = 0, 1, 2, \\ldots", "(n \\in
+    \\mathbb{Z})"; None for anything else."""
+    words = [token.text for token in declaration if token.kind is not Kind.SPACE]
+    if words[:1] == ["("] and words[-1:] == [")"]:
+        words = words[1:-1]
+    while words and words[-1] in (".", ","):
+        words = words[:-1]
+    while words and words[0].lower() in _BEFORE_DECLARATION | _FILLERS:
+        words = words[1:]
+    if not words:
+        return None
+    for phrase, named in _DOMAIN_WORDS.items():  # "integer k", "real a"
+        if _lower(words[: len(phrase)]) == phrase and len(words) == len(phrase) + 1:
+            return (words[-1], named) if _is_parameter(words[-1]) else None
+    parameter, rest = words[0], words[1:]
+    if not _is_parameter(parameter) or not rest:
+        return None
+    if rest[0] == "\\in":
+        domain = _DOMAIN_SETS.get(tuple(rest[1:]))
+        return None if domain is None else (parameter, domain)
+    if rest[0] == "=":
+        return _enumerated(parameter, rest[1:])
+    bound = _BOUNDS.get(tuple(rest[:2]))
+    if bound is not None:
+        rest = rest[2:]
+        while rest and rest[0].lower() in _FILLERS:
+            rest = rest[1:]
+        return (parameter, bound) if _DOMAIN_WORDS.get(_lower(rest)) == "Z" else None
+    while rest and rest[0].lower() in _FILLERS:
+        rest = rest[1:]
+    said = _DOMAIN_WORDS.get(_lower(rest))
+    return None if said is None else (parameter, said)
+
+
+def _lower(words: list[str]) -> tuple[str, ...]:
+    return tuple(word.lower() for word in words)
+
+
+def _enumerated(parameter: str, values: list[str]) -> tuple[str, str] | None:
+    """ "0, 1, 2, \\ldots" (from 0), "1, 2, 3, \\ldots" (from 1): the set a parameter's
+    first values and an ellipsis say."""
+    if len(values) < 4 or values[-1] not in _ELLIPSES or values[-2] != ",":
+        return None
+    listed = [value for value in values[:-2] if value != ","]
+    domain = {"0": "Z>=0", "1": "Z>0"}.get(listed[0] if listed else "")
+    start = int(listed[0]) if domain is not None else 0
+    counted = [str(value) for value in range(start, start + len(listed))]
+    if domain is None or len(listed) < 2 or listed != counted:
+        return None
+    return parameter, domain
+
+
+def _is_parameter(text: str) -> bool:
+    """A parameter's name: one letter."""
+    return len(text) == 1 and text.isascii() and text.isalpha()
 
 
 def _letters_named(qualifier: list[Token]) -> frozenset[str]:

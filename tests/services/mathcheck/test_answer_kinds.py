@@ -18,6 +18,7 @@ from services.contract.protocol import ExtractionPolicy
 from services.mathcheck.alignment import align, math_from_phrase
 from services.mathcheck.answer_types import (
     Expr,
+    Family,
     Function,
     Interval,
     Number,
@@ -147,6 +148,111 @@ def test_functions_with_constants_equal_up_to_renaming(
     reference: str, answer: str, expected: bool
 ) -> None:
     assert _judged_either_way(reference, answer) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "parameter", "domain", "entries"),
+    [
+        ("x = k\\pi, k \\in \\mathbb{Z}", "x", "k", "Z", ("k\\pi",)),
+        ("x = n\\pi \\ (n \\in \\mathbb{Z})", "x", "n", "Z", ("n\\pi",)),
+        ("\\{k\\pi : k \\in \\mathbb{Z}\\}", None, "k", "Z", ("k\\pi",)),
+        ("x = \\pi k, \\text{ where } k \\text{ is an integer}", "x", "k", "Z", ("\\pi k",)),
+        ("n = 2^k \\text{ for } k = 0, 1, 2, \\ldots", "n", "k", "Z>=0", ("2^k",)),
+        ("n = 2^m \\text{ with } m \\geq 0 \\text{ an integer}", "n", "m", "Z>=0", ("2^m",)),
+        ("2^k \\ (k = 1, 2, 3, \\dots)", None, "k", "Z>0", ("2^k",)),
+        ("\\{(x, 2x) : x \\in \\mathbb{R}\\}", None, "x", "R", ("x", "2x")),
+        ("(x, y) = (a, 2a) \\text{ for every real } a", "(x,y)", "a", "R", ("a", "2a")),
+        ("x = 3k + 1 \\text{ for any integer } k", "x", "k", "Z", ("3k + 1",)),
+    ],
+)
+def test_a_family_is_read_with_its_parameter_and_its_set(
+    text: str, name: str | None, parameter: str, domain: str, entries: tuple[str, ...]
+) -> None:
+    family = read(text)
+    assert isinstance(family, Family)
+    assert (family.name, family.parameter, family.domain, family.entries) == (
+        name,
+        parameter,
+        domain,
+        entries,
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\\{2^k : k \\ge 0\\}",  # k from 0, but over which numbers?
+        "x = 2^k, k \\in \\mathbb{N}",  # whether N holds 0 is a convention
+        "x = 5, k \\in \\mathbb{Z}",  # the formula does not use k
+        "x \\in \\mathbb{Z}",
+        "k = 0, 2, 4, \\ldots",
+    ],
+)
+def test_no_family_without_a_parameter_and_its_set(text: str) -> None:
+    assert not isinstance(read(text), Family)
+
+
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        # the parameter is a bound name; its set and the formula are the family
+        ("x = k\\pi, k \\in \\mathbb{Z}", "x = n\\pi \\ (n \\in \\mathbb{Z})", True),
+        ("x = k\\pi, k \\in \\mathbb{Z}", "\\{k\\pi : k \\in \\mathbb{Z}\\}", True),
+        (
+            "x = k\\pi, k \\in \\mathbb{Z}",
+            "x = \\pi k, \\text{ where } k \\text{ is an integer}",
+            True,
+        ),
+        ("n = 2^k \\text{ for } k = 0, 1, 2, \\ldots", "2^m \\ (m = 0, 1, 2, \\dots)", True),
+        (
+            "n = 2^k \\text{ for } k = 0, 1, 2, \\ldots",
+            "n = 2^k,\\ k \\in \\mathbb{Z}_{\\ge 0}",
+            True,
+        ),
+        ("(x, y) = (t, 2t), t \\in \\mathbb{R}", "\\{(x, 2x) : x \\in \\mathbb{R}\\}", True),
+        (
+            "x = \\frac{\\pi}{4} + \\frac{k\\pi}{2}, k \\in \\mathbb{Z}",
+            "x = \\frac{\\pi}{4} + k \\cdot \\frac{\\pi}{2} \\ (k \\in \\mathbb{Z})",
+            True,
+        ),
+        # near-misses: another formula, another set, another name, no set, a point
+        ("x = k\\pi, k \\in \\mathbb{Z}", "x = 2k\\pi, k \\in \\mathbb{Z}", False),
+        ("x = k\\pi, k \\in \\mathbb{Z}", "x = k\\pi, k = 0, 1, 2, \\ldots", False),
+        ("x = k\\pi, k \\in \\mathbb{Z}", "y = k\\pi, k \\in \\mathbb{Z}", False),
+        ("x = k\\pi, k \\in \\mathbb{Z}", "x = k\\pi", False),
+        ("x = k\\pi, k \\in \\mathbb{Z}", "\\pi", False),
+        (
+            "n = 2^k \\text{ for } k = 0, 1, 2, \\ldots",
+            "n = 2^k + 1,\\ k \\in \\mathbb{Z}_{\\ge 0}",
+            False,
+        ),
+        ("n = 2^k \\text{ for } k = 0, 1, 2, \\ldots", "n = 2^k,\\ k \\in \\mathbb{Z}^+", False),
+        (
+            "(x, y) = (t, 2t), t \\in \\mathbb{R}",
+            "(x, y) = (2a, a) \\text{ for every real } a",
+            False,
+        ),
+        ("(x, y) = (t, 2t), t \\in \\mathbb{R}", "(1, 2)", False),
+    ],
+)
+def test_families_equal_up_to_renaming_their_parameter(
+    reference: str, answer: str, expected: bool
+) -> None:
+    assert _judged_either_way(reference, answer) is expected
+
+
+def test_a_family_never_passes_for_one_value_on_any_corpus() -> None:
+    """A formula in a parameter with the parameter's set, whatever it holds (the right
+    value plus nothing, times the parameter's zero...), is a family: never one value."""
+    references = _single_references()
+    assert len(references) > 300
+    for reference in references:
+        for family in (
+            f"x = {reference} + 0k, k \\in \\mathbb{{Z}}",
+            f"\\{{{reference} + k - k : k \\in \\mathbb{{Z}}\\}}",
+            f"{reference} \\cdot k^0 \\ (k = 1, 2, 3, \\ldots)",
+        ):
+            assert _both_ways(reference, family) is not True, (reference, family)
 
 
 def test_letters_multiply_only_in_a_formula() -> None:
