@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from fractions import Fraction
+from itertools import permutations
 
 from services.mathcheck.latex_tokens import (
     SPACE,
@@ -290,6 +291,26 @@ def _set_builder_condition(tokens: list[Token]) -> list[Token]:
         return tokens
     condition = rstrip(tokens[skip_spaces(tokens, index + 1) : -1])
     return condition if condition else tokens
+
+
+def _absolute_bound(tokens: list[Token]) -> list[Token]:
+    """ "|y| \\le 2" is "-2 \\le y \\le 2", "|x| < 3" is "-3 < x < 3": an unknown's
+    absolute value bounded from above by a number."""
+    body = without_spaces(tokens)
+    if len(body) < 5 or not body[0].is_symbol("|") or not body[2].is_symbol("|"):
+        return tokens
+    if not is_letter(body[1]) or body[3].text not in _ABSOLUTE_RELATIONS:
+        return tokens
+    bound = join(body[4:])
+    value = parse_number(bound)
+    if value is None or value.value <= 0:
+        return tokens
+    name, relation = body[1].text, body[3].text
+    return tokenize(f"-{bound} {relation} {name} {relation} {bound}")
+
+
+# Bounds from above ("|x| > 3", a union, is the symbolic engine's).
+_ABSOLUTE_RELATIONS = frozenset(("<", "\\le", "\\leq"))
 
 
 def _thin_thousands(tokens: list[Token]) -> list[Token]:
@@ -1183,7 +1204,7 @@ def canonical_tokens(written: list[Token]) -> list[Token]:
         return written
     tokens = _without_trailing_backslash(written)
     tokens = _without_reason(_without_qualifier(_without_modulus(tokens)))
-    tokens = _set_builder_condition(_presentation_dropped(tokens))
+    tokens = _absolute_bound(_set_builder_condition(_presentation_dropped(tokens)))
     tokens = _spacing_as_space(_ellipsis(_thin_thousands(tokens)))
     for _ in range(3):  # \text{\textbf{x}} unwraps in two passes
         tokens = unwrap(tokens, _WRAPPERS)
@@ -1192,7 +1213,7 @@ def canonical_tokens(written: list[Token]) -> list[Token]:
         tokens = rescan(tokens)
     tokens = _equals_word(tokens)
     tokens = _without_tuple_of_unknowns(_solutions_of_one_unknown(_membership(tokens)))
-    tokens = _without_word_note(_parenthesised_alternative(tokens))
+    tokens = _permutations(_without_word_note(_parenthesised_alternative(tokens)))
     tokens = _without_where_attained(_without_extremum_words(tokens))
     tokens = _chain_value(tokens)
     if [token.text for token in tokens].count("=") == 1:  # "k = 45, n = 2" keeps both names
@@ -1206,12 +1227,85 @@ def canonical_tokens(written: list[Token]) -> list[Token]:
     if choice is not None and text not in CONSTANT_LETTERS:
         return [Token(Kind.WORD, choice)]
     if _is_words(tokens) or _is_digit_ordinal(tokens):
-        word = text.lower()
+        word = _said_plainly(text.lower())
         named = _NAMED_SETS.get(word) or number_in_words(word)
+        if named is None and word != text.lower():
+            named = word
         return tokenize(named) if named else [Token(t.kind, t.text.lower()) for t in tokens]
     listed = _listed(_spaced_numbers(_braced_index(tokens)))
     named = _NAMED_SETS.get(join(listed))
     return listed if named is None else tokenize(named)
+
+
+# The words after a tuple that say every order of it is an answer too.
+_PERMUTATIONS = (
+    ("and", "its", "permutations"),
+    ("and", "all", "its", "permutations"),
+    ("and", "all", "permutations"),
+    ("and", "permutations"),
+    ("up", "to", "permutation"),
+    ("in", "any", "order"),
+    ("in", "some", "order"),
+)
+_MAX_PERMUTED = 5
+
+
+def _permutations(tokens: list[Token]) -> list[Token]:
+    """ "(1, 1, 2) and its permutations", "(1, 2, 3) in any order": a tuple and every
+    other order of its entries, the list of them ("(1, 1, 2), (1, 2, 1), (2, 1, 1)"); a
+    tuple of more than five entries is left as written."""
+    words = [token.text.lower() for token in tokens if token.kind is Kind.WORD]
+    said = next((phrase for phrase in _PERMUTATIONS if tuple(words) == phrase), None)
+    if said is None:
+        return tokens
+    first = next(index for index, token in enumerate(tokens) if token.kind is Kind.WORD)
+    point = strip(tokens[:first])
+    if len(point) < 2 or not point[0].is_symbol("(") or not point[-1].is_symbol(")"):
+        return tokens
+    entries = top_level_parts(point[1:-1], ",")
+    if entries is None or not 2 <= len(entries) <= _MAX_PERMUTED:
+        return tokens
+    entries = [strip(entry) for entry in entries]
+    orders = dict.fromkeys(tuple(join(entry) for entry in order) for order in permutations(entries))
+    listed: list[Token] = []
+    for order in orders:
+        if listed:
+            listed.extend((symbol(","), SPACE))
+        listed.extend(tokenize("(" + ", ".join(order) + ")"))
+    return listed
+
+
+# What an answer in words may count or name after "no" or "infinitely many".
+_COUNTED = frozenset(
+    ("solution", "solutions", "root", "roots", "integer", "integers", "number", "numbers",
+     "pair", "pairs", "triple", "triples", "value", "values", "prime", "primes", "such",
+     "real", "positive", "negative", "natural", "rational", "integral", "of", "them")
+)  # fmt: skip
+_WINS = (("wins",), ("has", "a", "winning", "strategy"), ("can", "always", "win"))
+
+
+def _said_plainly(phrase: str) -> str:
+    """An answer in words said without the words around what it says: "there are infinitely
+    many such primes" is "infinitely many", "there are no such integers", "no integer
+    solutions" and "no such n exists" are "no solutions", "Bob wins" and "Bob has a winning
+    strategy" are "bob". What is counted must be a word of ``_COUNTED`` or one letter;
+    anything else stays as written ("no more than 3" is no such phrase)."""
+    words = phrase.split(" ")
+    if words[:2] in (["there", "are"], ["there", "is"], ["there", "exist"], ["there", "exists"]):
+        words = words[2:]
+    counted = words[2:] if words[:2] == ["infinitely", "many"] else None
+    if counted is None and words[:1] == ["no"]:
+        counted = words[1:]
+    if counted and counted[-1] in ("exist", "exists"):
+        counted = counted[:-1]
+    if counted is not None and (
+        counted and all(word in _COUNTED or (len(word) == 1 and word.isalpha()) for word in counted)
+    ):
+        return "infinitely many" if words[0] == "infinitely" else "no solutions"
+    for win in _WINS:
+        if len(words) == len(win) + 1 and tuple(words[1:]) == win and words[0].isalpha():
+            return words[0]
+    return " ".join(words) if words else phrase
 
 
 _INEQUALITIES = frozenset(REVERSED_RELATION)

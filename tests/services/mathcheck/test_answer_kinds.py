@@ -1001,6 +1001,44 @@ def test_words_around_a_value_that_say_what_it_is(
     assert _judged_either_way(reference, answer) is expected
 
 
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        # an answer in words without the words around what it says
+        ("\\text{infinitely many}", "\\text{There are infinitely many}", True),
+        ("\\text{infinitely many}", "\\text{infinitely many such primes}", True),
+        ("\\text{No solutions}", "\\text{There are no such integers}", True),
+        ("\\text{No solutions}", "\\text{no integer solutions}", True),
+        ("\\emptyset", "\\text{no such } n \\text{ exists}", True),
+        ("\\text{Bob}", "\\text{Bob wins}", True),
+        ("\\text{Bob}", "\\text{Bob has a winning strategy}", True),
+        ("\\text{infinitely many}", "\\text{finitely many}", False),
+        ("\\text{No solutions}", "\\text{there are two solutions}", False),
+        ("\\text{No solutions}", "\\text{no more than } 3", False),
+        ("\\text{Bob}", "\\text{Alice wins}", False),
+        ("\\text{Bob}", "\\text{Bob loses}", False),
+        ("\\text{Bob}", "\\text{Alice or Bob wins}", False),
+        ("\\text{DNE}", "\\text{does not exist}", True),
+        # a tuple and every other order of it
+        ("(1, 1, 2), (1, 2, 1), (2, 1, 1)", "(1, 1, 2) \\text{ and its permutations}", True),
+        ("(1, 1, 2), (1, 2, 1), (2, 1, 1)", "(2, 1, 1) \\text{ in any order}", True),
+        ("(1, 2), (2, 1)", "(1, 2) \\text{ and its permutations}", True),
+        ("(1, 1, 2), (1, 2, 1), (2, 1, 1)", "(1, 1, 3) \\text{ and its permutations}", False),
+        ("(1, 1, 2)", "(1, 1, 2) \\text{ and its permutations}", False),
+        ("(1, 2, 3), (3, 2, 1)", "(1, 2, 3) \\text{ and its permutations}", False),
+        # an unknown's absolute value bounded by a number
+        ("[-2, 2]", "\\{y : |y| \\le 2\\}", True),
+        ("(-3, 3)", "|x| < 3", True),
+        ("(-\\infty, -3) \\cup (3, \\infty)", "|x| > 3", True),
+        ("(-3, 3)", "|x| \\le 3", False),
+        ("[-2, 2]", "|y| \\le 3", False),
+        ("[-2, 2]", "|y - 1| \\le 2", False),
+    ],
+)
+def test_answers_said_in_other_words(reference: str, answer: str, expected: bool) -> None:
+    assert _judged_either_way(reference, answer) is expected
+
+
 def test_what_is_dropped_as_a_note_never_carries_the_answer_on_any_corpus() -> None:
     """A wrong value with the right one in what the reader drops (a remark in parentheses,
     written in text or not; a second value indexed by max beside one by min) is the wrong
