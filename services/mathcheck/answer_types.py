@@ -180,6 +180,18 @@ class Family:
 
 
 @dataclass(frozen=True)
+class Residues:
+    """The integers congruent to some residues modulo a modulus: ``n \\equiv \\pm 1
+    \\pmod{6}`` (1 and 5 modulo 6), ``n \\equiv 1, 5 \\pmod 6``; each residue taken in
+    0 to the modulus less one."""
+
+    name: str | None
+    modulus: int
+    residues: frozenset[int]
+    canonical: str
+
+
+@dataclass(frozen=True)
 class Seq:
     """A tuple, point or interval of answers, not all plain numbers (``structures.py``
     compares those): ``(\\sqrt{2}, \\pi]``. Its brackets count."""
@@ -286,6 +298,7 @@ Answer = (
     | Assignment
     | Function
     | Family
+    | Residues
     | Seq
     | Set
     | Numbers
@@ -321,6 +334,7 @@ __all__ = [
     "Quantity",
     "Ratio",
     "Relation",
+    "Residues",
     "Roman",
     "Seq",
     "Set",

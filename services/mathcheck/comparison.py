@@ -74,16 +74,23 @@ formula does not name has it in place of the argument (``g(s) = 3s+1`` against `
 | family, family | the same parameter set and name, and the formulas agree with one
 parameter in place of the other (``x = k\\pi, k \\in \\mathbb{Z}`` is ``\\{n\\pi : n \\in
 \\mathbb{Z}\\}``) |
-| family, anything else | never: a family is no one value |
+| residues, residues | the same name, and the same residues at the moduli's least common
+multiple (``n \\equiv \\pm 1 \\pmod 6`` is ``n \\equiv 1, 5 \\pmod 6``) |
+| family, residues | a family over the integers linear in its parameter is the classes it runs
+over (``6k \\pm 1``, k in Z) |
+| family or residues, anything else | never: a set of values is no one value |
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, get_args
+
+import sympy
 
 from services.mathcheck.answer_types import (
     Angle,
@@ -107,6 +114,7 @@ from services.mathcheck.answer_types import (
     Quantity,
     Ratio,
     Relation,
+    Residues,
     Roman,
     Seq,
     Set,
@@ -114,7 +122,7 @@ from services.mathcheck.answer_types import (
     Word,
 )
 from services.mathcheck.latex_tokens import tokenize
-from services.mathcheck.numeric_probe import probe, rounds_to, unknowns
+from services.mathcheck.numeric_probe import probe, read_expression, rounds_to, unknowns
 from services.mathcheck.reading import (
     has_plus_minus,
     mentions_pi,
@@ -729,9 +737,69 @@ def _families(reference: Family, answer: Family) -> Verdict | None:
     return None if undecided else Verdict(True, Method.NUMERIC)
 
 
-def _family_and_other(family: Family, other: Answer) -> Verdict:
-    """A family of values against one value or a list of them: different (a formula
-    without its parameter's set is no family)."""
+# Two moduli are compared at their least common multiple, up to this one.
+_MAX_COMMON_MODULUS = 10_000
+
+
+def _residue_classes(reference: Residues, answer: Residues) -> Verdict | None:
+    """One set of integers: the same name where both give one, and the same residues at
+    the moduli's least common multiple (``n \\equiv \\pm 1 \\pmod 6`` = ``n \\equiv 1, 5
+    \\pmod 6``; ``n \\equiv 1 \\pmod 2`` = ``n \\equiv 1, 3 \\pmod 4``)."""
+    if reference.name and answer.name and reference.name != answer.name:
+        return Verdict(False, Method.STRUCTURAL)
+    common = reference.modulus * answer.modulus // math.gcd(reference.modulus, answer.modulus)
+    if common > _MAX_COMMON_MODULUS:
+        return None
+    return Verdict(_spread(reference, common) == _spread(answer, common), Method.NUMERIC)
+
+
+def _spread(residues: Residues, modulus: int) -> frozenset[int]:
+    """The residues modulo a multiple of the modulus."""
+    step = residues.modulus
+    return frozenset(r + step * i for r in residues.residues for i in range(modulus // step))
+
+
+def _family_and_residues(family: Family, residues: Residues) -> Verdict | None:
+    """A family of integers over the integers whose formula is linear in its parameter with
+    whole coefficients (``6k \\pm 1``, ``4k + 3``) is the residue classes it runs over."""
+    classes = _classes_of(family)
+    if classes is None:
+        return Verdict(False, Method.STRUCTURAL)
+    return _residue_classes(classes, residues)
+
+
+def _classes_of(family: Family) -> Residues | None:
+    if family.domain != "Z" or len(family.entries) != 1:
+        return None
+    tokens = tokenize(family.entries[0])
+    signs = ("+", "-") if any(token.is_command("\\pm") for token in tokens) else ("+",)
+    found: set[int] = set()
+    moduli: set[int] = set()
+    for sign in signs:
+        written = "".join(sign if token.is_command("\\pm") else token.text for token in tokens)
+        expression = read_expression(written, letters_multiply=True)
+        if expression is None or expression.unknowns != {family.parameter}:
+            return None
+        parameter = next(iter(expression.value.free_symbols))
+        coefficients = sympy.Poly(expression.value, parameter).all_coeffs()
+        if len(coefficients) != 2 or not all(c.is_Integer for c in coefficients):
+            return None
+        step, start = (int(c) for c in coefficients)
+        if step == 0:
+            return None
+        moduli.add(abs(step))
+        found.add(start % abs(step))
+    if len(moduli) != 1:
+        return None
+    modulus = moduli.pop()
+    if modulus == 1:
+        return None
+    return Residues(family.name, modulus, frozenset(found), "")
+
+
+def _never_one_value(family: Family | Residues, other: Answer) -> Verdict:
+    """A family of values, or residue classes, against one value or a list of them:
+    different (a formula without its parameter's set is no family)."""
     return Verdict(False, Method.STRUCTURAL)
 
 
@@ -828,6 +896,8 @@ _RULES: dict[tuple[type, type], Rule] = {
     (Number, Expr): _expressions,
     (Function, Function): _functions,
     (Family, Family): _families,
+    (Residues, Residues): _residue_classes,
+    (Family, Residues): _family_and_residues,
     **{(Assignment, other): _assignment_and_other for other in _OTHERS if other is not Assignment},
     **{
         (Quantity, other): _quantity_and_other
@@ -848,9 +918,14 @@ _RULES: dict[tuple[type, type], Rule] = {
         if other not in (Function, Options, Quantity, Assignment, Roman)
     },
     **{
-        (Family, other): _family_and_other
+        (Family, other): _never_one_value
         for other in _OTHERS
-        if other not in (Family, Function, Options, Quantity, Assignment, Roman)
+        if other not in (Family, Residues, Function, Options, Quantity, Assignment, Roman)
+    },
+    **{
+        (Residues, other): _never_one_value
+        for other in _OTHERS
+        if other not in (Family, Residues, Function, Options, Quantity, Assignment, Roman)
     },
 }
 

@@ -49,6 +49,7 @@ from services.mathcheck.answer_types import (
     Quantity,
     Ratio,
     Relation,
+    Residues,
     Roman,
     Seq,
     Set,
@@ -121,6 +122,8 @@ def _read(tokens: list[Token]) -> Answer:
     return (
         _labelled(tokens)
         or _function(tokens)
+        or _functions_listed(tokens)
+        or _residues(tokens)
         or _family(tokens)
         or _named(tokens)
         or _groups(tokens)
@@ -372,6 +375,63 @@ def _family(tokens: list[Token]) -> Family | None:
     return None
 
 
+# The words and commands a modulus is written with: "\\pmod{6}", "(\\bmod 6)", "(mod 6)".
+_MODULUS_WORDS = frozenset(("\\pmod", "\\bmod", "\\mod", "mod"))
+_MAX_MODULUS = 10_000
+
+
+def _residues(tokens: list[Token]) -> Residues | None:
+    """ "n \\equiv \\pm 1 \\pmod{6}", "n \\equiv 1 \\text{ or } 5 \\pmod 6", "n \\equiv 1, 5
+    \\ (\\text{mod } 6)": an unknown (maybe unnamed) congruent to whole residues (a sign or
+    ``\\pm`` before each) modulo a whole modulus."""
+    if not any(token.is_command("\\equiv") for token in tokens):
+        return None
+    plain = [
+        token
+        for token in rescan(unwrap(tokens, TEXT_FONTS, spaced=True))
+        if token.kind is not Kind.SPACE and not token.is_command(*_SPACINGS)
+    ]
+    relation = [index for index, token in enumerate(plain) if token.is_command("\\equiv")]
+    if len(relation) != 1:
+        return None
+    left, right = plain[: relation[0]], plain[relation[0] + 1 :]
+    if len(left) > 1 or (left and not is_letter(left[0])):
+        return None
+    texts = [token.text for token in right if not token.is_symbol("{", "}")]
+    if texts[-1:] == [")"]:
+        texts = texts[:-1]
+    if len(texts) < 3 or not texts[-1].isdigit() or texts[-2] not in _MODULUS_WORDS:
+        return None
+    modulus = int(texts[-1])
+    written = texts[:-2]
+    if written[-1:] == ["("]:
+        written = written[:-1]
+    if not 2 <= modulus <= _MAX_MODULUS or not written:
+        return None
+    residues: set[int] = set()
+    for item in _listed_items(written):
+        signs = {"\\pm": (1, -1), "+": (1,), "-": (-1,)}.get(item[0])
+        digits = item[1:] if signs is not None else item
+        if len(digits) != 1 or not digits[0].isdigit():
+            return None
+        residues.update(sign * int(digits[0]) % modulus for sign in signs or (1,))
+    name = left[0].text if left else None
+    listed = ", ".join(str(residue) for residue in sorted(residues))
+    canonical = f"{name or ''}\\equiv {listed} (mod {modulus})"
+    return Residues(name, modulus, frozenset(residues), canonical)
+
+
+def _listed_items(texts: list[str]) -> list[list[str]]:
+    """The items of a list joined by commas, "or" or "and"."""
+    items: list[list[str]] = [[]]
+    for text in texts:
+        if text in (",", "or", "and"):
+            items.append([])
+        else:
+            items[-1].append(text)
+    return [item for item in items if item] if all(items) else [[]]
+
+
 def _family_of(formula: list[Token], declaration: list[Token]) -> Family | None:
     """The family of ``formula`` (maybe "name = formula") over the parameter
     ``declaration`` declares; None when it declares none, or the formula does not use it."""
@@ -467,6 +527,38 @@ def _enumerated(parameter: str, values: list[str]) -> tuple[str, str] | None:
 def _is_parameter(text: str) -> bool:
     """A parameter's name: one letter."""
     return len(text) == 1 and text.isascii() and text.isalpha()
+
+
+def _functions_listed(tokens: list[Token]) -> Set | None:
+    """ "f(x) = 0 \\text{ and } f(x) = x^2", "f \\equiv 0 \\text{ or } f(x) = x^2": one
+    function's formulas listed (by commas, "and" or "or") are the set of them; "f \\equiv
+    c", a constant written for a function, is the function of that constant value."""
+    if sum(token.is_symbol("=") or token.is_command("\\equiv") for token in tokens) < 2:
+        return None
+    parts = top_level_parts(_with_commas(tokens) or tokens, ",")
+    if parts is None or len(parts) < 2:
+        return None
+    functions = [_function(strip(part)) or _constant_function(strip(part)) for part in parts]
+    items = tuple(function for function in functions if function is not None)
+    if len(items) != len(parts) or len({item.name for item in items}) != 1:
+        return None  # "f(x) = x, g(x) = 2" gives two functions their values
+    return Set(items, ", ".join(item.canonical for item in items))
+
+
+def _constant_function(tokens: list[Token]) -> Function | None:
+    """ "f \\equiv 0", "g \\equiv -1": a function's letter and a constant it is
+    everywhere."""
+    if len(tokens) < 3 or not is_letter(tokens[0]):
+        return None
+    relation = skip_spaces(tokens, 1)
+    if relation >= len(tokens) or not tokens[relation].is_command("\\equiv"):
+        return None
+    body = strip(tokens[relation + 1 :])
+    if not body or any(token.kind is Kind.WORD for token in body):
+        return None
+    value = _read(body)
+    name = tokens[0].text
+    return Function(name, "x", value, join(body), f"{name}(x)={value.canonical}")
 
 
 def _letters_named(qualifier: list[Token]) -> frozenset[str]:

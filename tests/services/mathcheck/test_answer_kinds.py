@@ -139,6 +139,12 @@ def test_functions_equal_up_to_renaming_their_argument(
         ("f(x) = cx \\text{ for some constant } c", "f(t) = kt^2", False),
         ("f(x) = cx \\text{ for some constant } c", "f(t) = kt + 1", False),
         ("f(x) = ax + b \\text{ for some constants } a, b", "f(t) = at^2 + b", False),
+        # one function's formulas listed are the set of them; f \\equiv c is a constant one
+        ("f(x) = 0 \\text{ and } f(x) = x^2", "f \\equiv 0 \\text{ or } f(x) = x^2", True),
+        ("f(x) = 0 \\text{ and } f(x) = x^2", "f(t) = t^2, f(t) = 0", True),
+        ("f(x) = 0 \\text{ and } f(x) = x^2", "f(x) = x^2", False),
+        ("f(x) = 0 \\text{ and } f(x) = x^2", "f \\equiv 1 \\text{ or } f(x) = x^2", False),
+        ("f(x) = 0 \\text{ and } f(x) = x^2", "f(x) = 0 \\text{ and } g(x) = x^2", False),
         ("f(x) = x^2 + c \\text{ for a constant } c", "f(t) = t^3 + C", False),
         ("f(x) = x^2 + c \\text{ for a constant } c", "f(x) = x^2", False),
         ("f(x) = x^2 + c \\text{ for a constant } c", "f(x) = c x^2, \\ c \\in \\mathbb{R}", False),
@@ -241,6 +247,32 @@ def test_families_equal_up_to_renaming_their_parameter(
     assert _judged_either_way(reference, answer) is expected
 
 
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        # residue classes, compared at the moduli's least common multiple
+        ("n \\equiv \\pm 1 \\pmod{6}", "n \\equiv 1 \\text{ or } 5 \\pmod 6", True),
+        ("n \\equiv \\pm 1 \\pmod{6}", "n \\equiv 1, 5 \\ (\\text{mod } 6)", True),
+        ("n \\equiv 1 \\pmod{2}", "n \\equiv 1, 3 \\pmod 4", True),
+        ("n \\equiv 1 \\pmod{4}", "n \\equiv -3 (\\bmod 4)", True),
+        # and a family over the integers, linear in its parameter, is the classes it runs over
+        ("n \\equiv \\pm 1 \\pmod{6}", "n = 6k \\pm 1, k \\in \\mathbb{Z}", True),
+        ("n \\equiv 3 \\pmod{4}", "n = 4m - 1 \\text{ for any integer } m", True),
+        ("n \\equiv \\pm 1 \\pmod{6}", "n \\equiv 1 \\pmod{6}", False),
+        ("n \\equiv \\pm 1 \\pmod{6}", "n = 6k + 1, k \\in \\mathbb{Z}", False),
+        ("n \\equiv 1 \\pmod{2}", "n = 2k + 1, k \\in \\mathbb{Z}_{\\ge 0}", False),
+        ("n \\equiv 1 \\pmod{2}", "n = k^2 + 1, k \\in \\mathbb{Z}", False),
+        ("n \\equiv 3 \\pmod{4}", "m \\equiv 3 \\pmod{4}", False),
+        ("n \\equiv 1 \\pmod{2}", "1", False),
+        ("n \\equiv 1 \\pmod{4}", "n \\equiv 1 \\pmod{8}", False),
+    ],
+)
+def test_residue_classes_are_the_integers_they_hold(
+    reference: str, answer: str, expected: bool
+) -> None:
+    assert _judged_either_way(reference, answer) is expected
+
+
 def test_a_family_never_passes_for_one_value_on_any_corpus() -> None:
     """A formula in a parameter with the parameter's set, whatever it holds (the right
     value plus nothing, times the parameter's zero...), is a family: never one value."""
@@ -251,6 +283,7 @@ def test_a_family_never_passes_for_one_value_on_any_corpus() -> None:
             f"x = {reference} + 0k, k \\in \\mathbb{{Z}}",
             f"\\{{{reference} + k - k : k \\in \\mathbb{{Z}}\\}}",
             f"{reference} \\cdot k^0 \\ (k = 1, 2, 3, \\ldots)",
+            f"n \\equiv {reference} \\pmod{{2}}",
         ):
             assert _both_ways(reference, family) is not True, (reference, family)
 
