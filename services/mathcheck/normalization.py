@@ -296,6 +296,9 @@ def _set_builder_condition(tokens: list[Token]) -> list[Token]:
 def _absolute_bound(tokens: list[Token]) -> list[Token]:
     """ "|y| \\le 2" is "-2 \\le y \\le 2", "|x| < 3" is "-3 < x < 3": an unknown's
     absolute value bounded from above by a number."""
+    start = skip_spaces(tokens, 0)
+    if start >= len(tokens) or not tokens[start].is_symbol("|"):
+        return tokens
     body = without_spaces(tokens)
     if len(body) < 5 or not body[0].is_symbol("|") or not body[2].is_symbol("|"):
         return tokens
@@ -1247,6 +1250,7 @@ _PERMUTATIONS = (
     ("in", "any", "order"),
     ("in", "some", "order"),
 )
+_PERMUTATION_ENDS = frozenset(phrase[-1] for phrase in _PERMUTATIONS)
 _MAX_PERMUTED = 5
 
 
@@ -1254,6 +1258,9 @@ def _permutations(tokens: list[Token]) -> list[Token]:
     """ "(1, 1, 2) and its permutations", "(1, 2, 3) in any order": a tuple and every
     other order of its entries, the list of them ("(1, 1, 2), (1, 2, 1), (2, 1, 1)"); a
     tuple of more than five entries is left as written."""
+    last = rstrip(tokens)[-1:]
+    if not last or last[0].text.lower() not in _PERMUTATION_ENDS:
+        return tokens
     words = [token.text.lower() for token in tokens if token.kind is Kind.WORD]
     said = next((phrase for phrase in _PERMUTATIONS if tuple(words) == phrase), None)
     if said is None:

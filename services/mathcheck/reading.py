@@ -384,7 +384,7 @@ def _residues(tokens: list[Token]) -> Residues | None:
     """ "n \\equiv \\pm 1 \\pmod{6}", "n \\equiv 1 \\text{ or } 5 \\pmod 6", "n \\equiv 1, 5
     \\ (\\text{mod } 6)": an unknown (maybe unnamed) congruent to whole residues (a sign or
     ``\\pm`` before each) modulo a whole modulus."""
-    if not any(token.is_command("\\equiv") for token in tokens):
+    if not any(token.text == "\\equiv" for token in tokens):
         return None
     plain = [
         token
@@ -533,7 +533,12 @@ def _functions_listed(tokens: list[Token]) -> Set | None:
     """ "f(x) = 0 \\text{ and } f(x) = x^2", "f \\equiv 0 \\text{ or } f(x) = x^2": one
     function's formulas listed (by commas, "and" or "or") are the set of them; "f \\equiv
     c", a constant written for a function, is the function of that constant value."""
-    if sum(token.is_symbol("=") or token.is_command("\\equiv") for token in tokens) < 2:
+    second = skip_spaces(tokens, 1)
+    if not (tokens and is_letter(tokens[0]) and second < len(tokens)):
+        return None
+    if tokens[second].text not in ("(", "\\equiv", "^"):  # "f(x) =", "f \\equiv", "f^{-1}(x)"
+        return None
+    if sum(token.text in ("=", "\\equiv") for token in tokens) < 2:
         return None
     parts = top_level_parts(_with_commas(tokens) or tokens, ",")
     if parts is None or len(parts) < 2:
