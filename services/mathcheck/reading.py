@@ -351,15 +351,14 @@ def _family(tokens: list[Token]) -> Family | None:
     ]
     plain = strip(plain)
     if len(plain) > 2 and plain[0].is_command("\\{") and plain[-1].is_command("\\}"):
+        # A set-builder: the formula, then ":", "\\mid" or a bar (one alone, not an
+        # absolute value's two) and the declaration.
         inner = plain[1:-1]
-        for separator in (":", "|", "\\mid"):
-            parts = top_level_parts(inner, separator) if separator != "\\mid" else None
-            if separator == "\\mid":
-                cut = next((i for i, t in enumerate(inner) if t.is_command("\\mid")), None)
-                parts = None if cut is None else [inner[:cut], inner[cut + 1 :]]
-            if parts is not None and len(parts) == 2:
-                return _family_of(parts[0], parts[1])
-        return None
+        bar = next((index for index, t in enumerate(inner) if t.is_command("\\mid")), None)
+        parts = [inner[:bar], inner[bar + 1 :]] if bar is not None else None
+        for separator in (":", "|"):
+            parts = parts or _two_parts(top_level_parts(inner, separator))
+        return None if parts is None else _family_of(parts[0], parts[1])
     depth = 0
     for index, token in enumerate(plain):
         if (
@@ -373,6 +372,10 @@ def _family(tokens: list[Token]) -> Family | None:
                 return family
         depth += nesting(token)
     return None
+
+
+def _two_parts(parts: list[list[Token]] | None) -> list[list[Token]] | None:
+    return parts if parts is not None and len(parts) == 2 else None
 
 
 # The words and commands a modulus is written with: "\\pmod{6}", "(\\bmod 6)", "(mod 6)".
