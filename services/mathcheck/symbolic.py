@@ -269,6 +269,10 @@ def symbolic_equal(
             return SymbolicVerdict(False, "answer could not be parsed")
         if _writes_imaginary_unit(reference) or _writes_imaginary_unit(answer):
             gold, pred = _as_complex(gold), _as_complex(pred)
+    if _holds_equation_of_no_name(pred[0]) and not _holds_relation(gold[0]):
+        # math-verify compares an equation with a value by its right side: "x + 1 = 3" and
+        # "\\text{not } x = 3" would pass for 3.
+        return SymbolicVerdict(False, "an equation, not a value")
     numbers = _numbers_equal(gold[0], pred[0], reference, answer, places)
     if numbers is not None:
         # Numbers, or one shape of numbers, on both sides: the one rule decides; neither
@@ -283,6 +287,66 @@ def symbolic_equal(
     if not verify(gold, pred, timeout_seconds=None, allow_set_relation_comp=True):
         return SymbolicVerdict(False, "not equivalent")
     return SymbolicVerdict(True, "symbolically equivalent")
+
+
+def _equation_of_no_name(expression: Any) -> bool:
+    """Whether ``expression`` is one equality that is neither a value worked out (no
+    unknown on the left, ``5 + 7 = 12``, or both sides one expression, ``(x + 1)^2 = x^2 +
+    2x + 1``) nor a value named: a name (``x``, ``a_1``), a function at a point (``f(2)``,
+    ``P(A)``), an absolute value (``|z|``), or letters written together (``AB``, ``\\angle
+    A``: each a one-letter name or a command's). An equation to solve (``x + 1 = 3``,
+    ``2x = 6``) or words in text before one (``\\text{not } x = 3``) is no value."""
+    import sympy
+    from sympy.core.function import AppliedUndef
+
+    if not isinstance(expression, sympy.Eq):
+        return False
+    side = expression.lhs
+    if not side.free_symbols or isinstance(side, sympy.Symbol | AppliedUndef):
+        return False  # "5 + 7 = 12" works a value out
+    if isinstance(side, sympy.Abs) and isinstance(side.args[0], sympy.Symbol):
+        return False  # "|z| = \\sqrt{5}" names the modulus
+    try:
+        if sympy.expand(side - expression.rhs) == 0:
+            return False  # "(x + 1)^2 = x^2 + 2x + 1" works a value out
+    except (TypeError, ValueError, RecursionError):
+        return False
+    letters = isinstance(side, sympy.Mul) and all(
+        isinstance(factor, sympy.Symbol) and _is_letter_name(factor.name) for factor in side.args
+    )
+    return not letters
+
+
+def _entries(expression: Any) -> tuple[Any, ...]:
+    """``expression``, or the entries of the set or tuple it is."""
+    import sympy
+
+    if isinstance(expression, sympy.FiniteSet | sympy.Tuple):
+        return tuple(expression.args)
+    return (expression,)
+
+
+def _holds_equation_of_no_name(expression: Any) -> bool:
+    return any(_equation_of_no_name(entry) for entry in _entries(expression))
+
+
+def _holds_relation(expression: Any) -> bool:
+    import sympy
+
+    return any(isinstance(e, sympy.Rel | sympy.And | sympy.Or) for e in _entries(expression))
+
+
+def _is_letter_name(name: str) -> bool:
+    """A one-letter name, maybe indexed, or the name a command gives (``alpha``, ``angle``)."""
+    return len(name.split("_")[0]) == 1 or name in _COMMAND_NAMES
+
+
+# The names latex2sympy gives the commands a name is written with.
+_COMMAND_NAMES = frozenset(
+    ("alpha", "beta", "gamma", "delta", "epsilon", "theta", "lambda", "mu", "phi", "psi",
+     "omega", "sigma", "tau", "rho", "eta", "xi", "zeta", "kappa", "nu", "chi", "angle",
+     "triangle")
+)  # fmt: skip
 
 
 # What makes a reference a set of values rather than one: a relation other than "=", a

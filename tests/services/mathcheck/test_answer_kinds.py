@@ -1072,6 +1072,50 @@ def test_answers_said_in_other_words(reference: str, answer: str, expected: bool
     assert _judged_either_way(reference, answer) is expected
 
 
+@pytest.mark.parametrize(
+    ("reference", "answer", "expected"),
+    [
+        # a value worked out, or named, before its "=" is that value
+        ("12", "5 + 7 = 12", True),
+        ("x^2+2x+1", "(x+1)^2 = x^2 + 2x + 1", True),
+        ("\\sqrt{5}", "|z| = \\sqrt{5}", True),
+        ("3", "f(2) = 3", True),
+        ("5", "AB = 5", True),
+        ("30", "\\angle A = 30", True),
+        # an equation to solve, or words before one, is no value (math-verify would read
+        # its right side)
+        ("3", "x + 1 = 3", False),
+        ("6", "2x = 6", False),
+        ("5", "\\sqrt{x} = 5", False),
+        ("3", "\\text{not } x = 3", False),
+        ("3", "\\text{the minimum at } x = 3", False),
+    ],
+)
+def test_an_equation_is_a_value_only_where_it_works_one_out_or_names_it(
+    reference: str, answer: str, expected: bool
+) -> None:
+    assert _judged(reference, answer) is expected
+
+
+def test_an_equation_to_solve_never_passes_for_its_right_side_on_any_corpus() -> None:
+    """An equation in an unknown written against the right value ("x + 1 = 12", words
+    before a name) is not that value, by the checker as it runs (the reader, the table and
+    the symbolic engine in this process, which math-verify's rule would have credited)."""
+    references = [r for r in _single_references() if parse_number(r) is not None]
+    assert len(references) > 150
+    pairs = []
+    for reference in references:
+        for equation in ("x + 1 = {}", "2x = {}", "\\sqrt{{x}} = {}", "\\text{{not }} x = {}"):
+            pairs.append((reference, equation.format(reference)))
+
+    async def verdicts() -> list[bool]:
+        checker = MathChecker(InlineSymbolic(timeout_s=10.0), cache_size=10_000)  # type: ignore[arg-type]
+        return [(await checker.check(*pair)).equal for pair in pairs]
+
+    credited = [pair for pair, equal in zip(pairs, asyncio.run(verdicts()), strict=True) if equal]
+    assert credited == []
+
+
 def test_what_is_dropped_as_a_note_never_carries_the_answer_on_any_corpus() -> None:
     """A wrong value with the right one in what the reader drops (a remark in parentheses,
     written in text or not; a second value indexed by max beside one by min) is the wrong
