@@ -918,12 +918,8 @@ _RULES: dict[tuple[type, type], Rule] = {
         if other not in (Function, Options, Quantity, Assignment, Roman)
     },
     **{
-        (Family, other): _never_one_value
-        for other in _OTHERS
-        if other not in (Family, Residues, Function, Options, Quantity, Assignment, Roman)
-    },
-    **{
-        (Residues, other): _never_one_value
+        (values, other): _never_one_value
+        for values in (Family, Residues)
         for other in _OTHERS
         if other not in (Family, Residues, Function, Options, Quantity, Assignment, Roman)
     },

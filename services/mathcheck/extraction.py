@@ -368,12 +368,19 @@ def _last_math(text: str) -> str | None:
     spans = _math_spans(text)
     if not spans:
         return None
-    contents = [spans[-1].content]
-    for previous, current in zip(reversed(spans[:-1]), reversed(spans[1:]), strict=True):
-        if len(contents) >= _MAX_JOINED or not _joins(text[previous.end : current.start]):
+    return ", ".join(span.content for span in reversed(_joined_run(text, spans[::-1])))
+
+
+def _joined_run(text: str, spans: list[_Span]) -> list[_Span]:
+    """``spans[0]`` and the spans after it in the list, each joined to the one before it
+    (``_joins``), at most ``_MAX_JOINED``; the list may run backwards through the text."""
+    run = [spans[0]]
+    for span in spans[1:]:
+        first, second = sorted((run[-1], span), key=lambda each: each.start)
+        if len(run) >= _MAX_JOINED or not _joins(text[first.end : second.start]):
             break
-        contents.append(previous.content)
-    return ", ".join(reversed(contents))
+        run.append(span)
+    return run
 
 
 # Words of prose (not LaTeX commands, not the connectives of a list of answers).
@@ -470,11 +477,7 @@ def _spans_listed_first(candidate: str) -> str | None:
     spans = _math_spans(candidate)
     if len(spans) < 2 or candidate[: spans[0].start].strip():
         return None
-    listed = [spans[0]]
-    for span in spans[1:]:
-        if len(listed) >= _MAX_JOINED or not _joins(candidate[listed[-1].end : span.start]):
-            break
-        listed.append(span)
+    listed = _joined_run(candidate, spans)
     after = candidate[listed[-1].end :]
     sentence_end = _SENTENCE_END.search(after)
     rest = after[: sentence_end.start()] if sentence_end is not None else after

@@ -344,12 +344,7 @@ def _family(tokens: list[Token]) -> Family | None:
     set, nor does the ambiguous \\mathbb{N})."""
     if not any(token.text in _FAMILY_MARKS for token in tokens):
         return None
-    plain = [
-        token
-        for token in rescan(unwrap(tokens, TEXT_FONTS, spaced=True))
-        if not token.is_command(*_SPACINGS)
-    ]
-    plain = strip(plain)
+    plain = strip(_in_plain_words(tokens))
     if len(plain) > 2 and plain[0].is_command("\\{") and plain[-1].is_command("\\}"):
         # A set-builder: the formula, then ":", "\\mid" or a bar (one alone, not an
         # absolute value's two) and the declaration.
@@ -374,6 +369,16 @@ def _family(tokens: list[Token]) -> Family | None:
     return None
 
 
+def _in_plain_words(tokens: list[Token]) -> list[Token]:
+    """``tokens`` with their words out of text fonts and without spacing commands: what a
+    family's or a congruence's declaration is read from."""
+    return [
+        token
+        for token in rescan(unwrap(tokens, TEXT_FONTS, spaced=True))
+        if not token.is_command(*_SPACINGS)
+    ]
+
+
 def _two_parts(parts: list[list[Token]] | None) -> list[list[Token]] | None:
     return parts if parts is not None and len(parts) == 2 else None
 
@@ -389,11 +394,7 @@ def _residues(tokens: list[Token]) -> Residues | None:
     ``\\pm`` before each) modulo a whole modulus."""
     if not any(token.text == "\\equiv" for token in tokens):
         return None
-    plain = [
-        token
-        for token in rescan(unwrap(tokens, TEXT_FONTS, spaced=True))
-        if token.kind is not Kind.SPACE and not token.is_command(*_SPACINGS)
-    ]
+    plain = [token for token in _in_plain_words(tokens) if token.kind is not Kind.SPACE]
     relation = [index for index, token in enumerate(plain) if token.is_command("\\equiv")]
     if len(relation) != 1:
         return None

@@ -35,6 +35,8 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
+from services.mathcheck.vocabulary import HEDGE_WORDS, RELATION_SPELLINGS
+
 
 def _writes_imaginary_unit(text: str) -> bool:
     """Whether ``text`` writes a lone "i" (not part of a word or a command such as \\pi)."""
@@ -349,19 +351,17 @@ _COMMAND_NAMES = frozenset(
 )  # fmt: skip
 
 
-# What makes a reference a set of values rather than one: a relation other than "=", a
-# membership, a union.
+# What makes a reference a set of values rather than one: a relation other than "=" (each
+# spelling of one), a membership, a union, both signs.
 _SET_MARKS = frozenset(
-    ("<", ">", "\\le", "\\ge", "\\leq", "\\geq", "\\lt", "\\gt", "\\ne", "\\neq", "\\in",
-     "\\cup", "\\pm", "\\mp")
-)  # fmt: skip
+    (*RELATION_SPELLINGS, *RELATION_SPELLINGS.values(), "\\in", "\\cup", "\\pm", "\\mp")
+)
 
 
 def _offers_another(tokens: list[Any]) -> bool:
     """Whether ``tokens`` hold a word that offers another answer ("or", "maybe": what the
     reader reads as a list reaches the engine only where it read none)."""
     from services.mathcheck.latex_tokens import Kind
-    from services.mathcheck.vocabulary import HEDGE_WORDS
 
     return any(token.kind is Kind.WORD and token.text.lower() in HEDGE_WORDS for token in tokens)
 
